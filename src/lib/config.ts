@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import {
+  assertUniqueNames,
+  CONNECTION_ENV_NAMES,
+  connectionInputSchema,
+  toConnectionConfig,
+  type ConnectionConfig,
+  type ConnectionInput,
+} from './connections.js';
+import { formatPath } from './zod-issues.js';
+
+/** Raised at boot for a wrong or missing setting; its message is one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const int = (min: number, max: number) =>
+  z.coerce.number({ error: 'expected an integer' }).int('expected an integer').min(min).max(max);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalString = z.string().min(1).optional();
+
+/**
+ * Every environment variable the service reads, with its default. `.env.example` mirrors this
+ * list; a test checks the two agree. Nothing else in the code reads `process.env`.
+ */
+export const envSchema = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url({ error: 'expected an http(s) URL' }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL (leave unset for SQLite)')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SQLITE_FILE: optionalString,
+  DATABASE_POOL_SIZE: int(1, 200).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  SHUTDOWN_GRACE_MS: int(0, 10 * 60 * 1000).default(10_000),
+  WORKER_CONCURRENCY: int(1, 256).default(4),
+  WORKER_BATCH_SIZE: int(1, 1000).default(20),
+  QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
+  WMS_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(30_000),
+  WMS_MAX_CONCURRENCY: int(1, 256).default(8),
+  RECONCILE_CRON: z.string().min(1).default('0 * * * *'),
+  RECONCILE_BATCH_SIZE: int(1, 1000).default(100),
+  RECONCILE_PARALLELISM: int(1, 32).default(4),
+  RECONCILE_SETTLE_SECONDS: int(0, 86_400).default(120),
+  CONNECTIONS_FILE: optionalString,
+  CONNECTION_NAME: z.string().min(1).default('default'),
+  WMS_BASE_URL: optionalString,
+  WMS_AUTH_MODE: z.enum(['client', 'oauth2']).default('client'),
+  WMS_CLIENT_ID: optionalString,
+  WMS_CLIENT_SECRET: optionalString,
+  WMS_AUTH_URL: optionalString,
+  WMS_AUDIENCE: optionalString,
+  WEBHOOK_USERNAME: optionalString,
+  WEBHOOK_PASSWORD: optionalString,
+  WEBHOOK_PREVIOUS_USERNAME: optionalString,
+  WEBHOOK_PREVIOUS_PASSWORD: optionalString,
+  ERP_API_TOKEN: optionalString,
+  EMULATOR_PORT: int(0, 65535).default(8090),
+  EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
+  EMULATOR_ADMIN_TOKEN: optionalString,
+  EMULATOR_SIGNING_KEY: optionalString,
+  EMULATOR_TOKEN_SERVICE_DISABLED: bool.default(false),
+  EMULATOR_DEMO_CLIENT_ID: z.string().min(1).default('demo-client'),
+  EMULATOR_DEMO_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
+});
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  env: Env;
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
+  dataDir: string;
+  bodyLimitBytes: number;
+  shutdownGraceMs: number;
+  worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
+  wms: { timeoutMs: number; maxConcurrency: number };
+  reconcile: { cron: string; batchSize: number; parallelism: number; settleSeconds: number };
+  connections: ConnectionConfig[];
+  emulator: {
+    port: number;
+    host: string;
+    adminToken: string | undefined;
+    signingKey: string | undefined;
+    tokenServiceDisabled: boolean;
+    demoClientId: string;
+    demoClientSecret: string;
+  };
+}
+
+type Source = Record<string, string | undefined>;
+
+/** Parses the environment once; throws `ConfigError` with a one-line message on the first problem. */
+export function loadConfig(source: Source = process.env): Config {
+  const cleaned: Source = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') cleaned[key] = value;
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0]);
+    throw new ConfigError(`Invalid configuration: ${variable}: ${describe(issue, cleaned[variable])}`);
+  }
+  const env = parsed.data;
+  const connections = env.CONNECTIONS_FILE ? connectionsFromFile(env.CONNECTIONS_FILE) : connectionFromEnv(env);
+  const duplicate = assertUniqueNames(connections);
+  if (duplicate) throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connection name "${duplicate}" appears twice`);
+
+  return {
+    env,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: env.PUBLIC_URL,
+    logLevel: env.LOG_LEVEL,
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: 'sqlite', file: env.SQLITE_FILE ?? join(env.DATA_DIR, 'wms-sync.db') },
+    dataDir: env.DATA_DIR,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS },
+    wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
+    reconcile: {
+      cron: env.RECONCILE_CRON,
+      batchSize: env.RECONCILE_BATCH_SIZE,
+      parallelism: env.RECONCILE_PARALLELISM,
+      settleSeconds: env.RECONCILE_SETTLE_SECONDS,
+    },
+    connections,
+    emulator: {
+      port: env.EMULATOR_PORT,
+      host: env.EMULATOR_HOST,
+      adminToken: env.EMULATOR_ADMIN_TOKEN,
+      signingKey: env.EMULATOR_SIGNING_KEY,
+      tokenServiceDisabled: env.EMULATOR_TOKEN_SERVICE_DISABLED,
+      demoClientId: env.EMULATOR_DEMO_CLIENT_ID,
+      demoClientSecret: env.EMULATOR_DEMO_CLIENT_SECRET,
+    },
+  };
+}
+
+function describe(issue: z.core.$ZodIssue, received: string | undefined): string {
+  if (received === undefined && issue.code === 'invalid_type') return 'required';
+  const shown = received === undefined ? '' : ` (got "${received.length > 40 ? `${received.slice(0, 40)}…` : received}")`;
+  return `${issue.message}${shown}`;
+}
+
+function connectionFromEnv(env: Env): ConnectionConfig[] {
+  const wmsKeys = ['WMS_BASE_URL', 'WMS_CLIENT_ID', 'WMS_CLIENT_SECRET', 'WEBHOOK_USERNAME', 'WEBHOOK_PASSWORD', 'ERP_API_TOKEN'] as const;
+  if (!wmsKeys.some((k) => env[k] !== undefined)) return [];
+  const input: Record<keyof ConnectionInput, string | undefined> = {
+    name: env.CONNECTION_NAME,
+    wmsBaseUrl: env.WMS_BASE_URL,
+    wmsAuthMode: env.WMS_AUTH_MODE,
+    wmsClientId: env.WMS_CLIENT_ID,
+    wmsClientSecret: env.WMS_CLIENT_SECRET,
+    wmsAuthUrl: env.WMS_AUTH_URL,
+    wmsAudience: env.WMS_AUDIENCE,
+    webhookUsername: env.WEBHOOK_USERNAME,
+    webhookPassword: env.WEBHOOK_PASSWORD,
+    webhookPreviousUsername: env.WEBHOOK_PREVIOUS_USERNAME,
+    webhookPreviousPassword: env.WEBHOOK_PREVIOUS_PASSWORD,
+    erpApiToken: env.ERP_API_TOKEN,
+  };
+  const parsed = connectionInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path[0] as keyof ConnectionInput;
+    const variable = CONNECTION_ENV_NAMES[key] ?? String(key);
+    const missing = input[key] === undefined;
+    throw new ConfigError(
+      `Invalid configuration: ${variable}: ${missing ? 'required when a connection is configured through the environment' : issue.message}`,
+    );
+  }
+  return [toConnectionConfig(parsed.data)];
+}
+
+function connectionsFromFile(file: string): ConnectionConfig[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: cannot read ${file} as JSON (${(err as Error).message})`);
+  }
+  const parsed = z.array(connectionInputSchema).min(1, 'expected at least one connection').safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: ${formatPath(issue.path)}: ${issue.message}`);
+  }
+  return parsed.data.map(toConnectionConfig);
+}

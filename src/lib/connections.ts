@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/** One WMS tenant wired to this service: how we call it, how it calls us, how the ERP calls us. */
+export interface ConnectionConfig {
+  name: string;
+  wms: {
+    baseUrl: string;
+    authMode: 'client' | 'oauth2';
+    clientId: string;
+    clientSecret: string;
+    authUrl?: string;
+    audience?: string;
+  };
+  /** Basic credentials the WMS sends on webhooks; two at once while rotating. */
+  webhookCredentials: { username: string; password: string }[];
+  erpApiToken: string;
+}
+
+const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+const name = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'expected lowercase letters, digits, "-" or "_" (at most 63)');
+
+/**
+ * A connection as written in env variables or in one entry of CONNECTIONS_FILE. The keys are the
+ * env names in camelCase (WMS_BASE_URL → wmsBaseUrl) so one description serves both.
+ */
+export const connectionInputSchema = z
+  .object({
+    name,
+    wmsBaseUrl: url,
+    wmsAuthMode: z.enum(['client', 'oauth2']).default('client'),
+    wmsClientId: z.string().min(1),
+    wmsClientSecret: z.string().min(1),
+    wmsAuthUrl: url.optional(),
+    wmsAudience: z.string().min(1).optional(),
+    webhookUsername: z.string().min(1),
+    webhookPassword: z.string().min(8, 'expected at least 8 characters'),
+    webhookPreviousUsername: z.string().min(1).optional(),
+    webhookPreviousPassword: z.string().min(8, 'expected at least 8 characters').optional(),
+    erpApiToken: z.string().min(16, 'expected at least 16 characters'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.wmsAuthMode === 'oauth2') {
+      if (!c.wmsAuthUrl) ctx.addIssue({ code: 'custom', path: ['wmsAuthUrl'], message: 'required when the auth mode is oauth2' });
+      if (!c.wmsAudience) ctx.addIssue({ code: 'custom', path: ['wmsAudience'], message: 'required when the auth mode is oauth2' });
+    }
+    if (!!c.webhookPreviousUsername !== !!c.webhookPreviousPassword) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [c.webhookPreviousUsername ? 'webhookPreviousPassword' : 'webhookPreviousUsername'],
+        message: 'the previous webhook username and password go together',
+      });
+    }
+  });
+
+export type ConnectionInput = z.input<typeof connectionInputSchema>;
+
+export function toConnectionConfig(c: z.output<typeof connectionInputSchema>): ConnectionConfig {
+  const webhookCredentials = [{ username: c.webhookUsername, password: c.webhookPassword }];
+  if (c.webhookPreviousUsername && c.webhookPreviousPassword) {
+    webhookCredentials.push({ username: c.webhookPreviousUsername, password: c.webhookPreviousPassword });
+  }
+  return {
+    name: c.name,
+    wms: {
+      baseUrl: c.wmsBaseUrl.replace(/\/+$/, ''),
+      authMode: c.wmsAuthMode,
+      clientId: c.wmsClientId,
+      clientSecret: c.wmsClientSecret,
+      ...(c.wmsAuthUrl ? { authUrl: c.wmsAuthUrl.replace(/\/+$/, '') } : {}),
+      ...(c.wmsAudience ? { audience: c.wmsAudience } : {}),
+    },
+    webhookCredentials,
+    erpApiToken: c.erpApiToken,
+  };
+}
+
+/** Env variable name of each connection key, for messages that name what the user must fix. */
+export const CONNECTION_ENV_NAMES: Record<keyof ConnectionInput, string> = {
+  name: 'CONNECTION_NAME',
+  wmsBaseUrl: 'WMS_BASE_URL',
+  wmsAuthMode: 'WMS_AUTH_MODE',
+  wmsClientId: 'WMS_CLIENT_ID',
+  wmsClientSecret: 'WMS_CLIENT_SECRET',
+  wmsAuthUrl: 'WMS_AUTH_URL',
+  wmsAudience: 'WMS_AUDIENCE',
+  webhookUsername: 'WEBHOOK_USERNAME',
+  webhookPassword: 'WEBHOOK_PASSWORD',
+  webhookPreviousUsername: 'WEBHOOK_PREVIOUS_USERNAME',
+  webhookPreviousPassword: 'WEBHOOK_PREVIOUS_PASSWORD',
+  erpApiToken: 'ERP_API_TOKEN',
+};
+
+export function assertUniqueNames(connections: readonly ConnectionConfig[]): string | undefined {
+  const seen = new Set<string>();
+  for (const c of connections) {
+    if (seen.has(c.name)) return c.name;
+    seen.add(c.name);
+  }
+  return undefined;
+}

@@ -1,0 +1,88 @@
+import type { Context, Env, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
+import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId as honoRequestId } from 'hono/request-id';
+import type { z } from 'zod';
+import { AppError, errorBody, errorMessage, payloadTooLarge, unsupportedMediaType, validationFailed } from './errors.js';
+import type { Logger } from './logger.js';
+import { fieldIssues, issuesMessage } from './zod-issues.js';
+
+/** Variables every request carries: its id and a logger that stamps that id on each line. */
+export interface RequestVars {
+  requestId: string;
+  log: Logger;
+}
+export interface AppEnv extends Env {
+  Variables: RequestVars;
+}
+
+/** Request id (from `X-Request-Id` when the caller sends a sane one), child logger, access log. */
+export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
+  const assignId = honoRequestId({ limitLength: 128 });
+  return async (c, next) => {
+    await assignId(c, async () => {
+      const log = logger.child({ reqId: c.get('requestId') });
+      c.set('log', log);
+      const started = performance.now();
+      await next();
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      const line = { method: c.req.method, path: c.req.path, status: c.res.status, ms };
+      if (c.res.status >= 500) log.error(line, 'request failed');
+      else log.debug(line, 'request');
+    });
+  };
+}
+
+export function bodyLimit(maxBytes: number): MiddlewareHandler {
+  return honoBodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw payloadTooLarge(maxBytes);
+    },
+  });
+}
+
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  const requestId = c.get('requestId');
+  if (err instanceof AppError) {
+    return c.json(errorBody(err, requestId), err.status, err.headers);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    const code = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'http_error';
+    return c.json(errorBody(new AppError(status, code, err.message || 'Request failed'), requestId), status);
+  }
+  (c.get('log') ?? console).error({ err }, 'unhandled error');
+  return c.json(errorBody(new AppError(500, 'internal_error', 'Internal server error'), requestId), 500);
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
+  c.json(errorBody(new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`), c.get('requestId')), 404);
+
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const mediaType = header.split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
+}
+
+/** Reads the raw body of a JSON request: 415 for another content type, the text otherwise. */
+export async function readJsonText(c: Context): Promise<string> {
+  if (!isJsonContentType(c.req.header('content-type'))) throw unsupportedMediaType('application/json');
+  return c.req.text();
+}
+
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError(400, 'malformed_json', `Body is not valid JSON: ${errorMessage(err)}`);
+  }
+}
+
+/** Content type, JSON syntax and schema in one step, each failure with its own status and message. */
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const value = parseJsonText(await readJsonText(c));
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationFailed(issuesMessage(parsed.error), fieldIssues(parsed.error));
+  return parsed.data;
+}
