@@ -1,0 +1,49 @@
+import { commands } from './commands/index.js';
+import type { CommandContext } from './commands/types.js';
+
+const USAGE = (names: string) => `wms-sync: connects an ERP to a warehouse management service
+
+Usage: wms-sync <command> [options]
+
+Commands:
+${names}
+
+Run \`wms-sync <command> --help\` for a command's options.
+`;
+
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function main(argv: string[], ctx?: Partial<CommandContext>): Promise<number> {
+  const context: CommandContext = {
+    env: ctx?.env ?? process.env,
+    stdout: ctx?.stdout ?? process.stdout,
+    stderr: ctx?.stderr ?? process.stderr,
+    stopSignal: ctx?.stopSignal ?? stopSignal(),
+  };
+  const list = commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join('\n');
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    context.stdout.write(USAGE(list));
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    context.stderr.write(`wms-sync: unknown command "${name}"\n\n${USAGE(list)}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    context.stdout.write(`${command.help.trimEnd()}\n`);
+    return 0;
+  }
+  return command.run(rest, context);
+}
