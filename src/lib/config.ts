@@ -38,6 +38,7 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL (leave unset for SQLite)')
     .optional(),
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier').default('public'),
   DATA_DIR: z.string().min(1).default('./data'),
   SQLITE_FILE: optionalString,
   DATABASE_POOL_SIZE: int(1, 200).default(10),
@@ -83,7 +84,7 @@ export interface Config {
   host: string;
   publicUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number };
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number; schema: string };
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
@@ -129,7 +130,7 @@ export function loadConfig(source: Source = process.env): Config {
     publicUrl: env.PUBLIC_URL,
     logLevel: env.LOG_LEVEL,
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, schema: env.DATABASE_SCHEMA }
       : { kind: 'sqlite', file: env.SQLITE_FILE ?? join(env.DATA_DIR, 'wms-sync.db') },
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

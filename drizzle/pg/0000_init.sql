@@ -1,0 +1,65 @@
+CREATE TABLE "confirmations" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "confirmations_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"connection" text NOT NULL,
+	"type" text NOT NULL,
+	"dedupe_key" text NOT NULL,
+	"source_event_id" bigint,
+	"data" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "inbound_events" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "inbound_events_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"connection" text NOT NULL,
+	"kind" text NOT NULL,
+	"dedupe_key" text NOT NULL,
+	"status" text NOT NULL,
+	"payload" text NOT NULL,
+	"error" text,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"duplicates" integer DEFAULT 0 NOT NULL,
+	"request_id" text,
+	"received_at" timestamp with time zone NOT NULL,
+	"last_duplicate_at" timestamp with time zone,
+	"processed_at" timestamp with time zone,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "outbound_records" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "outbound_records_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"connection" text NOT NULL,
+	"entity" text NOT NULL,
+	"external_code" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"payload_hash" text NOT NULL,
+	"synced_hash" text,
+	"state" text NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"last_error" jsonb,
+	"last_pushed_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "stock_ledger" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "stock_ledger_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"connection" text NOT NULL,
+	"product_external_code" text NOT NULL,
+	"lot_code" text DEFAULT '' NOT NULL,
+	"warehouse" text,
+	"quantity" double precision NOT NULL,
+	"movement_time" timestamp with time zone NOT NULL,
+	"source" text NOT NULL,
+	"dedupe_key" text NOT NULL,
+	"source_event_id" bigint,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "confirmations_key" ON "confirmations" USING btree ("connection","dedupe_key");--> statement-breakpoint
+CREATE INDEX "confirmations_feed" ON "confirmations" USING btree ("connection","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "inbound_events_key" ON "inbound_events" USING btree ("connection","dedupe_key");--> statement-breakpoint
+CREATE INDEX "inbound_events_status" ON "inbound_events" USING btree ("status","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "outbound_records_key" ON "outbound_records" USING btree ("connection","entity","external_code");--> statement-breakpoint
+CREATE INDEX "outbound_records_state" ON "outbound_records" USING btree ("connection","state");--> statement-breakpoint
+CREATE UNIQUE INDEX "stock_ledger_key" ON "stock_ledger" USING btree ("connection","dedupe_key");--> statement-breakpoint
+CREATE INDEX "stock_ledger_product" ON "stock_ledger" USING btree ("connection","product_external_code","lot_code","movement_time");

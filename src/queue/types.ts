@@ -1,0 +1,118 @@
+import type { EventEmitter } from 'node:events';
+import type { StoreTx } from '../store/types.js';
+
+export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'failed', 'cancelled'] as const;
+/** `failed` is the dead state: the last retry failed too; the error is kept in `output`. */
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface RetryOptions {
+  /** Further attempts after the first failure (so at most retryLimit + 1 runs). */
+  retryLimit?: number;
+  /** Seconds before a retry. */
+  retryDelay?: number;
+  /** Double the delay at each retry, with jitter: delay × 2^n × (1 + random). */
+  retryBackoff?: boolean;
+  /** Lease: a job still active this long after it started is taken as failed (its worker died). */
+  expireInSeconds?: number;
+}
+
+export interface QueueOptions extends RetryOptions {
+  /**
+   * `stately`: per singleton key at most one job waits (per waiting state) and one runs; a send
+   * that would make a second one wait is dropped (returns null). Jobs without a key share one key.
+   */
+  policy?: 'standard' | 'stately';
+}
+
+export interface SendOptions extends RetryOptions {
+  singletonKey?: string;
+  /** Seconds from now, or a date. */
+  startAfter?: number | Date;
+  /** Enqueue inside this store transaction: the job exists if and only if the transaction commits. */
+  tx?: StoreTx;
+}
+
+export interface WorkOptions {
+  /** Jobs fetched at once by one loop, run in parallel, and completed in one statement. */
+  batchSize?: number;
+  /** Fetch loops running side by side. */
+  concurrency?: number;
+  /** How long an idle loop waits before looking again (a local send wakes it at once). */
+  pollIntervalMs?: number;
+}
+
+export interface Job<T = unknown> {
+  id: string;
+  name: string;
+  data: T;
+  /** Failed attempts before this one. */
+  retryCount: number;
+  retryLimit: number;
+}
+
+export type JobHandler<T = unknown> = (job: Job<T>) => Promise<void>;
+
+export interface JobInfo<T = unknown> extends Job<T> {
+  state: JobState;
+  singletonKey: string | null;
+  startAfter: Date;
+  createdAt: Date;
+  completedAt: Date | null;
+  /** For failed jobs: `{ message, stack? }` of the last error. */
+  output: unknown;
+}
+
+export interface QueueEvents {
+  completed: [{ name: string; id: string }];
+  failed: [{ name: string; id: string; error: Error; dead: boolean }];
+  error: [Error];
+}
+
+export interface Queue extends EventEmitter<QueueEvents> {
+  readonly kind: 'sqlite' | 'pgboss';
+  start(): Promise<void>;
+  /** Stops fetching, waits up to `graceMs` for running handlers, then stops timers. */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  createQueue(name: string, options?: QueueOptions): Promise<void>;
+  /** Returns the job id, or null when a stately queue already holds a waiting job with that key. */
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  sendMany<T extends object>(name: string, items: { data: T; options?: Omit<SendOptions, 'tx'> }[], options?: { tx?: StoreTx }): Promise<void>;
+  work<T>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;
+  /** Sends a job to `name` at each cron tick (5 fields, or 6 with seconds on the embedded queue). */
+  schedule(name: string, cron: string, data?: object, options?: { tz?: string }): Promise<void>;
+  unschedule(name: string): Promise<void>;
+  getJob<T = unknown>(name: string, id: string): Promise<JobInfo<T> | undefined>;
+  listDead(options?: { name?: string; limit?: number }): Promise<JobInfo[]>;
+  /** Puts a dead job back in line with one more attempt; false when it is not dead. */
+  retryDead(name: string, id: string): Promise<boolean>;
+  counts(name?: string): Promise<Record<JobState, number>>;
+  ping(): Promise<void>;
+}
+
+export const DEFAULT_RETRY: Required<RetryOptions> = {
+  retryLimit: 5,
+  retryDelay: 2,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+};
+
+export function emptyCounts(): Record<JobState, number> {
+  return Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
+}
+
+/** `{ message, stack }` of a thrown value, as stored in a failed job's output. */
+export function serializeError(err: unknown): { message: string; stack?: string } {
+  if (err instanceof Error) return { message: err.message, ...(err.stack ? { stack: err.stack } : {}) };
+  return { message: typeof err === 'string' ? err : JSON.stringify(err) };
+}
+
+export function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
+}
+
+/** Delay before the retry that follows `retryCount` earlier failures (pg-boss's formula). */
+export function retryDelayMs(retry: { retryDelay: number; retryBackoff: boolean }, retryCount: number, random = Math.random()): number {
+  if (!retry.retryBackoff) return retry.retryDelay * 1000;
+  const base = retry.retryDelay * 2 ** Math.min(16, retryCount);
+  return (base + base * random) * 1000;
+}

@@ -1,0 +1,133 @@
+import type { EventEmitter } from 'node:events';
+import type { Job, JobHandler, QueueEvents, WorkOptions } from './types.js';
+import { toError } from './types.js';
+
+/** What an adapter provides so the shared loop can run its jobs. */
+export interface LoopDriver {
+  fetch(name: string, batchSize: number): Promise<Job[]>;
+  complete(name: string, ids: string[]): Promise<void>;
+  /** Records the failure; returns true when the job is now dead (no retry left). */
+  fail(name: string, job: Job, error: Error): Promise<boolean>;
+}
+
+/**
+ * Fetch loops for one queue name. Unlike pg-boss's own `work()`, a loop that got a full batch
+ * fetches again at once instead of waiting out the polling interval, and a local send wakes an
+ * idle loop immediately; only an idle loop waits `pollIntervalMs` (for other processes' sends).
+ */
+export class WorkerLoop {
+  readonly #loops: Promise<void>[] = [];
+  readonly #sleepers = new Set<() => void>();
+  #pendingWake = false;
+  #stopping = false;
+  readonly #batchSize: number;
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+
+  constructor(
+    readonly name: string,
+    options: WorkOptions,
+    private readonly handler: JobHandler<unknown>,
+    private readonly driver: LoopDriver,
+    private readonly events: EventEmitter<QueueEvents>,
+  ) {
+    this.#batchSize = options.batchSize ?? 1;
+    this.#concurrency = options.concurrency ?? 1;
+    this.#pollMs = options.pollIntervalMs ?? 1000;
+  }
+
+  start(): void {
+    for (let i = 0; i < this.#concurrency; i++) this.#loops.push(this.#run());
+  }
+
+  wake(): void {
+    this.#pendingWake = true;
+    for (const wake of this.#sleepers) wake();
+  }
+
+  /** Stops fetching; resolves when every loop has finished its current batch, or after `graceMs`. */
+  async stop(graceMs: number): Promise<boolean> {
+    this.#stopping = true;
+    this.wake();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+    const done = Promise.all(this.#loops).then(() => true as const);
+    const finished = await Promise.race([done, timeout]);
+    clearTimeout(timer);
+    return finished;
+  }
+
+  async #run(): Promise<void> {
+    let errorBackoff = 100;
+    while (!this.#stopping) {
+      let jobs: Job[];
+      try {
+        this.#pendingWake = false;
+        jobs = await this.driver.fetch(this.name, this.#batchSize);
+        errorBackoff = 100;
+      } catch (err) {
+        // The database is unreachable or busy: report, back off (up to 5 s), and try again.
+        this.#reportError(err);
+        await this.#sleep(errorBackoff);
+        errorBackoff = Math.min(errorBackoff * 2, 5000);
+        continue;
+      }
+      if (jobs.length === 0) {
+        await this.#sleep(this.#pollMs);
+        continue;
+      }
+      await this.#runBatch(jobs);
+      if (jobs.length < this.#batchSize) await this.#sleep(this.#pollMs);
+    }
+  }
+
+  async #runBatch(jobs: Job[]): Promise<void> {
+    const outcomes = await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          await this.handler(job);
+          return { job, error: undefined };
+        } catch (err) {
+          return { job, error: toError(err) };
+        }
+      }),
+    );
+    const done = outcomes.filter((o) => !o.error).map((o) => o.job.id);
+    try {
+      if (done.length > 0) await this.driver.complete(this.name, done);
+      for (const id of done) this.events.emit('completed', { name: this.name, id });
+    } catch (err) {
+      // Not completed: the lease expires and the jobs run again; handlers are idempotent.
+      this.#reportError(err);
+    }
+    for (const { job, error } of outcomes) {
+      if (!error) continue;
+      try {
+        const dead = await this.driver.fail(this.name, job, error);
+        this.events.emit('failed', { name: this.name, id: job.id, error, dead });
+      } catch (err) {
+        this.#reportError(err);
+      }
+    }
+  }
+
+  #reportError(err: unknown): void {
+    // An 'error' event nobody listens to would throw and kill the loop; the runtime listens and logs.
+    if (this.events.listenerCount('error') > 0) this.events.emit('error', toError(err));
+    else console.error(`[queue ${this.name}]`, err);
+  }
+
+  /** Waits `ms`, or less when woken; returns at once when a wake came since the last fetch. */
+  #sleep(ms: number): Promise<void> {
+    if (this.#pendingWake || this.#stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#sleepers.add(wake);
+    });
+  }
+}

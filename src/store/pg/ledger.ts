@@ -1,0 +1,56 @@
+import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import type { LedgerRepo } from '../types.js';
+import type { PgOrm } from './database.js';
+import { stockLedger as t } from './schema.js';
+
+export function pgLedger(orm: PgOrm): LedgerRepo {
+  return {
+    record: async (movements) => {
+      if (movements.length === 0) return 0;
+      const rows = await orm
+        .insert(t)
+        .values(
+          movements.map((m) => ({
+            connection: m.connection,
+            productExternalCode: m.productExternalCode,
+            lotCode: m.lotCode ?? '',
+            warehouse: m.warehouse,
+            quantity: m.quantity,
+            movementTime: m.movementTime,
+            source: m.source,
+            dedupeKey: m.dedupeKey,
+            sourceEventId: m.sourceEventId ?? null,
+            createdAt: m.at,
+          })),
+        )
+        .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
+        .returning({ id: t.id });
+      return rows.length;
+    },
+
+    totals: (connection, range) =>
+      orm
+        .select({
+          productExternalCode: t.productExternalCode,
+          lotCode: t.lotCode,
+          quantity: sql<number>`sum(${t.quantity})`.mapWith(Number),
+        })
+        .from(t)
+        .where(
+          and(
+            eq(t.connection, connection),
+            range.from ? gt(t.movementTime, range.from) : undefined,
+            range.to ? lte(t.movementTime, range.to) : undefined,
+          ),
+        )
+        .groupBy(t.productExternalCode, t.lotCode),
+
+    list: (connection, q) =>
+      orm
+        .select()
+        .from(t)
+        .where(and(eq(t.connection, connection), q.productExternalCode ? eq(t.productExternalCode, q.productExternalCode) : undefined))
+        .orderBy(desc(t.id))
+        .limit(q.limit),
+  };
+}

@@ -1,0 +1,86 @@
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { migrationsFolder } from '../migrations.js';
+import type { Repos, Store, StoreTx } from '../types.js';
+import { pgConfirmations } from './confirmations.js';
+import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.js';
+import { pgInbox } from './inbox.js';
+import { pgLedger } from './ledger.js';
+import { pgOutbox } from './outbox.js';
+
+/** Held while migrating so that several processes booting at once apply each migration once. */
+const MIGRATION_LOCK = 0x77_6d_73_00;
+
+export interface PgStore extends Store {
+  readonly dialect: 'postgres';
+  readonly database: PgDatabase;
+}
+
+export function createPgStore(options: PgOptions): PgStore {
+  const database = openPg(options);
+  const { pool } = database;
+
+  async function inTransaction<T>(fn: (client: import('pg').PoolClient, orm: PgOrm) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client, database.ormFor(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  const withTx = <T>(fn: (orm: PgOrm) => Promise<T>) => inTransaction((_client, orm) => fn(orm));
+
+  const repos = (orm: PgOrm, inTx: boolean): Repos => ({
+    inbox: pgInbox(orm),
+    outbox: pgOutbox(orm),
+    confirmations: pgConfirmations(orm, inTx, withTx),
+    ledger: pgLedger(orm),
+  });
+
+  return {
+    dialect: 'postgres',
+    database,
+    ...repos(database.orm, false),
+
+    transaction: async (fn) => {
+      const hooks: (() => void)[] = [];
+      const result = await inTransaction((client, orm) => {
+        const tx: StoreTx = { ...repos(orm, true), handle: { dialect: 'postgres', client }, afterCommit: (h) => hooks.push(h) };
+        return fn(tx);
+      });
+      for (const hook of hooks) hook();
+      return result;
+    },
+
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        try {
+          await migrate(database.ormFor(client), {
+            migrationsFolder: migrationsFolder.postgres,
+            migrationsSchema: database.schema,
+          });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+
+    close: async () => {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { ConfirmationsRepo } from '../types.js';
+import type { SqliteOrm } from './database.js';
+import type { Run } from './runner.js';
+import { confirmations as t } from './schema.js';
+
+export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo {
+  return {
+    append: (input) =>
+      run(() => {
+        const inserted = orm
+          .insert(t)
+          .values({
+            connection: input.connection,
+            type: input.type,
+            dedupeKey: input.dedupeKey,
+            sourceEventId: input.sourceEventId ?? null,
+            data: input.data,
+            createdAt: input.at,
+          })
+          .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
+          .returning()
+          .get();
+        if (inserted) return { confirmation: inserted, created: true };
+        const existing = orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, input.connection), eq(t.dedupeKey, input.dedupeKey)))
+          .get();
+        return { confirmation: existing!, created: false };
+      }),
+
+    listAfter: (connection, afterId, limit) =>
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), gt(t.id, afterId)))
+          .orderBy(asc(t.id))
+          .limit(limit)
+          .all(),
+      ),
+
+    get: (connection, id) => run(() => orm.select().from(t).where(and(eq(t.connection, connection), eq(t.id, id))).get()),
+  };
+}

@@ -1,0 +1,96 @@
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { InboxRepo } from '../types.js';
+import { countsOf } from '../counts.js';
+import type { SqliteOrm } from './database.js';
+import type { Run } from './runner.js';
+import { inboundEvents as t } from './schema.js';
+
+export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
+  return {
+    record: (input) =>
+      run(() => {
+        const status = input.status ?? 'received';
+        // One statement decides new-or-repeat, so concurrent repeats cannot both insert.
+        const event = orm
+          .insert(t)
+          .values({
+            connection: input.connection,
+            kind: input.kind,
+            dedupeKey: input.dedupeKey,
+            status,
+            payload: input.payload,
+            error: input.error ?? null,
+            requestId: input.requestId ?? null,
+            receivedAt: input.at,
+            updatedAt: input.at,
+          })
+          .onConflictDoUpdate({
+            target: [t.connection, t.dedupeKey],
+            set: { duplicates: sql`${t.duplicates} + 1`, lastDuplicateAt: input.at },
+          })
+          .returning()
+          .get();
+        return { event, duplicate: event.duplicates > 0 };
+      }),
+
+    get: (id) => run(() => orm.select().from(t).where(eq(t.id, id)).get()),
+
+    findByKey: (connection, dedupeKey) =>
+      run(() => orm.select().from(t).where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey))).get()),
+
+    list: (q) =>
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(
+            and(
+              q.connection ? eq(t.connection, q.connection) : undefined,
+              q.status ? eq(t.status, q.status) : undefined,
+              q.kind ? eq(t.kind, q.kind) : undefined,
+              q.beforeId ? lt(t.id, q.beforeId) : undefined,
+            ),
+          )
+          .orderBy(desc(t.id))
+          .limit(q.limit)
+          .all(),
+      ),
+
+    recordAttempt: (id, at) =>
+      run(() => {
+        const row = orm
+          .update(t)
+          .set({ attempts: sql`${t.attempts} + 1`, updatedAt: at })
+          .where(eq(t.id, id))
+          .returning({ attempts: t.attempts })
+          .get();
+        return row?.attempts ?? 0;
+      }),
+
+    markProcessed: (id, at) =>
+      run(() => {
+        orm.update(t).set({ status: 'processed', error: null, processedAt: at, updatedAt: at }).where(eq(t.id, id)).run();
+      }),
+
+    markFailed: (id, error, at) =>
+      run(() => {
+        orm.update(t).set({ status: 'failed', error, updatedAt: at }).where(eq(t.id, id)).run();
+      }),
+
+    reopen: (id, at) =>
+      run(() => {
+        const res = orm
+          .update(t)
+          .set({ status: 'received', updatedAt: at })
+          .where(and(eq(t.id, id), inArray(t.status, ['failed', 'processed'])))
+          .run();
+        return res.changes > 0;
+      }),
+
+    countByStatus: () =>
+      run(() => {
+        const rows = orm.select({ status: t.status, n: sql<number>`count(*)` }).from(t).groupBy(t.status).all();
+        return countsOf(rows);
+      }),
+  };
+}

@@ -1,0 +1,62 @@
+import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import type { LedgerRepo } from '../types.js';
+import type { SqliteOrm } from './database.js';
+import type { Run } from './runner.js';
+import { stockLedger as t } from './schema.js';
+
+export function sqliteLedger(orm: SqliteOrm, run: Run): LedgerRepo {
+  return {
+    record: (movements) =>
+      run(() => {
+        let inserted = 0;
+        // Chunks keep each statement under SQLite's bound-parameter limit.
+        for (let i = 0; i < movements.length; i += 500) {
+          const rows = movements.slice(i, i + 500).map((m) => ({
+            connection: m.connection,
+            productExternalCode: m.productExternalCode,
+            lotCode: m.lotCode ?? '',
+            warehouse: m.warehouse,
+            quantity: m.quantity,
+            movementTime: m.movementTime,
+            source: m.source,
+            dedupeKey: m.dedupeKey,
+            sourceEventId: m.sourceEventId ?? null,
+            createdAt: m.at,
+          }));
+          inserted += orm.insert(t).values(rows).onConflictDoNothing({ target: [t.connection, t.dedupeKey] }).returning({ id: t.id }).all().length;
+        }
+        return inserted;
+      }),
+
+    totals: (connection, range) =>
+      run(() =>
+        orm
+          .select({
+            productExternalCode: t.productExternalCode,
+            lotCode: t.lotCode,
+            quantity: sql<number>`sum(${t.quantity})`.mapWith(Number),
+          })
+          .from(t)
+          .where(
+            and(
+              eq(t.connection, connection),
+              range.from ? gt(t.movementTime, range.from) : undefined,
+              range.to ? lte(t.movementTime, range.to) : undefined,
+            ),
+          )
+          .groupBy(t.productExternalCode, t.lotCode)
+          .all(),
+      ),
+
+    list: (connection, q) =>
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), q.productExternalCode ? eq(t.productExternalCode, q.productExternalCode) : undefined))
+          .orderBy(desc(t.id))
+          .limit(q.limit)
+          .all(),
+      ),
+  };
+}

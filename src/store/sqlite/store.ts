@@ -1,0 +1,65 @@
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { migrationsFolder } from '../migrations.js';
+import type { Repos, Store, StoreTx } from '../types.js';
+import { sqliteConfirmations } from './confirmations.js';
+import { openSqlite, type SqliteDatabase, type SqliteOrm } from './database.js';
+import { sqliteInbox } from './inbox.js';
+import { sqliteLedger } from './ledger.js';
+import { sqliteOutbox } from './outbox.js';
+import { runNow, type Run } from './runner.js';
+
+function repos(orm: SqliteOrm, run: Run): Repos {
+  return {
+    inbox: sqliteInbox(orm, run),
+    outbox: sqliteOutbox(orm, run),
+    confirmations: sqliteConfirmations(orm, run),
+    ledger: sqliteLedger(orm, run),
+  };
+}
+
+export interface SqliteStore extends Store {
+  readonly dialect: 'sqlite';
+  /** The shared connection, for the embedded queue. */
+  readonly database: SqliteDatabase;
+}
+
+export function createSqliteStore(options: { file: string }): SqliteStore {
+  const database = openSqlite(options.file);
+  const { raw, orm, lock } = database;
+  // Repos bound to a transaction run their statements directly: the lock is already held.
+  const txRepos = repos(orm, runNow);
+
+  return {
+    dialect: 'sqlite',
+    database,
+    ...repos(orm, (fn) => lock.run(fn)),
+
+    transaction: (fn) =>
+      lock.exclusive(async () => {
+        const hooks: (() => void)[] = [];
+        const tx: StoreTx = { ...txRepos, handle: { dialect: 'sqlite', db: raw }, afterCommit: (h) => hooks.push(h) };
+        raw.exec('BEGIN IMMEDIATE');
+        let result;
+        try {
+          result = await fn(tx);
+          raw.exec('COMMIT');
+        } catch (err) {
+          if (raw.inTransaction) raw.exec('ROLLBACK');
+          throw err;
+        }
+        for (const hook of hooks) hook();
+        return result;
+      }),
+
+    migrate: () => lock.run(() => migrate(orm, { migrationsFolder: migrationsFolder.sqlite })),
+
+    ping: () =>
+      lock.run(() => {
+        raw.prepare('SELECT 1').get();
+      }),
+
+    close: async () => {
+      await lock.exclusive(async () => database.close());
+    },
+  };
+}

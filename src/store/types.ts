@@ -1,0 +1,155 @@
+import type { InferSelectModel } from 'drizzle-orm';
+import type * as tables from './sqlite/schema.js';
+import type { ConfirmationType, InboundStatus, OutboundEntity } from './values.js';
+
+export type InboundEvent = InferSelectModel<typeof tables.inboundEvents>;
+export type OutboundRecord = InferSelectModel<typeof tables.outboundRecords>;
+export type Confirmation = InferSelectModel<typeof tables.confirmations>;
+export type LedgerMovement = InferSelectModel<typeof tables.stockLedger>;
+
+export interface NewInboundEvent {
+  connection: string;
+  kind: string;
+  /** Business key: closingDocumentCode, or a hash of the canonical stock-regularization payload. */
+  dedupeKey: string;
+  /** The body exactly as received. */
+  payload: string;
+  status?: Extract<InboundStatus, 'received' | 'rejected'>;
+  error?: string | null;
+  requestId?: string | null;
+  at: Date;
+}
+
+export interface InboxListQuery {
+  connection?: string;
+  status?: InboundStatus;
+  kind?: string;
+  /** Newest first; rows with an id below this one. */
+  beforeId?: number;
+  limit: number;
+}
+
+/** Inbound webhook events: one row per distinct event, repeats counted, never dropped. */
+export interface InboxRepo {
+  /**
+   * Stores the event, or counts a repeat of one already stored under the same key. `duplicate` is
+   * true for a repeat; concurrent repeats resolve to exactly one stored row.
+   */
+  record(input: NewInboundEvent): Promise<{ event: InboundEvent; duplicate: boolean }>;
+  get(id: number): Promise<InboundEvent | undefined>;
+  findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
+  list(query: InboxListQuery): Promise<InboundEvent[]>;
+  /** Counts one processing attempt; returns the new count. */
+  recordAttempt(id: number, at: Date): Promise<number>;
+  markProcessed(id: number, at: Date): Promise<void>;
+  markFailed(id: number, error: string, at: Date): Promise<void>;
+  /** Puts a failed or processed event back to `received` for another processing run. */
+  reopen(id: number, at: Date): Promise<boolean>;
+  countByStatus(): Promise<Record<InboundStatus, number>>;
+}
+
+export interface OutboundUpsert {
+  connection: string;
+  entity: OutboundEntity;
+  externalCode: string;
+  payload: Record<string, unknown>;
+  payloadHash: string;
+  at: Date;
+}
+
+/** What the ERP asked to exist in the WMS, with its sync state. */
+export interface OutboxRepo {
+  /**
+   * Records the desired payload. `changed` is false when it equals what is already stored and
+   * that was synced or is pending (nothing to push); a changed or failed record goes to pending.
+   */
+  upsert(input: OutboundUpsert): Promise<{ record: OutboundRecord; changed: boolean }>;
+  get(connection: string, entity: OutboundEntity, externalCode: string): Promise<OutboundRecord | undefined>;
+  getById(id: number): Promise<OutboundRecord | undefined>;
+  recordAttempt(id: number, at: Date): Promise<number>;
+  /** Marks synced with the hash that was pushed; a newer payload stored meanwhile stays pending. */
+  markSynced(id: number, pushedHash: string, at: Date): Promise<void>;
+  markFailed(id: number, error: unknown, at: Date): Promise<void>;
+  /** Back to pending (operator retry); false when there is no such record. */
+  markPending(id: number, at: Date): Promise<boolean>;
+  list(query: { connection: string; entity?: OutboundEntity; state?: OutboundRecord['state']; limit: number; afterId?: number }): Promise<OutboundRecord[]>;
+}
+
+export interface NewConfirmation {
+  connection: string;
+  type: ConfirmationType;
+  /** Makes appending idempotent: a second append with the same key returns the first row. */
+  dedupeKey: string;
+  sourceEventId?: number | null;
+  data: Record<string, unknown>;
+  at: Date;
+}
+
+/** The ERP feed: append-only, id = cursor, ids committed in increasing order. */
+export interface ConfirmationsRepo {
+  append(input: NewConfirmation): Promise<{ confirmation: Confirmation; created: boolean }>;
+  listAfter(connection: string, afterId: number, limit: number): Promise<Confirmation[]>;
+  get(connection: string, id: number): Promise<Confirmation | undefined>;
+}
+
+export interface NewLedgerMovement {
+  connection: string;
+  productExternalCode: string;
+  /** null or '' when the product is not lot-tracked. */
+  lotCode: string | null;
+  warehouse: string | null;
+  quantity: number;
+  movementTime: Date;
+  source: string;
+  dedupeKey: string;
+  sourceEventId?: number | null;
+  at: Date;
+}
+
+export interface LedgerTotal {
+  productExternalCode: string;
+  lotCode: string;
+  quantity: number;
+}
+
+/** Stock movements learnt from webhooks (and reconciliation), per product and lot. */
+export interface LedgerRepo {
+  /** Inserts the movements not already recorded under their dedupe key; returns how many were new. */
+  record(movements: NewLedgerMovement[]): Promise<number>;
+  /** Net quantity per product and lot of the movements with `from < movementTime <= to`. */
+  totals(connection: string, range: { from?: Date; to?: Date }): Promise<LedgerTotal[]>;
+  list(connection: string, query: { productExternalCode?: string; limit: number }): Promise<LedgerMovement[]>;
+}
+
+export interface Repos {
+  inbox: InboxRepo;
+  outbox: OutboxRepo;
+  confirmations: ConfirmationsRepo;
+  ledger: LedgerRepo;
+}
+
+/** The connection behind a transaction, for adapters (the queue) that must write in it too. */
+export type TxHandle =
+  | { dialect: 'sqlite'; db: import('better-sqlite3').Database }
+  | { dialect: 'postgres'; client: import('pg').PoolClient };
+
+export interface StoreTx extends Repos {
+  readonly handle: TxHandle;
+  /** Runs after the transaction commits (never after a rollback); e.g. to wake a local worker. */
+  afterCommit(fn: () => void): void;
+}
+
+export interface Store extends Repos {
+  readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction: everything written through `tx` (and jobs sent with `{ tx }`)
+   * commits together or not at all. Use only `tx` inside `fn`; the store itself would wait for the
+   * transaction to end (SQLite) or write outside it (Postgres).
+   */
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** Applies pending migrations; safe to call from several processes at once. */
+  migrate(): Promise<void>;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

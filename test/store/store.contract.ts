@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/types.js';
+
+/**
+ * One contract, run against both adapters (store.sqlite.test.ts, store.pg.test.ts): whatever the
+ * backend, these are the guarantees the rest of the service builds on.
+ */
+export function storeContract(label: string, open: () => Promise<{ store: Store; close: () => Promise<void> }>): void {
+  describe(`store contract: ${label}`, () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    const at = new Date('2026-11-20T10:00:00.000Z');
+    let seq = 0;
+    const key = (p: string) => `${p}-${++seq}`;
+
+    beforeAll(async () => {
+      ({ store, close } = await open());
+    });
+    afterAll(async () => {
+      await close();
+    });
+
+    it('migrate can run again on a migrated database', async () => {
+      await store.migrate();
+      await store.ping();
+    });
+
+    describe('inbox', () => {
+      it('stores a new event with its raw body byte for byte, and counts a repeat', async () => {
+        const dedupeKey = key('CD');
+        const payload = '{ "closingDocumentCode" : "CD-1",\n  "note": "café ✓" }';
+        const first = await store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload, at });
+        expect(first.duplicate).toBe(false);
+        expect(first.event).toMatchObject({ status: 'received', duplicates: 0, payload, attempts: 0 });
+        const again = await store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload: '{}', at });
+        expect(again.duplicate).toBe(true);
+        expect(again.event.id).toBe(first.event.id);
+        expect(again.event.duplicates).toBe(1);
+        // The first body is kept; a repeat never overwrites what was acknowledged.
+        expect((await store.inbox.get(first.event.id))?.payload).toBe(payload);
+      });
+
+      it('50 concurrent deliveries of one key make one row and 49 duplicates', async () => {
+        const dedupeKey = key('race');
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload: '{}', at }),
+          ),
+        );
+        expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.event.id)).size).toBe(1);
+        expect((await store.inbox.findByKey('c1', dedupeKey))?.duplicates).toBe(49);
+      });
+
+      it('the same key on another connection is another event', async () => {
+        const dedupeKey = key('iso');
+        const a = await store.inbox.record({ connection: 'c1', kind: 'k', dedupeKey, payload: '{}', at });
+        const b = await store.inbox.record({ connection: 'c2', kind: 'k', dedupeKey, payload: '{}', at });
+        expect(b.duplicate).toBe(false);
+        expect(b.event.id).not.toBe(a.event.id);
+      });
+
+      it('moves through attempts, failed, reopened and processed, and counts statuses', async () => {
+        const { event } = await store.inbox.record({ connection: 'c3', kind: 'k', dedupeKey: key('life'), payload: '{}', at });
+        expect(await store.inbox.recordAttempt(event.id, at)).toBe(1);
+        expect(await store.inbox.recordAttempt(event.id, at)).toBe(2);
+        await store.inbox.markFailed(event.id, 'boom', at);
+        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'failed', error: 'boom', attempts: 2 });
+        expect((await store.inbox.countByStatus()).failed).toBeGreaterThanOrEqual(1);
+        expect(await store.inbox.reopen(event.id, at)).toBe(true);
+        expect((await store.inbox.get(event.id))?.status).toBe('received');
+        await store.inbox.markProcessed(event.id, new Date(at.getTime() + 5));
+        const done = await store.inbox.get(event.id);
+        expect(done).toMatchObject({ status: 'processed', error: null });
+        expect(done?.processedAt?.getTime()).toBe(at.getTime() + 5);
+        expect(await store.inbox.reopen(999_999_999, at)).toBe(false);
+      });
+
+      it('keeps rejected deliveries with their error, listed newest first with filters', async () => {
+        const { event } = await store.inbox.record({
+          connection: 'c4', kind: 'stock-regularization', dedupeKey: key('rej'), payload: 'not json', status: 'rejected', error: 'bad', at,
+        });
+        await store.inbox.record({ connection: 'c4', kind: 'reception-close', dedupeKey: key('ok'), payload: '{}', at });
+        const rejected = await store.inbox.list({ connection: 'c4', status: 'rejected', limit: 10 });
+        expect(rejected.map((e) => e.id)).toEqual([event.id]);
+        expect(rejected[0]).toMatchObject({ error: 'bad', payload: 'not json' });
+        const all = await store.inbox.list({ connection: 'c4', limit: 10 });
+        expect(all).toHaveLength(2);
+        expect(all[0]!.id).toBeGreaterThan(all[1]!.id);
+        expect(await store.inbox.list({ connection: 'c4', beforeId: all[0]!.id, limit: 10 })).toHaveLength(1);
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits everything written through tx together and runs afterCommit hooks', async () => {
+        const dedupeKey = key('tx');
+        let hooked = false;
+        const id = await store.transaction(async (tx) => {
+          const { event } = await tx.inbox.record({ connection: 'c5', kind: 'k', dedupeKey, payload: '{}', at });
+          await tx.confirmations.append({ connection: 'c5', type: 'stock.adjusted', dedupeKey, data: { n: 1 }, at });
+          tx.afterCommit(() => (hooked = true));
+          expect(hooked).toBe(false);
+          return event.id;
+        });
+        expect(hooked).toBe(true);
+        expect(await store.inbox.get(id)).toBeDefined();
+        expect(await store.confirmations.listAfter('c5', 0, 10)).toHaveLength(1);
+      });
+
+      it('rolls everything back when the function throws, and skips afterCommit', async () => {
+        const dedupeKey = key('rollback');
+        let hooked = false;
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.inbox.record({ connection: 'c6', kind: 'k', dedupeKey, payload: '{}', at });
+            await tx.outbox.upsert({ connection: 'c6', entity: 'product', externalCode: 'P', payload: {}, payloadHash: 'h', at });
+            tx.afterCommit(() => (hooked = true));
+            throw new Error('abort');
+          }),
+        ).rejects.toThrow('abort');
+        expect(hooked).toBe(false);
+        expect(await store.inbox.findByKey('c6', dedupeKey)).toBeUndefined();
+        expect(await store.outbox.get('c6', 'product', 'P')).toBeUndefined();
+      });
+
+      it('concurrent transactions each see their own writes and all commit', async () => {
+        const ids = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            store.transaction(async (tx) => {
+              const { event } = await tx.inbox.record({ connection: 'c7', kind: 'k', dedupeKey: key(`ctx${i}`), payload: '{}', at });
+              expect((await tx.inbox.get(event.id))?.id).toBe(event.id);
+              return event.id;
+            }),
+          ),
+        );
+        expect(new Set(ids).size).toBe(10);
+        expect(await store.inbox.list({ connection: 'c7', limit: 50 })).toHaveLength(10);
+      });
+    });
+
+    describe('outbox', () => {
+      it('create, unchanged, changed, synced, failed and retried', async () => {
+        const base = { connection: 'c8', entity: 'product' as const, externalCode: key('P'), at };
+        const created = await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' });
+        expect(created.changed).toBe(true);
+        expect(created.record).toMatchObject({ state: 'pending', payloadHash: 'h1', syncedHash: null, payload: { d: 1 } });
+        expect((await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
+
+        await store.outbox.recordAttempt(created.record.id, at);
+        await store.outbox.markSynced(created.record.id, 'h1', at);
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'synced', syncedHash: 'h1', attempts: 1 });
+        expect((await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
+
+        const changed = await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
+        expect(changed).toMatchObject({ changed: true, record: { state: 'pending', payloadHash: 'h2', syncedHash: 'h1' } });
+        // A push of the older payload finishing late does not mark the newer one synced.
+        await store.outbox.markSynced(created.record.id, 'h1', at);
+        expect((await store.outbox.getById(created.record.id))?.state).toBe('pending');
+
+        await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at);
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({
+          state: 'failed',
+          lastError: { status: 400, message: 'Product SKU already exists' },
+        });
+        // The same payload sent again after a failure is a retry: pending again.
+        expect((await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' })).changed).toBe(true);
+        expect(await store.outbox.markPending(created.record.id, at)).toBe(true);
+        const listed = await store.outbox.list({ connection: 'c8', state: 'pending', limit: 10 });
+        expect(listed.map((r) => r.externalCode)).toContain(base.externalCode);
+      });
+    });
+
+    describe('confirmations feed', () => {
+      it('appends idempotently by key and pages by cursor in order, per connection', async () => {
+        const first = await store.confirmations.append({ connection: 'c9', type: 'reception.closed', dedupeKey: 'e1', data: { a: 1 }, at });
+        const repeat = await store.confirmations.append({ connection: 'c9', type: 'reception.closed', dedupeKey: 'e1', data: { a: 2 }, at });
+        expect(first.created).toBe(true);
+        expect(repeat).toMatchObject({ created: false, confirmation: { id: first.confirmation.id, data: { a: 1 } } });
+        await store.confirmations.append({ connection: 'other', type: 'stock.adjusted', dedupeKey: 'e1', data: {}, at });
+        for (let i = 2; i <= 5; i++) {
+          await store.confirmations.append({ connection: 'c9', type: 'stock.adjusted', dedupeKey: `e${i}`, data: { i }, at });
+        }
+        const page1 = await store.confirmations.listAfter('c9', 0, 3);
+        const page2 = await store.confirmations.listAfter('c9', page1.at(-1)!.id, 3);
+        expect([...page1, ...page2].map((c) => c.dedupeKey)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
+        expect(await store.confirmations.get('other', first.confirmation.id)).toBeUndefined();
+        expect((await store.confirmations.get('c9', first.confirmation.id))?.createdAt.getTime()).toBe(at.getTime());
+      });
+
+      it('concurrent writers never leave a gap behind a reader’s cursor', async () => {
+        // A reader polling with its cursor while 30 transactions append: if an id could become
+        // visible after a higher one, the reader would move past it and never see it.
+        const seen: number[] = [];
+        let cursor = 0;
+        let writing = true;
+        const read = async () => {
+          for (const c of await store.confirmations.listAfter('c10', cursor, 1000)) {
+            seen.push(c.id);
+            cursor = c.id;
+          }
+        };
+        const reader = (async () => {
+          while (writing) await read();
+        })();
+        await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            store.transaction(async (tx) => {
+              await tx.confirmations.append({ connection: 'c10', type: 'stock.adjusted', dedupeKey: `w${i}`, data: {}, at });
+            }),
+          ),
+        );
+        writing = false;
+        await reader;
+        await read();
+        expect(seen).toHaveLength(30);
+        expect(new Set(seen).size).toBe(30);
+        expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      });
+    });
+
+    describe('ledger', () => {
+      it('records movements once per key and totals them per product and lot within a time range', async () => {
+        const m = (dedupeKey: string, product: string, lot: string | null, quantity: number, minute: number) => ({
+          connection: 'c11', productExternalCode: product, lotCode: lot, warehouse: null, quantity,
+          movementTime: new Date(Date.UTC(2026, 10, 20, 10, minute)), source: 'test', dedupeKey, at,
+        });
+        expect(await store.ledger.record([m('a', 'P1', null, 10, 1), m('b', 'P1', null, -3, 2), m('c', 'P1', 'L1', 5, 3)])).toBe(3);
+        expect(await store.ledger.record([m('a', 'P1', null, 10, 1), m('d', 'P2', '', 1.5, 4)])).toBe(1);
+        const totals = await store.ledger.totals('c11', {});
+        const byKey = Object.fromEntries(totals.map((t) => [`${t.productExternalCode}/${t.lotCode}`, t.quantity]));
+        expect(byKey).toEqual({ 'P1/': 7, 'P1/L1': 5, 'P2/': 1.5 });
+        const ranged = await store.ledger.totals('c11', { from: new Date(Date.UTC(2026, 10, 20, 10, 1)), to: new Date(Date.UTC(2026, 10, 20, 10, 3)) });
+        expect(Object.fromEntries(ranged.map((t) => [`${t.productExternalCode}/${t.lotCode}`, t.quantity]))).toEqual({ 'P1/': -3, 'P1/L1': 5 });
+        expect(await store.ledger.list('c11', { productExternalCode: 'P1', limit: 10 })).toHaveLength(3);
+        expect(await store.ledger.totals('nobody', {})).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/store/sqlite/store.js';
+import { tempDir } from '../support/tmp.js';
+import { storeContract } from './store.contract.js';
+
+storeContract('sqlite', async () => {
+  const tmp = tempDir('store');
+  const store = createSqliteStore({ file: `${tmp.dir}/wms-sync.db` });
+  await store.migrate();
+  return { store, close: async () => (await store.close(), tmp.remove()) };
+});
+
+describe('sqlite store specifics', () => {
+  it('uses WAL with synchronous=NORMAL', async () => {
+    const tmp = tempDir('pragma');
+    const store = createSqliteStore({ file: `${tmp.dir}/x.db` });
+    expect(store.database.raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.database.raw.pragma('synchronous', { simple: true })).toBe(1);
+    await store.close();
+    tmp.remove();
+  });
+
+  it('refuses, instead of hanging, a store call made inside its own transaction', async () => {
+    const tmp = tempDir('reentry');
+    const store = createSqliteStore({ file: `${tmp.dir}/x.db` });
+    await store.migrate();
+    await expect(
+      store.transaction(async () => {
+        await store.inbox.get(1);
+      }),
+    ).rejects.toThrow(/use the tx object/);
+    await store.ping();
+    await store.close();
+    tmp.remove();
+  });
+
+  it('keeps data across a reopen of the file', async () => {
+    const tmp = tempDir('reopen');
+    const file = `${tmp.dir}/x.db`;
+    const a = createSqliteStore({ file });
+    await a.migrate();
+    const { event } = await a.inbox.record({ connection: 'c', kind: 'k', dedupeKey: 'd', payload: '{}', at: new Date() });
+    await a.close();
+    const b = createSqliteStore({ file });
+    await b.migrate();
+    expect((await b.inbox.get(event.id))?.dedupeKey).toBe('d');
+    await b.close();
+    tmp.remove();
+  });
+});
