@@ -45,5 +45,11 @@ export async function main(argv: string[], ctx?: Partial<CommandContext>): Promi
     context.stdout.write(`${command.help.trimEnd()}\n`);
     return 0;
   }
-  return command.run(rest, context);
+  try {
+    return await command.run(rest, context);
+  } catch (err) {
+    // Expected failures (database unreachable, file missing) end with one line, not a stack trace.
+    context.stderr.write(`wms-sync ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
 }

@@ -1,0 +1,18 @@
+import type { Registry } from 'prom-client';
+import type { Clock } from './lib/clock.js';
+import type { Config } from './lib/config.js';
+import type { ConnectionRegistry } from './lib/connection-registry.js';
+import type { Logger } from './lib/logger.js';
+import type { Queue } from './queue/types.js';
+import type { AnyStore } from './store/index.js';
+
+/** Everything the service's rooms need, built once at boot and passed down explicitly. */
+export interface ServiceDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  store: AnyStore;
+  queue: Queue;
+  connections: ConnectionRegistry;
+  metrics: Registry;
+}

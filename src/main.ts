@@ -1,0 +1,90 @@
+import { buildApp, type ServiceApp } from './app.js';
+import type { ServiceDeps } from './deps.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import type { Config } from './lib/config.js';
+import { connectionRegistry } from './lib/connection-registry.js';
+import { listen, type Listening } from './lib/listen.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { createMetricsRegistry } from './lib/metrics.js';
+import { openQueue, type QueueTuning } from './queue/index.js';
+import { openStore } from './store/index.js';
+import { startWorkers } from './worker.js';
+
+export interface RunOptions {
+  /** Serve HTTP (serve, start) and/or run jobs (serve, worker, start). */
+  http: boolean;
+  worker: boolean;
+  logger?: Logger;
+  clock?: Clock;
+  queueTuning?: QueueTuning;
+}
+
+export interface RunningService {
+  deps: ServiceDeps;
+  app?: ServiceApp;
+  http?: Listening;
+  /** Graceful stop: no new requests, running jobs finish within the grace period, store closed. */
+  close(): Promise<void>;
+}
+
+/** Opens the store (migrating it), the queue, then the roles asked for. */
+export async function openDeps(config: Config, options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning'> = {}): Promise<ServiceDeps> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const store = openStore(config.database, {
+    onIdleError: (err) => logger.warn({ err: err.message }, 'database connection lost; it will be reopened on demand'),
+  });
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  const queue = openQueue(store, {
+    ...options.queueTuning,
+    pgboss: { ...options.queueTuning?.pgboss },
+  });
+  queue.on('error', (err) => logger.error({ err: err.message }, 'queue error'));
+  queue.on('failed', (e) =>
+    (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))({ jobId: e.id, job: e.name, err: e.error.message, dead: e.dead }, 'job failed'),
+  );
+  await queue.start();
+  return {
+    config,
+    logger,
+    clock: options.clock ?? systemClock,
+    store,
+    queue,
+    connections: connectionRegistry(config.connections),
+    metrics: createMetricsRegistry({ defaultMetrics: true }),
+  };
+}
+
+export async function runService(config: Config, options: RunOptions): Promise<RunningService> {
+  const deps = await openDeps(config, options);
+  const { logger } = deps;
+  if (options.worker) await startWorkers(deps);
+  let app: ServiceApp | undefined;
+  let http: Listening | undefined;
+  if (options.http) {
+    app = buildApp(deps);
+    http = await listen(app.fetch, { port: config.port, host: config.host });
+    logger.info({ url: http.url, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
+  } else {
+    logger.info({ database: config.database.kind }, 'wms-sync worker running');
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    deps,
+    ...(app ? { app } : {}),
+    ...(http ? { http } : {}),
+    close: () =>
+      (closing ??= (async () => {
+        logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down');
+        await http?.close(config.shutdownGraceMs);
+        await deps.queue.stop({ graceMs: config.shutdownGraceMs });
+        await deps.store.close();
+        logger.info('stopped');
+        logger.flush();
+      })()),
+  };
+}

@@ -1,0 +1,19 @@
+import type { ServiceDeps } from './deps.js';
+
+/**
+ * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
+ * worker role registers them all. Kept as a list so `serve` and `worker` run the same set.
+ */
+export interface JobRegistration {
+  name: string;
+  register(deps: ServiceDeps): Promise<void>;
+}
+
+export const jobRegistrations: JobRegistration[] = [];
+
+export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {
+  for (const r of registrations) {
+    await r.register(deps);
+    deps.logger.debug({ jobs: r.name }, 'jobs registered');
+  }
+}
