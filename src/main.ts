@@ -72,6 +72,9 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   } else {
     logger.info({ database: config.database.kind }, 'wms-sync worker running');
   }
+  // Queue timers do not hold the process open (so tests and one-shot commands can end); a running
+  // service must stay up until close(), even a worker with nothing to poll yet.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   let closing: Promise<void> | undefined;
   return {
     deps,
@@ -80,6 +83,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
     close: () =>
       (closing ??= (async () => {
         logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down');
+        clearInterval(keepAlive);
         await http?.close(config.shutdownGraceMs);
         await deps.queue.stop({ graceMs: config.shutdownGraceMs });
         await deps.store.close();

@@ -184,7 +184,7 @@ function connectionFromEnv(env: Env): ConnectionConfig[] {
     const issue = parsed.error.issues[0]!;
     const key = issue.path[0] as keyof ConnectionInput;
     const variable = CONNECTION_ENV_NAMES[key] ?? String(key);
-    const missing = input[key] === undefined;
+    const missing = input[key] === undefined && issue.code !== 'custom';
     throw new ConfigError(
       `Invalid configuration: ${variable}: ${missing ? 'required when a connection is configured through the environment' : issue.message}`,
     );

@@ -42,7 +42,9 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
   });
 }
 
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+// Typed over any Env so apps whose Variables extend AppEnv's (e.g. ErpEnv) can use it too.
+export const onError: ErrorHandler = (err, ctx) => {
+  const c = ctx as unknown as Context<AppEnv>;
   const requestId = c.get('requestId');
   if (err instanceof AppError) {
     return c.json(errorBody(err, requestId), err.status, err.headers);
@@ -56,8 +58,11 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   return c.json(errorBody(new AppError(500, 'internal_error', 'Internal server error'), requestId), 500);
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
-  c.json(errorBody(new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`), c.get('requestId')), 404);
+export const onNotFound: NotFoundHandler = (c) =>
+  c.json(
+    errorBody(new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`), (c as unknown as Context<AppEnv>).get('requestId')),
+    404,
+  );
 
 export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;

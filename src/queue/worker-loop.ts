@@ -19,6 +19,7 @@ export class WorkerLoop {
   readonly #loops: Promise<void>[] = [];
   readonly #sleepers = new Set<() => void>();
   #pendingWake = false;
+  #wakeScheduled = false;
   #stopping = false;
   readonly #batchSize: number;
   readonly #concurrency: number;
@@ -40,15 +41,24 @@ export class WorkerLoop {
     for (let i = 0; i < this.#concurrency; i++) this.#loops.push(this.#run());
   }
 
+  /**
+   * Wakes idle loops on the next turn of the event loop rather than at once, so that a burst of
+   * sends made in one go is fetched as one batch instead of one fetch per job.
+   */
   wake(): void {
     this.#pendingWake = true;
-    for (const wake of this.#sleepers) wake();
+    if (this.#wakeScheduled || this.#sleepers.size === 0) return;
+    this.#wakeScheduled = true;
+    setImmediate(() => {
+      this.#wakeScheduled = false;
+      for (const wake of this.#sleepers) wake();
+    });
   }
 
   /** Stops fetching; resolves when every loop has finished its current batch, or after `graceMs`. */
   async stop(graceMs: number): Promise<boolean> {
     this.#stopping = true;
-    this.wake();
+    for (const wake of this.#sleepers) wake();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
     const done = Promise.all(this.#loops).then(() => true as const);

@@ -1,0 +1,112 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/lib/errors.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+describe('service HTTP basics', () => {
+  let svc: TestService;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk, _e, cb) {
+        logLines.push(String(chunk));
+        cb();
+      },
+    });
+    svc = await startTestService({
+      label: 'http',
+      env: { BODY_LIMIT_BYTES: '2048' },
+      logger: createLogger({ level: 'debug', destination }),
+    });
+    // Routes that exist only in this test, to exercise the shared error handling.
+    svc.app.post('/test/echo', async (c) => c.json(await c.req.json()));
+    svc.app.get('/test/app-error', () => {
+      throw new AppError(409, 'conflict', 'already there', { id: 1 });
+    });
+    svc.app.get('/test/crash', () => {
+      throw new Error('secret internal detail');
+    });
+  });
+  afterAll(() => svc.close());
+
+  it('GET /healthz answers 200 while the process runs', async () => {
+    const res = await svc.app.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz answers 200 with each dependency checked', async () => {
+    const res = await svc.app.request('/readyz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', checks: { store: 'ok', queue: 'ok' } });
+  });
+
+  it('puts a request id on every response, reusing a sane incoming one', async () => {
+    const own = await svc.app.request('/healthz');
+    expect(own.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await svc.app.request('/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-123');
+  });
+
+  it('stamps the request id on log lines', async () => {
+    logLines.length = 0;
+    await svc.app.request('/healthz', { headers: { 'x-request-id': 'log-me-42' } });
+    svc.deps.logger.flush();
+    expect(logLines.join('')).toContain('"reqId":"log-me-42"');
+  });
+
+  it('answers an unknown route with 404 in the common error shape', async () => {
+    const res = await svc.app.request('/nope', { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ success: false, error: 'not_found', message: 'No route for POST /nope', requestId: expect.any(String) });
+  });
+
+  it('refuses a body over the limit with 413 in the common shape', async () => {
+    const res = await svc.app.request('/test/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blob: 'x'.repeat(4096) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ success: false, error: 'payload_too_large', message: 'Request body exceeds the limit of 2048 bytes' });
+  });
+
+  it('renders AppError with its status, code and details', async () => {
+    const res = await svc.app.request('/test/app-error');
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ success: false, error: 'conflict', message: 'already there', details: { id: 1 } });
+  });
+
+  it('hides unexpected errors behind a 500 without internals, and logs them', async () => {
+    logLines.length = 0;
+    const res = await svc.app.request('/test/crash');
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ success: false, error: 'internal_error', message: 'Internal server error' });
+    expect(text).not.toContain('secret internal detail');
+    svc.deps.logger.flush();
+    expect(logLines.join('')).toContain('secret internal detail');
+  });
+
+  it('exposes Prometheus metrics', async () => {
+    const res = await svc.app.request('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(await res.text()).toContain('wms_sync_process_cpu_user_seconds_total');
+  });
+
+  it('answers 503 from /readyz naming the store when it is closed, and healthz still 200', async () => {
+    const other = await startTestService({ label: 'http-down' });
+    await other.deps.store.close();
+    const res = await other.app.request('/readyz');
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: string; message: string; details: { checks: Record<string, string> } };
+    expect(body.error).toBe('not_ready');
+    expect(body.details.checks.store).not.toBe('ok');
+    expect(body.message).toMatch(/^store: /);
+    expect((await other.app.request('/healthz')).status).toBe(200);
+    await other.deps.queue.stop({ graceMs: 0 });
+  });
+});

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commands } from '../../src/commands/index.js';
+import { exitOf, runCli, spawnCli, waitForOutput } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
+
+describe('wms-sync CLI', () => {
+  const tmp = tempDir('cli');
+  afterAll(() => tmp.remove());
+
+  it('lists every command in --help', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const c of commands) expect(stdout).toContain(c.name);
+  });
+
+  it('exits 2 with the usage for no command or an unknown one', async () => {
+    expect((await runCli([])).code).toBe(2);
+    const unknown = await runCli(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it.each(commands.map((c) => c.name))('%s --help prints its usage and exits 0', async (name) => {
+    const { code, stdout } = await runCli([name, '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`Usage: wms-sync ${name}`));
+  });
+
+  it('exits 2 on an unknown option', async () => {
+    const { code, stderr } = await runCli(['serve', '--bogus']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("Unknown option '--bogus'");
+  });
+
+  it('stops at boot with one line naming a bad variable', async () => {
+    const { code, stderr, stdout } = await runCli(['serve'], { PORT: 'abc', DATA_DIR: tmp.dir });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe('wms-sync: Invalid configuration: PORT: expected an integer (got "abc")');
+    expect(stdout).toBe('');
+  });
+
+  it('migrate creates and migrates the SQLite file', async () => {
+    const dir = join(tmp.dir, 'migrate');
+    const { code, stdout } = await runCli(['migrate'], { DATA_DIR: dir });
+    expect(code).toBe(0);
+    expect(stdout).toContain('database migrated');
+    expect(existsSync(join(dir, 'wms-sync.db'))).toBe(true);
+  });
+
+  it('serve answers /healthz and exits 0 on SIGTERM', async () => {
+    const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: join(tmp.dir, 'serve'), LOG_LEVEL: 'info' });
+    const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+  });
+
+  it('start prints where to look, serves, and exits 0 on SIGINT', async () => {
+    const child = spawnCli(['start', '--port', '0'], { DATA_DIR: join(tmp.dir, 'start') });
+    const [, url] = await waitForOutput(child, /Health\s+(http:\/\/127\.0\.0\.1:\d+)\/healthz/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(0);
+  });
+
+  it('worker runs without HTTP and exits 0 on SIGTERM', async () => {
+    const child = spawnCli(['worker'], { DATA_DIR: join(tmp.dir, 'worker'), LOG_LEVEL: 'info' });
+    await waitForOutput(child, /wms-sync worker running/);
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+  });
+});
