@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { Scalar } from '@scalar/hono-api-reference';
 import type { ServiceDeps } from './deps.js';
 import { healthRoutes } from './health.js';
 import { validationFailed } from './lib/errors.js';
@@ -6,6 +7,8 @@ import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './l
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 
 export type ServiceApp = OpenAPIHono<AppEnv>;
+
+export const SERVICE_VERSION = '0.1.0';
 
 /** The service's HTTP app, built from its dependencies. It never listens: main.ts does. */
 export function buildApp(deps: ServiceDeps): ServiceApp {
@@ -30,5 +33,26 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
   app.get('/metrics', async (c) => {
     return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });
+
+  // Rooms' routes declare these schemes by name in their `security` (see docs/architecture.md).
+  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The connection\'s ERP_API_TOKEN; it selects the connection.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'The Basic credentials configured for the connection in the WMS webhook settings.',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'wms-sync',
+      version: SERVICE_VERSION,
+      description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
+    },
+  });
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API' }));
   return app;
 }

@@ -110,3 +110,28 @@ describe('service HTTP basics', () => {
     await other.deps.queue.stop({ graceMs: 0 });
   });
 });
+
+describe('service API documentation', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ label: 'docs' });
+  });
+  afterAll(() => svc.close());
+
+  it('serves an OpenAPI 3.1 document with the two security schemes', async () => {
+    const res = await svc.app.request('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; info: { title: string }; components: { securitySchemes: Record<string, { scheme: string }> } };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('wms-sync');
+    expect(doc.components.securitySchemes.erpBearer?.scheme).toBe('bearer');
+    expect(doc.components.securitySchemes.webhookBasic?.scheme).toBe('basic');
+  });
+
+  it('serves a reference page pointing at the document', async () => {
+    const res = await svc.app.request('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('/openapi.json');
+  });
+});
