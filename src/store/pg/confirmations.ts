@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { confirmationRow } from '../rows.js';
 import type { ConfirmationsRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { confirmations as t } from './schema.js';
@@ -16,14 +17,7 @@ export function pgConfirmations(orm: PgOrm, inTransaction: boolean, withTx: <T>(
     await orm.execute(sql`SELECT pg_advisory_xact_lock(${FEED_LOCK})`);
     const [inserted] = await orm
       .insert(t)
-      .values({
-        connection: input.connection,
-        type: input.type,
-        dedupeKey: input.dedupeKey,
-        sourceEventId: input.sourceEventId ?? null,
-        data: input.data,
-        createdAt: input.at,
-      })
+      .values(confirmationRow(input))
       .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
       .returning();
     if (inserted) return { confirmation: inserted, created: true };

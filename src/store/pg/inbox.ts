@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { countsOf } from '../counts.js';
+import { inboundRow } from '../rows.js';
 import type { InboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { inboundEvents as t } from './schema.js';
@@ -10,17 +11,7 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       // ON CONFLICT takes the row lock, so concurrent repeats serialize and each counts once.
       const [event] = await orm
         .insert(t)
-        .values({
-          connection: input.connection,
-          kind: input.kind,
-          dedupeKey: input.dedupeKey,
-          status: input.status ?? 'received',
-          payload: input.payload,
-          error: input.error ?? null,
-          requestId: input.requestId ?? null,
-          receivedAt: input.at,
-          updatedAt: input.at,
-        })
+        .values(inboundRow(input))
         .onConflictDoUpdate({
           target: [t.connection, t.dedupeKey],
           set: { duplicates: sql`${t.duplicates} + 1`, lastDuplicateAt: input.at },

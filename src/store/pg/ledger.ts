@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import { ledgerRow } from '../rows.js';
 import type { LedgerRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { stockLedger as t } from './schema.js';
@@ -10,18 +11,7 @@ export function pgLedger(orm: PgOrm): LedgerRepo {
       const rows = await orm
         .insert(t)
         .values(
-          movements.map((m) => ({
-            connection: m.connection,
-            productExternalCode: m.productExternalCode,
-            lotCode: m.lotCode ?? '',
-            warehouse: m.warehouse,
-            quantity: m.quantity,
-            movementTime: m.movementTime,
-            source: m.source,
-            dedupeKey: m.dedupeKey,
-            sourceEventId: m.sourceEventId ?? null,
-            createdAt: m.at,
-          })),
+          movements.map(ledgerRow),
         )
         .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
         .returning({ id: t.id });

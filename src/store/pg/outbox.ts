@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { outboundRow, outboundUpdate } from '../rows.js';
 import type { OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundRecords as t } from './schema.js';
@@ -13,19 +14,10 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
       }
       const [record] = await orm
         .insert(t)
-        .values({
-          connection: input.connection,
-          entity: input.entity,
-          externalCode: input.externalCode,
-          payload: input.payload,
-          payloadHash: input.payloadHash,
-          state: 'pending',
-          createdAt: input.at,
-          updatedAt: input.at,
-        })
+        .values(outboundRow(input))
         .onConflictDoUpdate({
           target: [t.connection, t.entity, t.externalCode],
-          set: { payload: input.payload, payloadHash: input.payloadHash, state: 'pending', lastError: null, updatedAt: input.at },
+          set: outboundUpdate(input),
         })
         .returning();
       return { record: record!, changed: true };

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
+import { confirmationRow } from '../rows.js';
 import type { ConfirmationsRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
 import type { Run } from './runner.js';
@@ -10,14 +11,7 @@ export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo
       run(() => {
         const inserted = orm
           .insert(t)
-          .values({
-            connection: input.connection,
-            type: input.type,
-            dedupeKey: input.dedupeKey,
-            sourceEventId: input.sourceEventId ?? null,
-            data: input.data,
-            createdAt: input.at,
-          })
+          .values(confirmationRow(input))
           .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
           .returning()
           .get();

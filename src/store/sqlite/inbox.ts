@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { InboxRepo } from '../types.js';
 import { countsOf } from '../counts.js';
+import { inboundRow } from '../rows.js';
 import type { SqliteOrm } from './database.js';
 import type { Run } from './runner.js';
 import { inboundEvents as t } from './schema.js';
@@ -9,21 +10,10 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
   return {
     record: (input) =>
       run(() => {
-        const status = input.status ?? 'received';
         // One statement decides new-or-repeat, so concurrent repeats cannot both insert.
         const event = orm
           .insert(t)
-          .values({
-            connection: input.connection,
-            kind: input.kind,
-            dedupeKey: input.dedupeKey,
-            status,
-            payload: input.payload,
-            error: input.error ?? null,
-            requestId: input.requestId ?? null,
-            receivedAt: input.at,
-            updatedAt: input.at,
-          })
+          .values(inboundRow(input))
           .onConflictDoUpdate({
             target: [t.connection, t.dedupeKey],
             set: { duplicates: sql`${t.duplicates} + 1`, lastDuplicateAt: input.at },

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
+import { ledgerRow } from '../rows.js';
 import type { LedgerRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
 import type { Run } from './runner.js';
@@ -11,18 +12,7 @@ export function sqliteLedger(orm: SqliteOrm, run: Run): LedgerRepo {
         let inserted = 0;
         // Chunks keep each statement under SQLite's bound-parameter limit.
         for (let i = 0; i < movements.length; i += 500) {
-          const rows = movements.slice(i, i + 500).map((m) => ({
-            connection: m.connection,
-            productExternalCode: m.productExternalCode,
-            lotCode: m.lotCode ?? '',
-            warehouse: m.warehouse,
-            quantity: m.quantity,
-            movementTime: m.movementTime,
-            source: m.source,
-            dedupeKey: m.dedupeKey,
-            sourceEventId: m.sourceEventId ?? null,
-            createdAt: m.at,
-          }));
+          const rows = movements.slice(i, i + 500).map(ledgerRow);
           inserted += orm.insert(t).values(rows).onConflictDoNothing({ target: [t.connection, t.dedupeKey] }).returning({ id: t.id }).all().length;
         }
         return inserted;

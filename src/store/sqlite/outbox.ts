@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { outboundRow, outboundUpdate } from '../rows.js';
 import type { OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
 import type { Run } from './runner.js';
@@ -19,19 +20,10 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
         }
         const record = orm
           .insert(t)
-          .values({
-            connection: input.connection,
-            entity: input.entity,
-            externalCode: input.externalCode,
-            payload: input.payload,
-            payloadHash: input.payloadHash,
-            state: 'pending',
-            createdAt: input.at,
-            updatedAt: input.at,
-          })
+          .values(outboundRow(input))
           .onConflictDoUpdate({
             target: [t.connection, t.entity, t.externalCode],
-            set: { payload: input.payload, payloadHash: input.payloadHash, state: 'pending', lastError: null, updatedAt: input.at },
+            set: outboundUpdate(input),
           })
           .returning()
           .get();
