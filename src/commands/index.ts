@@ -1,6 +1,4 @@
-import { notYetAvailable } from './not-yet.js';
+import { emulatorCommand } from './emulator.js';
 import type { Command } from './types.js';
 
-export const commands: Command[] = [
-  notYetAvailable('emulator', 'run the WMS emulator alone', 'Usage: wms-sync emulator [--port 8090] [--data FILE] [--seed demo]'),
-];
+export const commands: Command[] = [emulatorCommand];
