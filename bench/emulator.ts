@@ -1,9 +1,10 @@
 /**
  * Emulator benchmark: criteria list queries over 100,000 products (p50/p99 per page of 20) and
  * token issuance per second, each next to a bare Hono baseline measured in the same run.
- *   npm run bench:emulator
+ *   npm run bench:emulator [-- --products 100000 --requests 400 --token-seconds 5]
  */
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
@@ -12,9 +13,12 @@ import { createClient } from '../src/emulator/clients/create.js';
 import { createProduct } from '../src/emulator/products/create.js';
 import { createTenant } from '../src/emulator/tenants/create.js';
 
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
-const TOKEN_SECONDS = Number(process.env.BENCH_TOKEN_SECONDS ?? 5);
+const { values: knobs } = parseArgs({
+  options: { products: { type: 'string', default: '100000' }, requests: { type: 'string', default: '400' }, 'token-seconds': { type: 'string', default: '5' } },
+});
+const PRODUCTS = Number(knobs.products);
+const REQUESTS = Number(knobs.requests);
+const TOKEN_SECONDS = Number(knobs['token-seconds']);
 
 const emulator = createEmulator();
 const { ctx } = emulator.state;
