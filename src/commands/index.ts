@@ -1,3 +1,4 @@
+import { emulatorCommand } from './emulator.js';
 import { migrateCommand } from './migrate.js';
 import { notYetAvailable } from './not-yet.js';
 import { serveCommand } from './serve.js';
@@ -9,7 +10,7 @@ export const commands: Command[] = [
   startCommand,
   serveCommand,
   workerCommand,
-  notYetAvailable('emulator', 'run the WMS emulator alone', 'Usage: wms-sync emulator [--port 8090] [--data FILE] [--seed demo]'),
+  emulatorCommand,
   migrateCommand,
   notYetAvailable('replay', 'post stored or fixture webhook payloads again', 'Usage: wms-sync replay FILE... --to URL --connection NAME'),
   notYetAvailable('reconcile', 'run a stock reconciliation now', 'Usage: wms-sync reconcile [--connection NAME]'),
