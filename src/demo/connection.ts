@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { ConnectionConfig } from '../lib/connections.js';
+
+export const DEMO_CONNECTION = 'demo';
+export const DEMO_WEBHOOK_USERNAME = 'wms-demo';
+
+const secretsSchema = z.object({ webhookPassword: z.string().min(8), erpApiToken: z.string().min(16) });
+export type DemoSecrets = z.infer<typeof secretsSchema>;
+
+export function demoSecretsFile(dataDir: string): string {
+  return join(dataDir, 'demo-connection.json');
+}
+
+/**
+ * The demo connection's own secrets (webhook password, ERP token), generated on the first start
+ * and kept next to the data so a restart keeps working with what was printed before. The file is
+ * written with mode 0600: it holds secrets.
+ */
+export function loadOrCreateDemoSecrets(dataDir: string): DemoSecrets {
+  const file = demoSecretsFile(dataDir);
+  if (existsSync(file)) {
+    const parsed = secretsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (parsed.success) return parsed.data;
+  }
+  const secrets: DemoSecrets = { webhookPassword: randomBytes(12).toString('hex'), erpApiToken: `demo-${randomBytes(16).toString('hex')}` };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return secrets;
+}
+
+/** The service side of the demo: the emulator's demo API client, webhooks back to this service. */
+export function demoConnection(options: { emulatorUrl: string; clientId: string; clientSecret: string; secrets: DemoSecrets }): ConnectionConfig {
+  return {
+    name: DEMO_CONNECTION,
+    wms: { baseUrl: options.emulatorUrl, authMode: 'client', clientId: options.clientId, clientSecret: options.clientSecret },
+    webhookCredentials: [{ username: DEMO_WEBHOOK_USERNAME, password: options.secrets.webhookPassword }],
+    erpApiToken: options.secrets.erpApiToken,
+  };
+}
