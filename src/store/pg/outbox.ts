@@ -1,10 +1,17 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { OUTBOUND_STATES } from '../values.js';
 import type { OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
+import { pgOutboxWaits } from './outbox-waits.js';
 import { outboundRecords as t } from './schema.js';
 
+/** Codes per IN list: keeps statements small and far under Postgres's 65,535 parameters. */
+const CHUNK = 1000;
+
 export function pgOutbox(orm: PgOrm): OutboxRepo {
+  const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   return {
+    ...pgOutboxWaits(orm),
     upsert: async (input) => {
       const key = and(eq(t.connection, input.connection), eq(t.entity, input.entity), eq(t.externalCode, input.externalCode));
       const [existing] = await orm.select().from(t).where(key);
@@ -78,5 +85,48 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
         )
         .orderBy(asc(t.id))
         .limit(q.limit),
+
+    getMany: async (connection, entity, externalCodes) => {
+      const out = [];
+      for (let i = 0; i < externalCodes.length; i += CHUNK) {
+        const codes = externalCodes.slice(i, i + CHUNK);
+        out.push(...(await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.entity, entity), inArray(t.externalCode, codes)))));
+      }
+      return out;
+    },
+
+    noteError: async (id, error, at) => {
+      await orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id));
+    },
+
+    claim: async (id, owner, until, at) =>
+      (
+        await orm
+          .update(t)
+          .set({ lockedBy: owner, lockedUntil: until })
+          .where(and(eq(t.id, id), or(isNull(t.lockedBy), lt(t.lockedUntil, at))))
+          .returning()
+      )[0],
+
+    release: async (id, owner) => {
+      await orm
+        .update(t)
+        .set({ lockedBy: null, lockedUntil: null })
+        .where(and(eq(t.id, id), eq(t.lockedBy, owner)));
+      return byId(id);
+    },
+
+    summarize: async (ids) => {
+      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const rows = await orm
+          .select({ state: t.state, n: sql<string>`count(*)` })
+          .from(t)
+          .where(inArray(t.id, ids.slice(i, i + CHUNK) as number[]))
+          .groupBy(t.state);
+        for (const r of rows) counts[r.state] += Number(r.n);
+      }
+      return counts;
+    },
   };
 }

@@ -1,12 +1,18 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { OUTBOUND_STATES } from '../values.js';
 import type { OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
+import { sqliteOutboxWaits } from './outbox-waits.js';
 import type { Run } from './runner.js';
 import { outboundRecords as t } from './schema.js';
+
+/** Codes per IN list, well under SQLite's limit of host parameters. */
+const CHUNK = 500;
 
 export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
   const byId = (id: number) => orm.select().from(t).where(eq(t.id, id)).get();
   return {
+    ...sqliteOutboxWaits(orm, run),
     upsert: (input) =>
       run(() => {
         const existing = orm
@@ -100,5 +106,61 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
           .limit(q.limit)
           .all(),
       ),
+
+    getMany: (connection, entity, externalCodes) =>
+      run(() => {
+        const out = [];
+        for (let i = 0; i < externalCodes.length; i += CHUNK) {
+          const codes = externalCodes.slice(i, i + CHUNK);
+          out.push(
+            ...orm
+              .select()
+              .from(t)
+              .where(and(eq(t.connection, connection), eq(t.entity, entity), inArray(t.externalCode, codes)))
+              .all(),
+          );
+        }
+        return out;
+      }),
+
+    noteError: (id, error, at) =>
+      run(() => {
+        orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id)).run();
+      }),
+
+    claim: (id, owner, until, at) =>
+      run(() =>
+        orm
+          .update(t)
+          .set({ lockedBy: owner, lockedUntil: until })
+          .where(and(eq(t.id, id), or(isNull(t.lockedBy), lt(t.lockedUntil, at))))
+          .returning()
+          .get(),
+      ),
+
+    release: (id, owner) =>
+      run(() => {
+        orm
+          .update(t)
+          .set({ lockedBy: null, lockedUntil: null })
+          .where(and(eq(t.id, id), eq(t.lockedBy, owner)))
+          .run();
+        return byId(id);
+      }),
+
+    summarize: (ids) =>
+      run(() => {
+        const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+        for (let i = 0; i < ids.length; i += CHUNK) {
+          const rows = orm
+            .select({ state: t.state, n: sql<number>`count(*)` })
+            .from(t)
+            .where(inArray(t.id, ids.slice(i, i + CHUNK) as number[]))
+            .groupBy(t.state)
+            .all();
+          for (const r of rows) counts[r.state] += Number(r.n);
+        }
+        return counts;
+      }),
   };
 }
