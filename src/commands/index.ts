@@ -1,7 +1,9 @@
 import { migrateCommand } from './migrate.js';
 import { notYetAvailable } from './not-yet.js';
+import { pushCommand } from './push.js';
 import { serveCommand } from './serve.js';
 import { startCommand } from './start.js';
+import { syncCommand } from './sync.js';
 import type { Command } from './types.js';
 import { workerCommand } from './worker.js';
 
@@ -11,6 +13,8 @@ export const commands: Command[] = [
   workerCommand,
   notYetAvailable('emulator', 'run the WMS emulator alone', 'Usage: wms-sync emulator [--port 8090] [--data FILE] [--seed demo]'),
   migrateCommand,
+  pushCommand,
+  syncCommand,
   notYetAvailable('replay', 'post stored or fixture webhook payloads again', 'Usage: wms-sync replay FILE... --to URL --connection NAME'),
   notYetAvailable('reconcile', 'run a stock reconciliation now', 'Usage: wms-sync reconcile [--connection NAME]'),
 ];
