@@ -69,7 +69,11 @@ export interface OutboxRepo {
   recordAttempt(id: number, at: Date): Promise<number>;
   /** Marks synced with the hash that was pushed; a newer payload stored meanwhile stays pending. */
   markSynced(id: number, pushedHash: string, at: Date): Promise<void>;
-  markFailed(id: number, error: unknown, at: Date): Promise<void>;
+  /**
+   * Marks failed with the error. With `forHash`, only while that payload is still the one stored:
+   * a newer payload that arrived during the push stays pending.
+   */
+  markFailed(id: number, error: unknown, at: Date, forHash?: string): Promise<void>;
   /** Back to pending (operator retry); false when there is no such record. */
   markPending(id: number, at: Date): Promise<boolean>;
   list(query: { connection: string; entity?: OutboundEntity; state?: OutboundRecord['state']; limit: number; afterId?: number }): Promise<OutboundRecord[]>;

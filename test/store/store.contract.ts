@@ -162,6 +162,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
           state: 'failed',
           lastError: { status: 400, message: 'Product SKU already exists' },
         });
+        // A failure of an older payload does not fail the newer one stored meanwhile.
+        await store.outbox.upsert({ ...base, payload: { d: 3 }, payloadHash: 'h3' });
+        await store.outbox.markFailed(created.record.id, { status: 400 }, at, 'h2');
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h3' });
+        await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
+        await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at, 'h2');
+        expect((await store.outbox.getById(created.record.id))?.state).toBe('failed');
         // The same payload sent again after a failure is a retry: pending again.
         expect((await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' })).changed).toBe(true);
         expect(await store.outbox.markPending(created.record.id, at)).toBe(true);

@@ -64,8 +64,11 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
         .where(eq(t.id, id));
     },
 
-    markFailed: async (id, error, at) => {
-      await orm.update(t).set({ state: 'failed', lastError: error ?? null, updatedAt: at }).where(eq(t.id, id));
+    markFailed: async (id, error, at, forHash) => {
+      await orm
+        .update(t)
+        .set({ state: 'failed', lastError: error ?? null, updatedAt: at })
+        .where(and(eq(t.id, id), forHash !== undefined ? eq(t.payloadHash, forHash) : undefined));
     },
 
     markPending: async (id, at) =>

@@ -81,9 +81,13 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
           .run();
       }),
 
-    markFailed: (id, error, at) =>
+    markFailed: (id, error, at, forHash) =>
       run(() => {
-        orm.update(t).set({ state: 'failed', lastError: error ?? null, updatedAt: at }).where(eq(t.id, id)).run();
+        orm
+          .update(t)
+          .set({ state: 'failed', lastError: error ?? null, updatedAt: at })
+          .where(and(eq(t.id, id), forHash !== undefined ? eq(t.payloadHash, forHash) : undefined))
+          .run();
       }),
 
     markPending: (id, at) =>
