@@ -1,0 +1,59 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestContext } from '../lib/http.js';
+import type { Logger } from '../lib/logger.js';
+import { WMS_PATHS, WMS_BASE_PATH } from '../wms/index.js';
+import { bearerAuth } from './http/auth.js';
+import { controlAuth } from './http/control-auth.js';
+import type { EmulatorApp, EmulatorEnv, EmulatorServices } from './http/env.js';
+import { onEmulatorError, onEmulatorNotFound, validationHook } from './http/errors.js';
+import { CONTROL_PREFIX } from './http/zones.js';
+import { controlClientRoutes } from './routes/control-clients.js';
+import { controlTenantRoutes } from './routes/control-tenants.js';
+import { deliveryPointRoutes } from './routes/delivery-points.js';
+import { documentRoutes } from './routes/documents.js';
+import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './routes/openapi.js';
+import { productRoutes } from './routes/products.js';
+import { tokenRoutes } from './routes/tokens.js';
+
+/** Largest request body; the spec is silent, Spring Boot's multipart default is the model. */
+export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export interface EmulatorAppOptions {
+  logger: Logger;
+  bodyLimitBytes?: number;
+  /** The whole-state reset of the control API (seed applied again). */
+  resetAll: () => void;
+}
+
+/** The emulator's Hono app: token endpoints, the WMS API, the control API and the OpenAPI docs. */
+export function createEmulatorApp(services: EmulatorServices, options: EmulatorAppOptions): EmulatorApp {
+  const app = new OpenAPIHono<EmulatorEnv>({ defaultHook: validationHook });
+  app.use('*', requestContext(options.logger));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new HTTPException(413);
+      },
+    }),
+  );
+  const control = controlAuth(services.adminToken);
+  app.use(`${CONTROL_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH || c.req.path === DOCS_PATH ? next() : control(c, next)));
+  const bearer = bearerAuth(services);
+  app.use(`${WMS_BASE_PATH}/*`, (c, next) => (c.req.path === WMS_PATHS.authToken ? next() : bearer(c, next)));
+
+  tokenRoutes(app, services);
+  productRoutes(app, services);
+  documentRoutes(app, services);
+  deliveryPointRoutes(app, services);
+  controlTenantRoutes(app, services, options.resetAll);
+  controlClientRoutes(app, services);
+  openApiRoutes(app);
+
+  app.onError(onEmulatorError);
+  app.notFound(onEmulatorNotFound);
+  return app;
+}

@@ -1,0 +1,23 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../lib/http.js';
+import type { EmulatorContext, TenantContext } from '../context.js';
+import type { TokenServiceOptions } from '../tokens/exchange.js';
+import type { Principal } from '../tokens/verify.js';
+
+export interface EmulatorEnv extends AppEnv {
+  Variables: AppEnv['Variables'] & { principal: Principal };
+}
+
+export type EmulatorApp = OpenAPIHono<EmulatorEnv>;
+
+/** What routes are built with: the emulator's context and its settings. */
+export interface EmulatorServices {
+  ctx: EmulatorContext;
+  tokens: TokenServiceOptions;
+  adminToken: string | undefined;
+}
+
+/** The request's tenant (from its token, set by `bearerAuth`) joined to the emulator context. */
+export function requestTenant(services: EmulatorServices, c: { get(key: 'principal'): Principal }): TenantContext {
+  return { ...services.ctx, tenant: c.get('principal').tenant };
+}

@@ -1,0 +1,54 @@
+import { Scalar } from '@scalar/hono-api-reference';
+import { z } from 'zod';
+import {
+  deliveryPointCriteriaSchema,
+  documentCriteriaSchema,
+  OAUTH_TOKEN_PATH,
+  pageableSchema,
+  productCriteriaSchema,
+  WMS_BASE_PATH,
+} from '../../wms/index.js';
+import type { EmulatorApp } from '../http/env.js';
+import { CONTROL_PREFIX } from '../http/zones.js';
+
+export const OPENAPI_PATH = `${CONTROL_PREFIX}/openapi.json`;
+export const DOCS_PATH = `${CONTROL_PREFIX}/docs`;
+
+/** The emulator's OpenAPI 3.1 document, generated from the same zod schemas it validates with. */
+export function openApiRoutes(app: EmulatorApp): void {
+  const registry = app.openAPIRegistry;
+  registry.registerComponent('securitySchemes', 'apiClientToken', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: `Option A: POST ${WMS_BASE_PATH}/auth/token with client_id and client_secret (form body); valid 3600 s.`,
+  });
+  registry.registerComponent('securitySchemes', 'oauth2', {
+    type: 'oauth2',
+    description: 'Option B: identity-provider tokens for an audience; valid 86400 s.',
+    flows: { clientCredentials: { tokenUrl: OAUTH_TOKEN_PATH, scopes: {} } },
+  });
+  // Query-parameter objects are not referenced by any request schema, so they are added as plain
+  // JSON Schema components (zod's own converter), which the list operations' parameters point to.
+  const components: [string, z.ZodType][] = [
+    ['ProductCriteria', productCriteriaSchema],
+    ['ReceptionNoteCriteria', documentCriteriaSchema],
+    ['DeliveryPointCriteria', deliveryPointCriteriaSchema],
+    ['Pageable', pageableSchema],
+  ];
+  for (const [name, schema] of components) {
+    const { $schema: _drop, ...jsonSchema } = z.toJSONSchema(schema, { metadata: z.registry(), io: 'input' });
+    registry.registerComponent('schemas', name, jsonSchema as never);
+  }
+
+  app.doc31(OPENAPI_PATH, {
+    openapi: '3.1.0',
+    info: {
+      title: 'WMS emulator',
+      version: '1.0.0',
+      description:
+        'A stateful emulator of the warehouse management service external API (version 1.0.0), plus its own control API under /_emulator.',
+    },
+  });
+  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference' }));
+}

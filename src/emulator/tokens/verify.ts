@@ -1,0 +1,40 @@
+import type { KeyObject } from 'node:crypto';
+import { errors, jwtVerify } from 'jose';
+import { findClient, type ClientKind } from '../clients/find.js';
+import type { EmulatorContext, Tenant } from '../context.js';
+import { wmsError } from '../errors.js';
+import { isAccessTokenClaims, TOKEN_ISSUER } from './claims.js';
+
+export interface Principal {
+  clientId: string;
+  kind: ClientKind;
+  tenant: Tenant;
+}
+
+/**
+ * Checks a bearer token on every request: signature, expiry against the injected clock, then the
+ * client as it is now (exists, enabled, same generation), so revocation takes effect at once.
+ * Throws the spec's 401.
+ */
+export async function verifyAccessToken(
+  ctx: EmulatorContext,
+  key: KeyObject,
+  token: string,
+  options: { apiClientTokensDisabled: boolean },
+): Promise<Principal> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: TOKEN_ISSUER, currentDate: ctx.clock.now() }));
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) throw wmsError.unauthorized('The access token expired');
+    throw wmsError.unauthorized('The access token is invalid');
+  }
+  if (!isAccessTokenClaims(payload)) throw wmsError.unauthorized('The access token is invalid');
+  if (payload.knd === 'api' && options.apiClientTokensDisabled) throw wmsError.unauthorized('The access token is invalid');
+  const client = findClient(ctx, payload.sub);
+  if (!client || client.generation !== payload.gen || client.tenant.id !== payload.tid || client.kind !== payload.knd) {
+    throw wmsError.unauthorized('The access token was revoked');
+  }
+  if (!client.enabled) throw wmsError.unauthorized('The client is disabled');
+  return { clientId: client.clientId, kind: client.kind, tenant: client.tenant };
+}
