@@ -79,7 +79,8 @@ export const syncCommand: Command = {
           if (main.outcome === 'not-found') {
             missing += 1;
             ctx.stdout.write(`  ${code}: not found\n`);
-          } else if (outcomes.some((o) => o.outcome === 'queued')) ctx.stdout.write(`  ${code}: queued\n`);
+          } else if (outcomes.some((o) => o.outcome === 'busy')) ctx.stdout.write(`  ${code}: being pushed right now, try again once it settles\n`);
+          else if (outcomes.some((o) => o.outcome === 'queued')) ctx.stdout.write(`  ${code}: queued\n`);
           else ctx.stdout.write(`  ${code}: synced, nothing to retry\n`);
         }
         return missing > 0 ? 1 : 0;

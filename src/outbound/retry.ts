@@ -2,7 +2,12 @@ import type { OutboundEntity, OutboundRecord } from '../store/index.js';
 import type { IntakeDeps } from './intake.js';
 import { PUSH_QUEUE, type PushJob } from './push/jobs.js';
 
-export type RetryOutcome = { outcome: 'queued'; record: OutboundRecord } | { outcome: 'in-sync'; record: OutboundRecord } | { outcome: 'not-found' };
+export type RetryOutcome =
+  | { outcome: 'queued'; record: OutboundRecord }
+  | { outcome: 'in-sync'; record: OutboundRecord }
+  /** A push of it is running: its outcome is not known yet, so there is nothing to retry yet. */
+  | { outcome: 'busy'; record: OutboundRecord }
+  | { outcome: 'not-found' };
 
 /**
  * Puts a record back in line now: a failed one (after the data was fixed in the WMS, or the WMS
@@ -13,6 +18,7 @@ export async function retryRecord(deps: IntakeDeps, connection: string, entity: 
   const record = await deps.store.outbox.get(connection, entity, externalCode);
   if (!record) return { outcome: 'not-found' };
   if (record.state === 'synced') return { outcome: 'in-sync', record };
+  if (record.lockedBy && record.lockedUntil && record.lockedUntil.getTime() > deps.clock.nowMs()) return { outcome: 'busy', record };
   await deps.store.transaction(async (tx) => {
     await tx.outbox.markPending(record.id, deps.clock.now());
     await deps.queue.send<PushJob>(PUSH_QUEUE, { recordId: record.id }, { tx });

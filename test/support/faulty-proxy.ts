@@ -27,6 +27,10 @@ export interface Fault {
 export interface ProxiedRequest {
   method: string;
   path: string;
+  /** The query string as sent ('' for none). */
+  query: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
   /** What the proxy did: forwarded, or which fault it applied. */
   outcome: 'forwarded' | 'status' | 'drop' | 'delayed';
   status?: number;
@@ -35,6 +39,8 @@ export interface ProxiedRequest {
 export interface FaultyProxy {
   url: string;
   requests: ProxiedRequest[];
+  /** Requests received and not yet answered (held ones included). */
+  readonly inFlight: number;
   maxInFlight: number;
   inject(fault: Fault): void;
   clear(): void;
@@ -52,6 +58,9 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
   const proxy: FaultyProxy = {
     url: '',
     requests,
+    get inFlight() {
+      return inFlight;
+    },
     maxInFlight: 0,
     inject: (fault) => faults.push({ ...fault, left: fault.count ?? 1, match: picomatch(fault.path) }),
     clear: () => void faults.splice(0),
@@ -68,7 +77,7 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
   };
 
   const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
     const method = req.method ?? 'GET';
     const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === method) && f.match(path));
     if (fault) fault.left -= 1;
@@ -77,14 +86,14 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
     const done = () => void (inFlight -= 1);
 
     if (fault?.drop) {
-      requests.push({ method, path, outcome: 'drop' });
+      requests.push({ method, path, query, at: Date.now(), outcome: 'drop' });
       req.resume();
       req.socket.destroy();
       done();
       return;
     }
     if (fault?.status) {
-      requests.push({ method, path, outcome: 'status', status: fault.status });
+      requests.push({ method, path, query, at: Date.now(), outcome: 'status', status: fault.status });
       req.resume();
       req.on('end', () => {
         const body = fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
@@ -94,7 +103,7 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
       });
       return;
     }
-    const entry: ProxiedRequest = { method, path, outcome: fault?.delayMs ? 'delayed' : 'forwarded' };
+    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.delayMs ? 'delayed' : 'forwarded' };
     requests.push(entry);
     const forward = http.request(
       { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },

@@ -8,8 +8,9 @@ const MAX_ROUNDS = 3;
 
 /**
  * Runs a push job. The record's lease makes pushes of one record strictly one after another, so
- * versions reach the WMS in order. A job that finds the lease held leaves at once: the holder looks
- * at the record again after giving the lease back, and pushes whatever newer payload arrived.
+ * versions reach the WMS in order. A job that finds the lease held leaves (and comes back a little
+ * later): the holder looks at the record again after giving the lease back, and goes on when a
+ * newer payload arrived or a reference it waited for was synced meanwhile.
  */
 export async function handlePush(ctx: PushContext, job: PushJob): Promise<Outcome[]> {
   const owner = randomUUID();
@@ -31,8 +32,15 @@ export async function handlePush(ctx: PushContext, job: PushJob): Promise<Outcom
     outcomes.push(outcome);
     ctx.pushes.inc({ entity: record.entity, outcome: outcome.kind });
     log(ctx, record.entity, record.externalCode, outcome);
+    if (outcome.kind === 'retrying') {
+      await ctx.queue.send<PushJob>(PUSH_QUEUE, outcome.next, { startAfter: new Date(Date.now() + outcome.delayMs) });
+      return outcomes;
+    }
+    if (outcome.kind === 'waiting' && outcome.deadline) {
+      await ctx.queue.send<PushJob>(PUSH_QUEUE, outcome.deadline.job, { startAfter: new Date(Date.now() + outcome.deadline.delayMs) });
+    }
     const newer = after !== undefined && after.state === 'pending' && after.payloadHash !== record.payloadHash;
-    if (!newer || outcome.kind === 'retrying') return outcomes;
+    if (!newer && !(outcome.kind === 'waiting' && (await wokenMeanwhile(ctx, job.recordId, outcome.missing.length)))) return outcomes;
   }
   // Still changing: hand the newest payload to a job of its own rather than hold this worker.
   await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId });
@@ -46,13 +54,22 @@ function log(ctx: PushContext, entity: string, externalCode: string, outcome: Ou
   else ctx.logger.debug(line, 'push');
 }
 
+/** A reference this record waited for was synced while we held its lease (its wake-up found the lease taken). */
+async function wokenMeanwhile(ctx: PushContext, recordId: number, waitedFor: number): Promise<boolean> {
+  return (await ctx.store.outbox.waitsOf(recordId)).length < waitedFor;
+}
+
+/** How soon a job that found the lease held looks again (sooner if the lease runs out sooner). */
+const COME_BACK_MS = 2000;
+
 /**
- * The lease is held: normally its holder finishes and looks again. Should the holder have died
- * (its process killed mid-push), this job's successor runs once the lease has run out.
+ * The lease is held: normally its holder finishes and looks again itself, and this job's successor
+ * finds nothing to do. It also covers what the holder cannot see (a retry asked for during its
+ * push), and a holder that died mid-push: the lease runs out and a successor takes over.
  */
 async function comeBackAfterLease(ctx: PushContext, recordId: number): Promise<void> {
   const held = await ctx.store.outbox.getById(recordId);
   if (!held?.lockedUntil || held.state !== 'pending') return;
-  const waitMs = Math.max(0, held.lockedUntil.getTime() - ctx.clock.nowMs()) + 1000;
+  const waitMs = Math.min(COME_BACK_MS, Math.max(0, held.lockedUntil.getTime() - ctx.clock.nowMs())) + 100;
   await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId }, { startAfter: new Date(Date.now() + waitMs) });
 }

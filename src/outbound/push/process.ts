@@ -10,8 +10,8 @@ import { sendRecord } from './send.js';
 export type Outcome =
   | { kind: 'skipped'; why: 'not-pending' | 'unchanged' }
   | { kind: 'synced' }
-  | { kind: 'waiting'; missing: MissingRef[] }
-  | { kind: 'retrying'; delayMs: number; error: WmsError }
+  | { kind: 'waiting'; missing: MissingRef[]; deadline?: { job: PushJob; delayMs: number } }
+  | { kind: 'retrying'; delayMs: number; error: WmsError; next: PushJob }
   | { kind: 'failed'; failure: PushFailure };
 
 /**
@@ -62,8 +62,8 @@ async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJo
       random: ctx.random(),
     });
     await ctx.store.outbox.noteError(record.id, wmsFailure(err, now, attempts), now);
-    await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: record.id, retry: retry + 1 }, { startAfter: new Date(Date.now() + delayMs) });
-    return { kind: 'retrying', delayMs, error: err };
+    // Sent by the caller once the lease is given back, so the retry never finds it still held.
+    return { kind: 'retrying', delayMs, error: err, next: { recordId: record.id, retry: retry + 1 } };
   }
   const failure = wmsFailure(err, now, attempts);
   await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
@@ -113,8 +113,8 @@ async function awaitReferences(ctx: PushContext, client: WmsClient, record: Outb
   }
   // One deadline job per wait: sent when the wait begins, or again when an early one finds it moved.
   if (job.deadline || startedMs === now.getTime()) {
-    const dueMs = startedMs + timeoutMs - now.getTime();
-    await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: record.id, deadline: true }, { startAfter: new Date(Date.now() + dueMs + 50) });
+    const delayMs = startedMs + timeoutMs - now.getTime() + 50;
+    return { kind: 'waiting', missing, deadline: { job: { recordId: record.id, deadline: true }, delayMs } };
   }
   return { kind: 'waiting', missing };
 }

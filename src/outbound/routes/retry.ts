@@ -3,7 +3,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import { INTAKE_KINDS, KINDS, type IntakeKind } from '../entities.js';
 import { recordView, recordViewSchema } from '../record-view.js';
 import { retryRecord } from '../retry.js';
-import { codeParamsSchema, commonErrors, notFoundError } from './schemas.js';
+import { codeParamsSchema, commonErrors, errorBodySchema, notFoundError } from './schemas.js';
 import { SECURITY, type RouteRegistrar } from './types.js';
 
 const retryResultSchema = z
@@ -24,7 +24,7 @@ function route(kind: IntakeKind) {
     request: { params: codeParamsSchema },
     responses: {
       202: { description: 'Queued', content: { 'application/json': { schema: retryResultSchema } } },
-      409: { description: 'Synced: nothing to retry', content: { 'application/json': { schema: recordViewSchema } } },
+      409: { description: 'Synced (nothing to retry), or being pushed right now', content: { 'application/json': { schema: errorBodySchema } } },
       ...notFoundError,
       ...commonErrors,
     },
@@ -43,6 +43,9 @@ export const registerRetry: RouteRegistrar = (app, deps) => {
       const main = outcomes[0]!;
       if (main.outcome === 'not-found') throw notFound(`No ${KINDS[kind].label} ${externalCode} for this connection`);
       const retried = outcomes.flatMap((o) => (o.outcome === 'queued' ? [recordView(o.record)] : []));
+      if (outcomes.some((o) => o.outcome === 'busy')) {
+        throw conflict(`${KINDS[kind].label} ${externalCode} is being pushed right now: retry once it has settled`, recordView(main.record));
+      }
       if (retried.length === 0) throw conflict(`${KINDS[kind].label} ${externalCode} is synced: nothing to retry`, recordView(main.record));
       return c.json({ retried }, 202);
     });
