@@ -33,12 +33,12 @@ interface Desired {
 }
 
 async function upsertAll(tx: StoreTx, queue: Queue, connection: string, items: Desired[], at: Date): Promise<Accepted[]> {
-  const accepted: Accepted[] = [];
-  for (const item of items) {
-    const payload = normalizePayload(item.payload);
-    const externalCode = String(payload.externalCode);
-    accepted.push(await tx.outbox.upsert({ connection, entity: item.entity, externalCode, payload, payloadHash: payloadHash(payload), at }));
-  }
+  const accepted = await tx.outbox.upsertMany(
+    items.map((item) => {
+      const payload = normalizePayload(item.payload);
+      return { connection, entity: item.entity, externalCode: String(payload.externalCode), payload, payloadHash: payloadHash(payload), at };
+    }),
+  );
   const jobs = accepted.filter((a) => a.changed).map((a) => ({ data: { recordId: a.record.id } satisfies PushJob }));
   // The jobs commit with the records: a record is never pending without a job to push it.
   if (jobs.length > 0) await queue.sendMany(PUSH_QUEUE, jobs, { tx });

@@ -64,6 +64,11 @@ export interface OutboxRepo {
    * that was synced or is pending (nothing to push); a changed or failed record goes to pending.
    */
   upsert(input: OutboundUpsert): Promise<{ record: OutboundRecord; changed: boolean }>;
+  /**
+   * `upsert` for many records at once (one or two statements on Postgres instead of two per
+   * record), results in input order. The inputs' keys must be distinct.
+   */
+  upsertMany(inputs: readonly OutboundUpsert[]): Promise<{ record: OutboundRecord; changed: boolean }[]>;
   get(connection: string, entity: OutboundEntity, externalCode: string): Promise<OutboundRecord | undefined>;
   getById(id: number): Promise<OutboundRecord | undefined>;
   recordAttempt(id: number, at: Date): Promise<number>;

@@ -176,6 +176,34 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(listed.map((r) => r.externalCode)).toContain(base.externalCode);
       });
 
+      it('upsertMany: new, unchanged, changed and failed records in one call, results in input order', async () => {
+        const up = (externalCode: string, d: number, entity: 'product' | 'document' = 'product') => ({
+          connection: 'c13',
+          entity,
+          externalCode,
+          payload: { d },
+          payloadHash: `h${d}`,
+          at,
+        });
+        const [same, changed, failed, fresh] = [key('S'), key('C'), key('F'), key('N')];
+        await store.outbox.upsertMany([up(same, 1), up(changed, 1), up(failed, 1)]);
+        const f = (await store.outbox.get('c13', 'product', failed))!;
+        await store.outbox.markFailed(f.id, { status: 400 }, at);
+        const results = await store.outbox.upsertMany([up(fresh, 1), up(same, 1), up(changed, 2), up(failed, 1), up(same, 1, 'document')]);
+        expect(results.map((r) => [r.record.externalCode, r.record.entity, r.changed, r.record.state])).toEqual([
+          [fresh, 'product', true, 'pending'],
+          [same, 'product', false, 'pending'],
+          [changed, 'product', true, 'pending'],
+          [failed, 'product', true, 'pending'],
+          [same, 'document', true, 'pending'],
+        ]);
+        expect(results[2]!.record.payload).toEqual({ d: 2 });
+        expect((await store.outbox.get('c13', 'product', failed))?.lastError).toBeNull();
+        expect(await store.outbox.upsertMany([])).toEqual([]);
+        const many = Array.from({ length: 2100 }, (_, i) => up(key(`M${i}`), i));
+        expect((await store.outbox.upsertMany(many)).every((r, i) => r.changed && r.record.externalCode === many[i]!.externalCode)).toBe(true);
+      });
+
       it('getMany finds the existing codes of one connection and entity, across IN-list chunks', async () => {
         const codes = Array.from({ length: 1203 }, (_, i) => key(`many${i}`));
         await store.transaction(async (tx) => {

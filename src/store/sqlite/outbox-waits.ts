@@ -1,6 +1,7 @@
 import { and, asc, eq, min, notInArray, sql } from 'drizzle-orm';
 import type { OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
+import type { OutboxStatements } from './outbox-statements.js';
 import type { Run } from './runner.js';
 import { outboundWaits as w } from './schema.js';
 
@@ -8,24 +9,27 @@ type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters'>;
 
 const key = (entity: string, code: string) => `${entity}\u0001${code}`;
 
-export function sqliteOutboxWaits(orm: SqliteOrm, run: Run): WaitsRepo {
+export function sqliteOutboxWaits(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): WaitsRepo {
   return {
     setWaits: (recordId, connection, targets, at) =>
       // One synchronous run: nothing interleaves on the single SQLite connection.
       run(() => {
+        if (targets.length === 0) {
+          // The common case (nothing to wait for): one prepared delete.
+          statements().clearWaits.run({ id: recordId });
+          return undefined;
+        }
         const wanted = targets.map((r) => key(r.entity, r.externalCode));
         const current = sql`${w.entity} || char(1) || ${w.externalCode}`;
         orm
           .delete(w)
-          .where(and(eq(w.recordId, recordId), wanted.length > 0 ? notInArray(current, wanted) : undefined))
+          .where(and(eq(w.recordId, recordId), notInArray(current, wanted)))
           .run();
-        if (targets.length > 0) {
-          orm
-            .insert(w)
-            .values(targets.map((r) => ({ connection, recordId, entity: r.entity, externalCode: r.externalCode, createdAt: at })))
-            .onConflictDoNothing()
-            .run();
-        }
+        orm
+          .insert(w)
+          .values(targets.map((r) => ({ connection, recordId, entity: r.entity, externalCode: r.externalCode, createdAt: at })))
+          .onConflictDoNothing()
+          .run();
         return orm.select({ since: min(w.createdAt) }).from(w).where(eq(w.recordId, recordId)).get()?.since ?? undefined;
       }),
 
@@ -40,13 +44,6 @@ export function sqliteOutboxWaits(orm: SqliteOrm, run: Run): WaitsRepo {
       ),
 
     releaseWaiters: (connection, target) =>
-      run(() =>
-        orm
-          .delete(w)
-          .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
-          .returning({ recordId: w.recordId })
-          .all()
-          .map((r) => r.recordId),
-      ),
+      run(() => statements().releaseWaiters.all({ connection, entity: target.entity, code: target.externalCode }).map((r) => r.recordId)),
   };
 }

@@ -1,84 +1,43 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { OUTBOUND_STATES } from '../values.js';
-import type { OutboxRepo } from '../types.js';
+import type { OutboundUpsert, OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
 import { sqliteOutboxWaits } from './outbox-waits.js';
 import type { Run } from './runner.js';
+import type { OutboxStatements } from './outbox-statements.js';
 import { outboundRecords as t } from './schema.js';
 
 /** Codes per IN list, well under SQLite's limit of host parameters. */
 const CHUNK = 500;
 
-export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
-  const byId = (id: number) => orm.select().from(t).where(eq(t.id, id)).get();
+export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): OutboxRepo {
+  const s = statements;
+  const byId = (id: number) => s().byId.get({ id });
+  const upsertOne = (input: OutboundUpsert) => {
+    const key = { connection: input.connection, entity: input.entity, code: input.externalCode };
+    const existing = s().byKey.get(key);
+    if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
+      return { record: existing, changed: false };
+    }
+    const record = s().upsert.get({ ...key, payload: JSON.stringify(input.payload), hash: input.payloadHash, at: input.at.getTime() })!;
+    return { record, changed: true };
+  };
   return {
-    ...sqliteOutboxWaits(orm, run),
-    upsert: (input) =>
-      run(() => {
-        const existing = orm
-          .select()
-          .from(t)
-          .where(and(eq(t.connection, input.connection), eq(t.entity, input.entity), eq(t.externalCode, input.externalCode)))
-          .get();
-        if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
-          return { record: existing, changed: false };
-        }
-        const record = orm
-          .insert(t)
-          .values({
-            connection: input.connection,
-            entity: input.entity,
-            externalCode: input.externalCode,
-            payload: input.payload,
-            payloadHash: input.payloadHash,
-            state: 'pending',
-            createdAt: input.at,
-            updatedAt: input.at,
-          })
-          .onConflictDoUpdate({
-            target: [t.connection, t.entity, t.externalCode],
-            set: { payload: input.payload, payloadHash: input.payloadHash, state: 'pending', lastError: null, updatedAt: input.at },
-          })
-          .returning()
-          .get();
-        return { record, changed: true };
-      }),
+    ...sqliteOutboxWaits(orm, run, statements),
+    upsert: (input) => run(() => upsertOne(input)),
 
-    get: (connection, entity, externalCode) =>
-      run(() =>
-        orm
-          .select()
-          .from(t)
-          .where(and(eq(t.connection, connection), eq(t.entity, entity), eq(t.externalCode, externalCode)))
-          .get(),
-      ),
+    // SQLite runs each statement in microseconds: the loop over prepared statements is the fast form.
+    upsertMany: (inputs) => run(() => inputs.map(upsertOne)),
+
+    get: (connection, entity, externalCode) => run(() => s().byKey.get({ connection, entity, code: externalCode })),
 
     getById: (id) => run(() => byId(id)),
 
-    recordAttempt: (id, at) =>
-      run(() => {
-        const row = orm
-          .update(t)
-          .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: at, updatedAt: at })
-          .where(eq(t.id, id))
-          .returning({ attempts: t.attempts })
-          .get();
-        return row?.attempts ?? 0;
-      }),
+    recordAttempt: (id, at) => run(() => s().recordAttempt.get({ id, at: at.getTime() })?.attempts ?? 0),
 
     markSynced: (id, pushedHash, at) =>
       run(() => {
-        // Only the payload that was pushed becomes synced; a newer one stored meanwhile stays pending.
-        orm
-          .update(t)
-          .set({
-            syncedHash: pushedHash,
-            state: sql`CASE WHEN ${t.payloadHash} = ${pushedHash} THEN 'synced' ELSE ${t.state} END`,
-            lastError: null,
-            updatedAt: at,
-          })
-          .where(eq(t.id, id))
-          .run();
+        s().markSynced.run({ id, hash: pushedHash, at: at.getTime() });
       }),
 
     markFailed: (id, error, at, forHash) =>
@@ -132,38 +91,14 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
         orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id)).run();
       }),
 
-    claim: (id, owner, until, at) =>
-      run(() =>
-        orm
-          .update(t)
-          .set({ lockedBy: owner, lockedUntil: until })
-          .where(and(eq(t.id, id), or(isNull(t.lockedBy), lt(t.lockedUntil, at))))
-          .returning()
-          .get(),
-      ),
+    claim: (id, owner, until, at) => run(() => s().claim.get({ id, owner, until: until.getTime(), at: at.getTime() })),
 
-    release: (id, owner) =>
-      run(() => {
-        orm
-          .update(t)
-          .set({ lockedBy: null, lockedUntil: null })
-          .where(and(eq(t.id, id), eq(t.lockedBy, owner)))
-          .run();
-        return byId(id);
-      }),
+    release: (id, owner) => run(() => s().release.get({ id, owner }) ?? byId(id)),
 
     summarize: (ids) =>
       run(() => {
-        const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
-        for (let i = 0; i < ids.length; i += CHUNK) {
-          const rows = orm
-            .select({ state: t.state, n: sql<number>`count(*)` })
-            .from(t)
-            .where(inArray(t.id, ids.slice(i, i + CHUNK) as number[]))
-            .groupBy(t.state)
-            .all();
-          for (const r of rows) counts[r.state] += Number(r.n);
-        }
+        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+        for (const r of s().summarize.all({ ids: JSON.stringify(ids) })) counts[r.state] = Number(r.n);
         return counts;
       }),
   };
