@@ -1,4 +1,3 @@
-import { systemClock } from '../lib/clock.js';
 import { createLogger } from '../lib/logger.js';
 import { openDeps } from '../main.js';
 import { INTAKE_KINDS, KINDS, type IntakeKind } from '../outbound/entities.js';
@@ -53,7 +52,7 @@ export const syncCommand: Command = {
       const connection = pickConnection(config, values.connection).name;
 
       const deps = await openDeps(config, { logger: createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'error' }) });
-      const intake = { store: deps.store, queue: deps.queue, clock: systemClock };
+      const intake = { store: deps.store, queue: deps.queue, clock: deps.clock };
       try {
         if (action === 'show') {
           const record = await deps.store.outbox.get(connection, KINDS[kind!].entity, codes[0]!);

@@ -117,6 +117,12 @@ describe('ERP API: sync state, cancel, retry', () => {
     });
   });
 
+  it("guards only its own paths: other /erp/v1 routes (another room's) are not intercepted", async () => {
+    expect((await erp(svc.app, null, 'GET', '/erp/v1/events')).status).toBe(404);
+    expect((await erp(svc.app, null, 'GET', '/erp/v1/products/X')).status).toBe(401);
+    expect((await erp(svc.app, null, 'POST', '/erp/v1/documents:batch', { json: { items: [] } })).status).toBe(401);
+  });
+
   it('every ERP route is in the OpenAPI document, with the bearer scheme and the spec DTOs', () => {
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'wms-sync', version: '1' } });
     const paths = Object.keys(doc.paths ?? {});

@@ -107,8 +107,9 @@ async function awaitReferences(ctx: PushContext, client: WmsClient, record: Outb
       waitingFor: missing.map(({ entity, externalCode, state }) => ({ entity, externalCode, state })),
       at: now.toISOString(),
     };
-    await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+    // Waits first: a record seen failed never still shows what it waited for.
     await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
+    await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
     return { kind: 'failed', failure };
   }
   // One deadline job per wait: sent when the wait begins, or again when an early one finds it moved.

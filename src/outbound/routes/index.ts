@@ -3,6 +3,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { erpAuth, type ErpEnv } from '../../lib/erp-auth.js';
 import { validationFailed } from '../../lib/errors.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
+import { INTAKE_KINDS } from '../entities.js';
 import { registerBatch } from './batch.js';
 import { registerCancel } from './cancel.js';
 import { registerGet } from './get.js';
@@ -24,7 +25,12 @@ export function outboundRoutes(deps: ServiceDeps): OpenAPIHono<ErpEnv> {
     scheme: 'bearer',
     description: "The connection's ERP_API_TOKEN",
   });
-  app.use('/erp/v1/*', erpAuth(deps.connections));
+  // Only this room's paths: other rooms' /erp/v1 routes (the confirmations feed) bring their own.
+  const auth = erpAuth(deps.connections);
+  for (const kind of INTAKE_KINDS) {
+    app.use(`/erp/v1/${kind}/*`, auth);
+    app.use(`/erp/v1/${kind}:batch`, auth);
+  }
   // Batch before the per-code routes, so `products:batch` is never read as a code.
   for (const register of [registerBatch, registerPut, registerGet, registerCancel, registerRetry]) register(app, deps);
   return app;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { OUTBOUND_STATES } from '../values.js';
 import type { OutboundUpsert, OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
