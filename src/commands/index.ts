@@ -1,3 +1,4 @@
+import { emulatorCommand } from './emulator.js';
 import { migrateCommand } from './migrate.js';
 import { notYetAvailable } from './not-yet.js';
 import { pushCommand } from './push.js';
@@ -11,7 +12,7 @@ export const commands: Command[] = [
   startCommand,
   serveCommand,
   workerCommand,
-  notYetAvailable('emulator', 'run the WMS emulator alone', 'Usage: wms-sync emulator [--port 8090] [--data FILE] [--seed demo]'),
+  emulatorCommand,
   migrateCommand,
   pushCommand,
   syncCommand,
