@@ -5,6 +5,7 @@ import { healthRoutes } from './health.js';
 import { validationFailed } from './lib/errors.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
+import { outboundRoutes } from './outbound/routes/index.js';
 
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
@@ -30,6 +31,7 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
       { name: 'queue', check: () => deps.queue.ping() },
     ]),
   );
+  app.route('/', outboundRoutes(deps));
   app.get('/metrics', async (c) => {
     return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });

@@ -37,8 +37,19 @@ CREATE TABLE "outbound_records" (
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"last_error" jsonb,
 	"last_pushed_at" timestamp with time zone,
+	"locked_by" text,
+	"locked_until" timestamp with time zone,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "outbound_waits" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "outbound_waits_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"connection" text NOT NULL,
+	"record_id" bigint NOT NULL,
+	"entity" text NOT NULL,
+	"external_code" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "stock_ledger" (
@@ -61,5 +72,7 @@ CREATE UNIQUE INDEX "inbound_events_key" ON "inbound_events" USING btree ("conne
 CREATE INDEX "inbound_events_status" ON "inbound_events" USING btree ("status","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "outbound_records_key" ON "outbound_records" USING btree ("connection","entity","external_code");--> statement-breakpoint
 CREATE INDEX "outbound_records_state" ON "outbound_records" USING btree ("connection","state");--> statement-breakpoint
+CREATE UNIQUE INDEX "outbound_waits_key" ON "outbound_waits" USING btree ("record_id","entity","external_code");--> statement-breakpoint
+CREATE INDEX "outbound_waits_target" ON "outbound_waits" USING btree ("connection","entity","external_code");--> statement-breakpoint
 CREATE UNIQUE INDEX "stock_ledger_key" ON "stock_ledger" USING btree ("connection","dedupe_key");--> statement-breakpoint
 CREATE INDEX "stock_ledger_product" ON "stock_ledger" USING btree ("connection","product_external_code","lot_code","movement_time");

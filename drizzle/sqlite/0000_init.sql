@@ -41,12 +41,25 @@ CREATE TABLE `outbound_records` (
 	`attempts` integer DEFAULT 0 NOT NULL,
 	`last_error` text,
 	`last_pushed_at` integer,
+	`locked_by` text,
+	`locked_until` integer,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `outbound_records_key` ON `outbound_records` (`connection`,`entity`,`external_code`);--> statement-breakpoint
 CREATE INDEX `outbound_records_state` ON `outbound_records` (`connection`,`state`);--> statement-breakpoint
+CREATE TABLE `outbound_waits` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`connection` text NOT NULL,
+	`record_id` integer NOT NULL,
+	`entity` text NOT NULL,
+	`external_code` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `outbound_waits_key` ON `outbound_waits` (`record_id`,`entity`,`external_code`);--> statement-breakpoint
+CREATE INDEX `outbound_waits_target` ON `outbound_waits` (`connection`,`entity`,`external_code`);--> statement-breakpoint
 CREATE TABLE `stock_ledger` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`connection` text NOT NULL,

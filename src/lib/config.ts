@@ -50,6 +50,10 @@ export const envSchema = z.object({
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
   WMS_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(30_000),
   WMS_MAX_CONCURRENCY: int(1, 256).default(8),
+  OUTBOUND_MAX_ATTEMPTS: int(1, 100).default(8),
+  OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
+  OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
+  OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: int(1, 7 * 24 * 60 * 60).default(1800),
   RECONCILE_CRON: z.string().min(1).default('0 * * * *'),
   RECONCILE_BATCH_SIZE: int(1, 1000).default(100),
   RECONCILE_PARALLELISM: int(1, 32).default(4),
@@ -90,6 +94,8 @@ export interface Config {
   shutdownGraceMs: number;
   worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
   wms: { timeoutMs: number; maxConcurrency: number };
+  /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
+  outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
   reconcile: { cron: string; batchSize: number; parallelism: number; settleSeconds: number };
   connections: ConnectionConfig[];
   emulator: {
@@ -137,6 +143,12 @@ export function loadConfig(source: Source = process.env): Config {
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS },
     wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
+    outbound: {
+      maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
+      retryBaseMs: env.OUTBOUND_RETRY_BASE_MS,
+      retryMaxMs: env.OUTBOUND_RETRY_MAX_MS,
+      dependencyTimeoutSeconds: env.OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS,
+    },
     reconcile: {
       cron: env.RECONCILE_CRON,
       batchSize: env.RECONCILE_BATCH_SIZE,

@@ -19,11 +19,13 @@ type SameInsert<S extends keyof typeof sqlite & keyof typeof pg> = Equals<
 export const schemaParity: {
   inboundEvents: [Same<'inboundEvents'>, SameInsert<'inboundEvents'>];
   outboundRecords: [Same<'outboundRecords'>, SameInsert<'outboundRecords'>];
+  outboundWaits: [Same<'outboundWaits'>, SameInsert<'outboundWaits'>];
   confirmations: [Same<'confirmations'>, SameInsert<'confirmations'>];
   stockLedger: [Same<'stockLedger'>, SameInsert<'stockLedger'>];
 } = {
   inboundEvents: [true, true],
   outboundRecords: [true, true],
+  outboundWaits: [true, true],
   confirmations: [true, true],
   stockLedger: [true, true],
 };

@@ -162,11 +162,107 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
           state: 'failed',
           lastError: { status: 400, message: 'Product SKU already exists' },
         });
+        // A failure of an older payload does not fail the newer one stored meanwhile.
+        await store.outbox.upsert({ ...base, payload: { d: 3 }, payloadHash: 'h3' });
+        await store.outbox.markFailed(created.record.id, { status: 400 }, at, 'h2');
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h3' });
+        await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
+        await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at, 'h2');
+        expect((await store.outbox.getById(created.record.id))?.state).toBe('failed');
         // The same payload sent again after a failure is a retry: pending again.
         expect((await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' })).changed).toBe(true);
         expect(await store.outbox.markPending(created.record.id, at)).toBe(true);
         const listed = await store.outbox.list({ connection: 'c8', state: 'pending', limit: 10 });
         expect(listed.map((r) => r.externalCode)).toContain(base.externalCode);
+      });
+
+      it('upsertMany: new, unchanged, changed and failed records in one call, results in input order', async () => {
+        const up = (externalCode: string, d: number, entity: 'product' | 'document' = 'product') => ({
+          connection: 'c13',
+          entity,
+          externalCode,
+          payload: { d },
+          payloadHash: `h${d}`,
+          at,
+        });
+        const [same, changed, failed, fresh] = [key('S'), key('C'), key('F'), key('N')];
+        await store.outbox.upsertMany([up(same, 1), up(changed, 1), up(failed, 1)]);
+        const f = (await store.outbox.get('c13', 'product', failed))!;
+        await store.outbox.markFailed(f.id, { status: 400 }, at);
+        const results = await store.outbox.upsertMany([up(fresh, 1), up(same, 1), up(changed, 2), up(failed, 1), up(same, 1, 'document')]);
+        expect(results.map((r) => [r.record.externalCode, r.record.entity, r.changed, r.record.state])).toEqual([
+          [fresh, 'product', true, 'pending'],
+          [same, 'product', false, 'pending'],
+          [changed, 'product', true, 'pending'],
+          [failed, 'product', true, 'pending'],
+          [same, 'document', true, 'pending'],
+        ]);
+        expect(results[2]!.record.payload).toEqual({ d: 2 });
+        expect((await store.outbox.get('c13', 'product', failed))?.lastError).toBeNull();
+        expect(await store.outbox.upsertMany([])).toEqual([]);
+        const many = Array.from({ length: 2100 }, (_, i) => up(key(`M${i}`), i));
+        expect((await store.outbox.upsertMany(many)).every((r, i) => r.changed && r.record.externalCode === many[i]!.externalCode)).toBe(true);
+      });
+
+      it('getMany finds the existing codes of one connection and entity, across IN-list chunks', async () => {
+        const codes = Array.from({ length: 1203 }, (_, i) => key(`many${i}`));
+        await store.transaction(async (tx) => {
+          for (const code of codes) await tx.outbox.upsert({ connection: 'c10', entity: 'product', externalCode: code, payload: {}, payloadHash: 'h', at });
+        });
+        await store.outbox.upsert({ connection: 'c10b', entity: 'product', externalCode: codes[0]!, payload: {}, payloadHash: 'h', at });
+        await store.outbox.upsert({ connection: 'c10', entity: 'delivery-point', externalCode: codes[1]!, payload: {}, payloadHash: 'h', at });
+        const found = await store.outbox.getMany('c10', 'product', [...codes, 'missing']);
+        expect(found).toHaveLength(1203);
+        expect(new Set(found.map((r) => r.connection))).toEqual(new Set(['c10']));
+        expect(await store.outbox.getMany('c10', 'delivery-point', codes.slice(0, 3))).toHaveLength(1);
+        expect(await store.outbox.getMany('c10', 'product', [])).toEqual([]);
+        const counts = await store.outbox.summarize(found.map((r) => r.id));
+        expect(counts).toEqual({ pending: 1203, synced: 0, failed: 0 });
+      });
+
+      it('noteError keeps the state; the push lease is held by one owner until released or expired', async () => {
+        const { record } = await store.outbox.upsert({ connection: 'c11', entity: 'product', externalCode: key('L'), payload: {}, payloadHash: 'h', at });
+        await store.outbox.noteError(record.id, { status: 503 }, at);
+        expect(await store.outbox.getById(record.id)).toMatchObject({ state: 'pending', lastError: { status: 503 } });
+
+        const until = new Date(at.getTime() + 60_000);
+        const claims = await Promise.all(['a', 'b', 'c'].map((owner) => store.outbox.claim(record.id, owner, until, at)));
+        const winners = claims.filter((c) => c !== undefined);
+        expect(winners).toHaveLength(1);
+        const owner = winners[0]!.lockedBy!;
+        expect(await store.outbox.claim(record.id, 'late', until, new Date(at.getTime() + 1_000))).toBeUndefined();
+        // Another owner's release is ignored; the holder's frees it.
+        await store.outbox.release(record.id, owner === 'a' ? 'b' : 'a');
+        expect(await store.outbox.claim(record.id, 'late', until, at)).toBeUndefined();
+        expect(await store.outbox.release(record.id, owner)).toMatchObject({ id: record.id, lockedBy: null, lockedUntil: null });
+        expect(await store.outbox.claim(record.id, 'late', until, at)).toMatchObject({ lockedBy: 'late' });
+        // A holder that died: its lease runs out and the next claim takes over.
+        expect(await store.outbox.claim(record.id, 'next', until, new Date(until.getTime() + 1))).toMatchObject({ lockedBy: 'next' });
+        expect(await store.outbox.claim(999_999_999, 'x', until, at)).toBeUndefined();
+      });
+
+      it('waits: set, replaced keeping their start, listed, and released per reference', async () => {
+        const up = (code: string) => store.outbox.upsert({ connection: 'c12', entity: 'document', externalCode: code, payload: {}, payloadHash: 'h', at });
+        const a = (await up(key('DA'))).record;
+        const b = (await up(key('DB'))).record;
+        const p1 = { entity: 'product' as const, externalCode: 'P1' };
+        const p2 = { entity: 'product' as const, externalCode: 'P2' };
+        const dp = { entity: 'delivery-point' as const, externalCode: 'P1' };
+        const later = new Date(at.getTime() + 5_000);
+        expect((await store.outbox.setWaits(a.id, 'c12', [p1, p2], at))?.getTime()).toBe(at.getTime());
+        expect((await store.outbox.setWaits(a.id, 'c12', [p2, dp], later))?.getTime()).toBe(at.getTime());
+        expect(await store.outbox.waitsOf(a.id)).toEqual([
+          { ...p2, since: at },
+          { ...dp, since: later },
+        ]);
+        await store.outbox.setWaits(b.id, 'c12', [p2], later);
+        await store.outbox.setWaits(b.id, 'c12', [p2], later);
+        expect(await store.outbox.releaseWaiters('other', p2)).toEqual([]);
+        expect((await store.outbox.releaseWaiters('c12', p2)).sort()).toEqual([a.id, b.id].sort());
+        expect(await store.outbox.releaseWaiters('c12', p2)).toEqual([]);
+        expect(await store.outbox.waitsOf(a.id)).toEqual([{ ...dp, since: later }]);
+        expect(await store.outbox.setWaits(a.id, 'c12', [], later)).toBeUndefined();
+        expect(await store.outbox.waitsOf(a.id)).toEqual([]);
       });
     });
 

@@ -1,11 +1,18 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { OUTBOUND_STATES } from '../values.js';
 import { outboundRow, outboundUpdate } from '../rows.js';
-import type { OutboxRepo } from '../types.js';
+import type { OutboundRecord, OutboundUpsert, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
+import { pgOutboxWaits } from './outbox-waits.js';
 import { outboundRecords as t } from './schema.js';
 
+/** Codes per IN list: keeps statements small and far under Postgres's 65,535 parameters. */
+const CHUNK = 1000;
+
 export function pgOutbox(orm: PgOrm): OutboxRepo {
+  const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   return {
+    ...pgOutboxWaits(orm),
     upsert: async (input) => {
       const key = and(eq(t.connection, input.connection), eq(t.entity, input.entity), eq(t.externalCode, input.externalCode));
       const [existing] = await orm.select().from(t).where(key);
@@ -15,12 +22,15 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
       const [record] = await orm
         .insert(t)
         .values(outboundRow(input))
-        .onConflictDoUpdate({
-          target: [t.connection, t.entity, t.externalCode],
-          set: outboundUpdate(input),
-        })
+        .onConflictDoUpdate({ target: [t.connection, t.entity, t.externalCode], set: outboundUpdate(input) })
         .returning();
       return { record: record!, changed: true };
+    },
+
+    upsertMany: async (inputs) => {
+      const results: { record: OutboundRecord; changed: boolean }[] = [];
+      for (let i = 0; i < inputs.length; i += CHUNK) results.push(...(await upsertChunk(orm, inputs.slice(i, i + CHUNK))));
+      return results;
     },
 
     get: async (connection, entity, externalCode) =>
@@ -49,8 +59,11 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
         .where(eq(t.id, id));
     },
 
-    markFailed: async (id, error, at) => {
-      await orm.update(t).set({ state: 'failed', lastError: error ?? null, updatedAt: at }).where(eq(t.id, id));
+    markFailed: async (id, error, at, forHash) => {
+      await orm
+        .update(t)
+        .set({ state: 'failed', lastError: error ?? null, updatedAt: at })
+        .where(and(eq(t.id, id), forHash !== undefined ? eq(t.payloadHash, forHash) : undefined));
     },
 
     markPending: async (id, at) =>
@@ -70,5 +83,100 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
         )
         .orderBy(asc(t.id))
         .limit(q.limit),
+
+    getMany: async (connection, entity, externalCodes) => {
+      const out = [];
+      for (let i = 0; i < externalCodes.length; i += CHUNK) {
+        const codes = externalCodes.slice(i, i + CHUNK);
+        out.push(...(await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.entity, entity), inArray(t.externalCode, codes)))));
+      }
+      return out;
+    },
+
+    noteError: async (id, error, at) => {
+      await orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id));
+    },
+
+    claim: async (id, owner, until, at) =>
+      (
+        await orm
+          .update(t)
+          .set({ lockedBy: owner, lockedUntil: until })
+          .where(and(eq(t.id, id), or(isNull(t.lockedBy), lt(t.lockedUntil, at))))
+          .returning()
+      )[0],
+
+    release: async (id, owner) => {
+      const [released] = await orm
+        .update(t)
+        .set({ lockedBy: null, lockedUntil: null })
+        .where(and(eq(t.id, id), eq(t.lockedBy, owner)))
+        .returning();
+      return released ?? byId(id);
+    },
+
+    summarize: async (ids) => {
+      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+      const rows = await orm
+        .select({ state: t.state, n: sql<string>`count(*)` })
+        .from(t)
+        .where(sql`${t.id} = ANY(${`{${ids.map(Number).join(',')}}`}::bigint[])`)
+        .groupBy(t.state);
+      for (const r of rows) counts[r.state] = Number(r.n);
+      return counts;
+    },
   };
+}
+
+/** Reads what exists for the chunk's keys in one query, then writes the changed ones in one statement. */
+async function upsertChunk(orm: PgOrm, inputs: readonly OutboundUpsert[]): Promise<{ record: OutboundRecord; changed: boolean }[]> {
+  if (inputs.length === 0) return [];
+  const key = (r: { connection: string; entity: string; externalCode: string }) => `${r.connection}\u0001${r.entity}\u0001${r.externalCode}`;
+  const existing = new Map<string, OutboundRecord>();
+  for (const group of groupBy(inputs, (i) => `${i.connection}\u0001${i.entity}`)) {
+    const rows = await orm
+      .select()
+      .from(t)
+      .where(and(eq(t.connection, group[0]!.connection), eq(t.entity, group[0]!.entity), inArray(t.externalCode, group.map((i) => i.externalCode))));
+    for (const row of rows) existing.set(key(row), row);
+  }
+  const toWrite = inputs.filter((i) => {
+    const row = existing.get(key(i));
+    return !(row && row.payloadHash === i.payloadHash && row.state !== 'failed');
+  });
+  const written = new Map<string, OutboundRecord>();
+  if (toWrite.length > 0) {
+    const rows = await orm
+      .insert(t)
+      .values(
+        toWrite.map(outboundRow),
+      )
+      .onConflictDoUpdate({
+        target: [t.connection, t.entity, t.externalCode],
+        set: {
+          payload: sql`excluded.payload`,
+          payloadHash: sql`excluded.payload_hash`,
+          state: 'pending',
+          lastError: null,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      })
+      .returning();
+    for (const row of rows) written.set(key(row), row);
+  }
+  return inputs.map((i) => {
+    const w = written.get(key(i));
+    return w ? { record: w, changed: true } : { record: existing.get(key(i))!, changed: false };
+  });
+}
+
+function groupBy<T>(items: readonly T[], by: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = by(item);
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  return [...groups.values()];
 }

@@ -44,12 +44,30 @@ export const outboundRecords = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: jsonb('last_error').$type<unknown>(),
     lastPushedAt: ts('last_pushed_at'),
+    lockedBy: text('locked_by'),
+    lockedUntil: ts('locked_until'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
     index('outbound_records_state').on(t.connection, t.state),
+  ],
+);
+
+export const outboundWaits = pgTable(
+  'outbound_waits',
+  {
+    id: id(),
+    connection: text('connection').notNull(),
+    recordId: bigint('record_id', { mode: 'number' }).notNull(),
+    entity: text('entity').$type<OutboundEntity>().notNull(),
+    externalCode: text('external_code').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('outbound_waits_key').on(t.recordId, t.entity, t.externalCode),
+    index('outbound_waits_target').on(t.connection, t.entity, t.externalCode),
   ],
 );
 

@@ -1,75 +1,52 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { outboundRow, outboundUpdate } from '../rows.js';
-import type { OutboxRepo } from '../types.js';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { OUTBOUND_STATES } from '../values.js';
+import type { OutboundUpsert, OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
+import { sqliteOutboxWaits } from './outbox-waits.js';
 import type { Run } from './runner.js';
+import type { OutboxStatements } from './outbox-statements.js';
 import { outboundRecords as t } from './schema.js';
 
-export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
-  const byId = (id: number) => orm.select().from(t).where(eq(t.id, id)).get();
-  return {
-    upsert: (input) =>
-      run(() => {
-        const existing = orm
-          .select()
-          .from(t)
-          .where(and(eq(t.connection, input.connection), eq(t.entity, input.entity), eq(t.externalCode, input.externalCode)))
-          .get();
-        if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
-          return { record: existing, changed: false };
-        }
-        const record = orm
-          .insert(t)
-          .values(outboundRow(input))
-          .onConflictDoUpdate({
-            target: [t.connection, t.entity, t.externalCode],
-            set: outboundUpdate(input),
-          })
-          .returning()
-          .get();
-        return { record, changed: true };
-      }),
+/** Codes per IN list, well under SQLite's limit of host parameters. */
+const CHUNK = 500;
 
-    get: (connection, entity, externalCode) =>
-      run(() =>
-        orm
-          .select()
-          .from(t)
-          .where(and(eq(t.connection, connection), eq(t.entity, entity), eq(t.externalCode, externalCode)))
-          .get(),
-      ),
+export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): OutboxRepo {
+  const s = statements;
+  const byId = (id: number) => s().byId.get({ id });
+  const upsertOne = (input: OutboundUpsert) => {
+    const key = { connection: input.connection, entity: input.entity, code: input.externalCode };
+    const existing = s().byKey.get(key);
+    if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
+      return { record: existing, changed: false };
+    }
+    const record = s().upsert.get({ ...key, payload: JSON.stringify(input.payload), hash: input.payloadHash, at: input.at.getTime() })!;
+    return { record, changed: true };
+  };
+  return {
+    ...sqliteOutboxWaits(orm, run, statements),
+    upsert: (input) => run(() => upsertOne(input)),
+
+    // SQLite runs each statement in microseconds: the loop over prepared statements is the fast form.
+    upsertMany: (inputs) => run(() => inputs.map(upsertOne)),
+
+    get: (connection, entity, externalCode) => run(() => s().byKey.get({ connection, entity, code: externalCode })),
 
     getById: (id) => run(() => byId(id)),
 
-    recordAttempt: (id, at) =>
-      run(() => {
-        const row = orm
-          .update(t)
-          .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: at, updatedAt: at })
-          .where(eq(t.id, id))
-          .returning({ attempts: t.attempts })
-          .get();
-        return row?.attempts ?? 0;
-      }),
+    recordAttempt: (id, at) => run(() => s().recordAttempt.get({ id, at: at.getTime() })?.attempts ?? 0),
 
     markSynced: (id, pushedHash, at) =>
       run(() => {
-        // Only the payload that was pushed becomes synced; a newer one stored meanwhile stays pending.
-        orm
-          .update(t)
-          .set({
-            syncedHash: pushedHash,
-            state: sql`CASE WHEN ${t.payloadHash} = ${pushedHash} THEN 'synced' ELSE ${t.state} END`,
-            lastError: null,
-            updatedAt: at,
-          })
-          .where(eq(t.id, id))
-          .run();
+        s().markSynced.run({ id, hash: pushedHash, at: at.getTime() });
       }),
 
-    markFailed: (id, error, at) =>
+    markFailed: (id, error, at, forHash) =>
       run(() => {
-        orm.update(t).set({ state: 'failed', lastError: error ?? null, updatedAt: at }).where(eq(t.id, id)).run();
+        orm
+          .update(t)
+          .set({ state: 'failed', lastError: error ?? null, updatedAt: at })
+          .where(and(eq(t.id, id), forHash !== undefined ? eq(t.payloadHash, forHash) : undefined))
+          .run();
       }),
 
     markPending: (id, at) =>
@@ -92,5 +69,37 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run): OutboxRepo {
           .limit(q.limit)
           .all(),
       ),
+
+    getMany: (connection, entity, externalCodes) =>
+      run(() => {
+        const out = [];
+        for (let i = 0; i < externalCodes.length; i += CHUNK) {
+          const codes = externalCodes.slice(i, i + CHUNK);
+          out.push(
+            ...orm
+              .select()
+              .from(t)
+              .where(and(eq(t.connection, connection), eq(t.entity, entity), inArray(t.externalCode, codes)))
+              .all(),
+          );
+        }
+        return out;
+      }),
+
+    noteError: (id, error, at) =>
+      run(() => {
+        orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id)).run();
+      }),
+
+    claim: (id, owner, until, at) => run(() => s().claim.get({ id, owner, until: until.getTime(), at: at.getTime() })),
+
+    release: (id, owner) => run(() => s().release.get({ id, owner }) ?? byId(id)),
+
+    summarize: (ids) =>
+      run(() => {
+        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+        for (const r of s().summarize.all({ ids: JSON.stringify(ids) })) counts[r.state] = Number(r.n);
+        return counts;
+      }),
   };
 }

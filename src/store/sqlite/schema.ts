@@ -44,12 +44,32 @@ export const outboundRecords = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error', { mode: 'json' }).$type<unknown>(),
     lastPushedAt: ts('last_pushed_at'),
+    // Push lease: one job at a time pushes a record, so versions never land out of order.
+    lockedBy: text('locked_by'),
+    lockedUntil: ts('locked_until'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
     index('outbound_records_state').on(t.connection, t.state),
+  ],
+);
+
+/** What a waiting record (a document, a cancel) waits for: one row per missing reference. */
+export const outboundWaits = sqliteTable(
+  'outbound_waits',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    connection: text('connection').notNull(),
+    recordId: integer('record_id').notNull(),
+    entity: text('entity').$type<OutboundEntity>().notNull(),
+    externalCode: text('external_code').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('outbound_waits_key').on(t.recordId, t.entity, t.externalCode),
+    index('outbound_waits_target').on(t.connection, t.entity, t.externalCode),
   ],
 );
 

@@ -5,13 +5,14 @@ import { sqliteConfirmations } from './confirmations.js';
 import { openSqlite, type SqliteDatabase, type SqliteOrm } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
+import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
 import { runNow, type Run } from './runner.js';
 
-function repos(orm: SqliteOrm, run: Run): Repos {
+function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): Repos {
   return {
     inbox: sqliteInbox(orm, run),
-    outbox: sqliteOutbox(orm, run),
+    outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
   };
@@ -27,12 +28,13 @@ export function createSqliteStore(options: { file: string }): SqliteStore {
   const database = openSqlite(options.file);
   const { raw, orm, lock } = database;
   // Repos bound to a transaction run their statements directly: the lock is already held.
-  const txRepos = repos(orm, runNow);
+  const statements = lazyOutboxStatements(orm);
+  const txRepos = repos(orm, runNow, statements);
 
   return {
     dialect: 'sqlite',
     database,
-    ...repos(orm, (fn) => lock.run(fn)),
+    ...repos(orm, (fn) => lock.run(fn), statements),
 
     transaction: (fn) =>
       lock.exclusive(async () => {

@@ -1,0 +1,25 @@
+import type { JobRegistration } from '../worker.js';
+import { pushContext } from './push/context.js';
+import { handlePush } from './push/handle.js';
+import { PUSH_QUEUE, type PushJob } from './push/jobs.js';
+
+/**
+ * The outbound room's jobs: one queue of pushes. Retries of WMS errors are the handler's (own
+ * backoff, Retry-After); the queue's retries only cover failures of our own (the store down).
+ */
+export const outboundJobs: JobRegistration = {
+  name: 'outbound',
+  register: async (deps) => {
+    const ctx = pushContext(deps);
+    await deps.queue.createQueue(PUSH_QUEUE, {
+      retryLimit: 10,
+      retryDelay: 1,
+      retryBackoff: true,
+      expireInSeconds: Math.ceil((ctx.leaseMs + 60_000) / 1000),
+    });
+    const { batchSize, concurrency, pollIntervalMs } = deps.config.worker;
+    await deps.queue.work<PushJob>(PUSH_QUEUE, { batchSize, concurrency, pollIntervalMs }, async (job) => {
+      await handlePush(ctx, job.data);
+    });
+  },
+};

@@ -1,0 +1,14 @@
+/** The queue every outbound push goes through (all connections; the WMS client bounds each one). */
+export const PUSH_QUEUE = 'outbound-push';
+
+export interface PushJob {
+  recordId: number;
+  /** Retries of a retryable WMS error so far in this push (drives the backoff). */
+  retry?: number;
+  /** Sent to run when a waiting record's wait runs out. */
+  deadline?: boolean;
+}
+
+export function pushJobs(recordIds: readonly number[]): { data: PushJob }[] {
+  return recordIds.map((recordId) => ({ data: { recordId } }));
+}

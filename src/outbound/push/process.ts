@@ -1,0 +1,121 @@
+import type { OutboundRecord } from '../../store/index.js';
+import { WmsError, type WmsClient } from '../../wms-client/index.js';
+import { retryDelayMs } from './backoff.js';
+import type { PushContext } from './context.js';
+import { wmsFailure, type PushFailure } from './failure.js';
+import { PUSH_QUEUE, pushJobs, type PushJob } from './jobs.js';
+import { describeMissing, missingReferences, referencesOf, type MissingRef } from './references.js';
+import { sendRecord } from './send.js';
+
+export type Outcome =
+  | { kind: 'skipped'; why: 'not-pending' | 'unchanged' }
+  | { kind: 'synced' }
+  | { kind: 'waiting'; missing: MissingRef[]; deadline?: { job: PushJob; delayMs: number } }
+  | { kind: 'retrying'; delayMs: number; error: WmsError; next: PushJob }
+  | { kind: 'failed'; failure: PushFailure };
+
+/**
+ * One decision for a record whose push lease this job holds: nothing to do, wait for its
+ * references, or push it and record what the WMS said. Errors that are not the WMS's (the store
+ * down, a bug) propagate, and the queue retries the job.
+ */
+export async function processRecord(ctx: PushContext, record: OutboundRecord, job: PushJob): Promise<Outcome> {
+  const now = ctx.clock.now();
+  if (record.state !== 'pending') return { kind: 'skipped', why: 'not-pending' };
+  if (record.payloadHash === record.syncedHash) {
+    // The WMS already holds this payload (it was synced, changed, and changed back): no call.
+    await ctx.store.outbox.markSynced(record.id, record.payloadHash, now);
+    return { kind: 'skipped', why: 'unchanged' };
+  }
+  const connection = ctx.connections.get(record.connection);
+  if (!connection) {
+    const failure: PushFailure = { kind: 'configuration', message: `connection "${record.connection}" is not configured`, at: now.toISOString() };
+    await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+    return { kind: 'failed', failure };
+  }
+  const client = ctx.clients.get(connection);
+
+  const waiting = await awaitReferences(ctx, client, record, job);
+  if (waiting) return waiting;
+
+  const attempt = await ctx.store.outbox.recordAttempt(record.id, now);
+  try {
+    await sendRecord(client, record, attempt);
+  } catch (err) {
+    if (!(err instanceof WmsError)) throw err;
+    return failOrRetry(ctx, record, job, err, attempt);
+  }
+  await ctx.store.outbox.markSynced(record.id, record.payloadHash, ctx.clock.now());
+  await wakeWaiters(ctx, record);
+  return { kind: 'synced' };
+}
+
+async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJob, err: WmsError, attempts: number): Promise<Outcome> {
+  const now = ctx.clock.now();
+  const retry = job.retry ?? 0;
+  if (err.retryable && retry + 1 < ctx.settings.maxAttempts) {
+    const delayMs = retryDelayMs({
+      retry,
+      baseMs: ctx.settings.retryBaseMs,
+      maxMs: ctx.settings.retryMaxMs,
+      retryAfterMs: err.retryAfterMs,
+      random: ctx.random(),
+    });
+    await ctx.store.outbox.noteError(record.id, wmsFailure(err, now, attempts), now);
+    // Sent by the caller once the lease is given back, so the retry never finds it still held.
+    return { kind: 'retrying', delayMs, error: err, next: { recordId: record.id, retry: retry + 1 } };
+  }
+  const failure = wmsFailure(err, now, attempts);
+  await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+  return { kind: 'failed', failure };
+}
+
+/** Records that waited for this one can go now: each gets a job and checks all its references again. */
+async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<void> {
+  const waiters = await ctx.store.outbox.releaseWaiters(record.connection, { entity: record.entity, externalCode: record.externalCode });
+  if (waiters.length > 0) await ctx.queue.sendMany<PushJob>(PUSH_QUEUE, pushJobs(waiters));
+}
+
+/**
+ * Documents wait for their products and delivery point, cancels for their document. The waits are
+ * registered before the second look, and a reference marks itself synced before it wakes its
+ * waiters, so one of the two always sees the other: no wake-up is lost. A wait that outlives
+ * `dependencyTimeoutSeconds` fails the record with the reason.
+ */
+async function awaitReferences(ctx: PushContext, client: WmsClient, record: OutboundRecord, job: PushJob): Promise<Outcome | undefined> {
+  const refs = referencesOf(record);
+  if (refs.length === 0) return undefined;
+  const now = ctx.clock.now();
+  const first = await missingReferences(ctx.store, client, record.connection, refs);
+  if (first.length === 0) {
+    await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
+    return undefined;
+  }
+  let since = await ctx.store.outbox.setWaits(record.id, record.connection, first, now);
+  const missing = await missingReferences(ctx.store, undefined, record.connection, first);
+  if (missing.length === 0) {
+    await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
+    return undefined;
+  }
+  if (missing.length < first.length) since = await ctx.store.outbox.setWaits(record.id, record.connection, missing, now);
+  const startedMs = (since ?? now).getTime();
+  const timeoutMs = ctx.settings.dependencyTimeoutSeconds * 1000;
+  if (now.getTime() - startedMs >= timeoutMs) {
+    const failure: PushFailure = {
+      kind: 'dependencies',
+      message: `gave up after waiting ${ctx.settings.dependencyTimeoutSeconds} s for ${describeMissing(missing)}`,
+      waitingFor: missing.map(({ entity, externalCode, state }) => ({ entity, externalCode, state })),
+      at: now.toISOString(),
+    };
+    // Waits first: a record seen failed never still shows what it waited for.
+    await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
+    await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+    return { kind: 'failed', failure };
+  }
+  // One deadline job per wait: sent when the wait begins, or again when an early one finds it moved.
+  if (job.deadline || startedMs === now.getTime()) {
+    const delayMs = startedMs + timeoutMs - now.getTime() + 50;
+    return { kind: 'waiting', missing, deadline: { job: { recordId: record.id, deadline: true }, delayMs } };
+  }
+  return { kind: 'waiting', missing };
+}

@@ -1,0 +1,37 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ServiceDeps } from '../../deps.js';
+import { erpAuth, type ErpEnv } from '../../lib/erp-auth.js';
+import { validationFailed } from '../../lib/errors.js';
+import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
+import { INTAKE_KINDS } from '../entities.js';
+import { registerBatch } from './batch.js';
+import { registerCancel } from './cancel.js';
+import { registerGet } from './get.js';
+import { registerPut } from './put.js';
+import { registerRetry } from './retry.js';
+
+/**
+ * The ERP intake API under /erp/v1 (Bearer ERP token; the token names the connection). Mounted by
+ * app.ts; its routes and schemas join the service's OpenAPI document.
+ */
+export function outboundRoutes(deps: ServiceDeps): OpenAPIHono<ErpEnv> {
+  const app = new OpenAPIHono<ErpEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
+    },
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The connection's ERP_API_TOKEN",
+  });
+  // Only this room's paths: other rooms' /erp/v1 routes (the confirmations feed) bring their own.
+  const auth = erpAuth(deps.connections);
+  for (const kind of INTAKE_KINDS) {
+    app.use(`/erp/v1/${kind}/*`, auth);
+    app.use(`/erp/v1/${kind}:batch`, auth);
+  }
+  // Batch before the per-code routes, so `products:batch` is never read as a code.
+  for (const register of [registerBatch, registerPut, registerGet, registerCancel, registerRetry]) register(app, deps);
+  return app;
+}

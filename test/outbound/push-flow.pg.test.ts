@@ -1,0 +1,3 @@
+import { pushFlowSuite } from './push-flow.suite.js';
+
+pushFlowSuite('postgres');

@@ -1,0 +1,3 @@
+import { pushResilienceSuite } from './push-resilience.suite.js';
+
+pushResilienceSuite('postgres');

@@ -1,0 +1,135 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import picomatch from 'picomatch';
+
+/**
+ * A real HTTP proxy in front of the emulator that can misbehave on purpose, for the retry tests
+ * (the emulator's own fault injection, `POST /_emulator/faults`, is part 2 of the emulator and not
+ * there yet). Each fault applies to the next `count` requests matching `method` and `path` (a
+ * glob on the path without query string):
+ *   - `status`: answer this status (and `body`, `headers`) without forwarding;
+ *   - `drop`: destroy the connection without forwarding (the client sees the socket close);
+ *   - `delayMs`: forward, let the upstream answer, and hold the answer this long (a client with a
+ *     shorter timeout gives up although the upstream did the work).
+ * It also logs every request and the most requests it ever had in flight at once.
+ */
+export interface Fault {
+  method?: string;
+  path: string;
+  count?: number;
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  drop?: boolean;
+  delayMs?: number;
+}
+
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  /** The query string as sent ('' for none). */
+  query: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+  /** What the proxy did: forwarded, or which fault it applied. */
+  outcome: 'forwarded' | 'status' | 'drop' | 'delayed';
+  status?: number;
+}
+
+export interface FaultyProxy {
+  url: string;
+  requests: ProxiedRequest[];
+  /** Requests received and not yet answered (held ones included). */
+  readonly inFlight: number;
+  maxInFlight: number;
+  inject(fault: Fault): void;
+  clear(): void;
+  /** Requests seen so far whose method and path match. */
+  count(method: string, pathGlob: string): number;
+  close(): Promise<void>;
+}
+
+export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
+  const target = new URL(upstream);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const faults: (Fault & { left: number; match: (p: string) => boolean })[] = [];
+  const requests: ProxiedRequest[] = [];
+  let inFlight = 0;
+  const proxy: FaultyProxy = {
+    url: '',
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
+    maxInFlight: 0,
+    inject: (fault) => faults.push({ ...fault, left: fault.count ?? 1, match: picomatch(fault.path) }),
+    clear: () => void faults.splice(0),
+    count: (method, glob) => {
+      const match = picomatch(glob);
+      return requests.filter((r) => r.method === method && match(r.path)).length;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  };
+
+  const server = http.createServer((req, res) => {
+    const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
+    const method = req.method ?? 'GET';
+    const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === method) && f.match(path));
+    if (fault) fault.left -= 1;
+    inFlight += 1;
+    proxy.maxInFlight = Math.max(proxy.maxInFlight, inFlight);
+    const done = () => void (inFlight -= 1);
+
+    if (fault?.drop) {
+      requests.push({ method, path, query, at: Date.now(), outcome: 'drop' });
+      req.resume();
+      req.socket.destroy();
+      done();
+      return;
+    }
+    if (fault?.status) {
+      requests.push({ method, path, query, at: Date.now(), outcome: 'status', status: fault.status });
+      req.resume();
+      req.on('end', () => {
+        const body = fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+        res.writeHead(fault.status!, { 'content-type': 'application/json', ...fault.headers });
+        res.end(body);
+        done();
+      });
+      return;
+    }
+    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.delayMs ? 'delayed' : 'forwarded' };
+    requests.push(entry);
+    const forward = http.request(
+      { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+      (upstreamRes) => {
+        entry.status = upstreamRes.statusCode;
+        const chunks: Buffer[] = [];
+        upstreamRes.on('data', (c: Buffer) => chunks.push(c));
+        upstreamRes.on('end', () => {
+          const send = () => {
+            if (res.destroyed) return done();
+            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+            res.end(Buffer.concat(chunks));
+            done();
+          };
+          if (fault?.delayMs) setTimeout(send, fault.delayMs);
+          else send();
+        });
+      },
+    );
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+      done();
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy;
+}
