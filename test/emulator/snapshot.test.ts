@@ -66,6 +66,26 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     expect((await ok<{ status: string }>(fresh.app, 'GET', `${T}/receptions/${receptionCode}`)).status).toBe('CLOSED');
   });
 
+  it('a delivery still pending when the emulator stops is sent when it starts again on the same data file', async () => {
+    const dataFile = `${dir.dir}/restart.db`;
+    const first = await warehouseTenant({ dataFile });
+    let answered = 0;
+    // the first request never gets an answer (the emulator stops meanwhile); later ones do
+    const receiver = await startReceiver(() => (answered++ === 0 ? 'hang' : { status: 200 }));
+    receivers.push(receiver);
+    await ok(first.app, 'PUT', `${T}/webhooks`, { stockRegularizationUrl: `${receiver.url}/stock` });
+    const inFlight = new Promise((resolve) => receiver.events.once('request', resolve));
+    await ok(first.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 2 });
+    await inFlight;
+    first.emulator.close();
+    const second = setup({ dataFile });
+    await second.emulator.state.webhooks.settled('acme');
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]!.text).toBe(receiver.received[0]!.text);
+    expect((await ok<{ status: string }[]>(second.app, 'GET', `${T}/webhook-deliveries`)).map((d) => d.status)).toEqual(['succeeded']);
+    second.emulator.close();
+  });
+
   it('400 for a missing file, a file that is not a snapshot, or a bad body; the state is left as it was', async () => {
     const env = await warehouseTenant();
     const notSqlite = `${dir.dir}/text.db`;
