@@ -1,6 +1,7 @@
 /**
- * Emulator benchmark: criteria list queries over 100,000 products (p50/p99 per page of 20) and
- * token issuance per second, each next to a bare Hono baseline measured in the same run.
+ * Emulator benchmark: criteria list queries over 100,000 products (p50/p99 per page of 20), stock
+ * queries (endpoint 7) in batches of 100 products over 110,000 product/lot stock rows, and token
+ * issuance per second, each next to a bare Hono baseline measured in the same run.
  *   npm run bench:emulator [-- --products 100000 --requests 400 --token-seconds 5]
  */
 import { writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { Hono } from 'hono';
 import { createEmulator, startEmulatorServer } from '../src/emulator/index.js';
 import { createClient } from '../src/emulator/clients/create.js';
 import { createProduct } from '../src/emulator/products/create.js';
+import { ensureLot } from '../src/emulator/stock/lot-rules.js';
+import { addStock } from '../src/emulator/stock/store.js';
 import { createTenant } from '../src/emulator/tenants/create.js';
 
 const { values: knobs } = parseArgs({
@@ -41,7 +44,27 @@ for (const [tenantId, count] of [['bench', PRODUCTS], ['other', 10_000]] as cons
     }
   })();
 }
+// Stock: every product in one location of MAIN; lot products in two lots (110,000 product/lot rows for 100,000 products).
+{
+  const tenant = { id: 'bench', settings: { API_WITH_LOT: false, API_WITH_EXPIRATION_DATE: false } };
+  const tctx = { ...ctx, tenant };
+  const { id: warehouseId } = ctx.sql("SELECT id FROM warehouses WHERE tenant_id = 'bench' AND code = 'MAIN'").get() as { id: number };
+  const ids = ctx.sql("SELECT id, with_lots, external_code FROM products WHERE tenant_id = 'bench' ORDER BY id").all() as { id: number; with_lots: number; external_code: string }[];
+  ctx.db.transaction(() => {
+    for (const p of ids) {
+      if (!p.with_lots) {
+        addStock(tctx, { productId: p.id, lotCode: null, warehouseId, location: 'STOCK' }, 10 + (p.id % 7));
+        continue;
+      }
+      const n = p.external_code.slice(1);
+      ensureLot(tctx, p.id, `M${n}`, '2031-06-30');
+      addStock(tctx, { productId: p.id, lotCode: `L${n}`, warehouseId, location: 'STOCK' }, 5);
+      addStock(tctx, { productId: p.id, lotCode: `M${n}`, warehouseId, location: 'STOCK' }, 3, true);
+    }
+  })();
+}
 const seedSeconds = (performance.now() - seedStarted) / 1000;
+const { n: stockRowCount } = ctx.sql("SELECT count(*) AS n FROM stock WHERE tenant_id = 'bench'").get() as { n: number };
 const credentials = createClient(ctx, 'bench', { kind: 'api', name: 'bench' });
 
 const server = await startEmulatorServer({ emulator });
@@ -60,6 +83,11 @@ bare.get('/list', (c) => c.body(page20, 200, { 'content-type': 'application/json
 bare.post('/token', async (c) => {
   const body = await c.req.parseBody();
   return c.json({ access_token: String(body.client_id), token_type: 'Bearer', expires_in: 3600 });
+});
+let sampleAnswer = '[]'; // set below to a real endpoint 7 answer, before the baseline runs
+bare.post('/stock', async (c) => {
+  await c.req.json();
+  return c.body(sampleAnswer, 200, { 'content-type': 'application/json' });
 });
 const bareServer = await new Promise<{ url: string; close: () => void }>((resolve) => {
   const s = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
@@ -110,6 +138,44 @@ for (const [name, query] of QUERIES) {
   rows.push({ query: name, total: Number(m.total), p50_ms: m.p50, p99_ms: m.p99, p99_ratio: m.p99 / baseline.p99 });
 }
 
+// Endpoint 7 in batches of 100 products (what stock reconciliation sends), over HTTP, sequential.
+// Baseline: a bare Hono POST that parses the same JSON body and answers a fixed body of the same size.
+let seed = 42;
+const nextCode = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return `P${String(seed % PRODUCTS).padStart(6, '0')}`;
+};
+const batches = Array.from({ length: REQUESTS + 20 }, () => Array.from({ length: 100 }, () => ({ product: nextCode() })));
+const jsonHeaders = { ...auth, 'content-type': 'application/json' };
+sampleAnswer = await (
+  await fetch(`${server.url}/api/external/v1/product/stock`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ products: batches[0], groupedByLot: true }) })
+).text();
+
+async function postLatency(url: string, headers: Record<string, string>, body: (i: number) => string): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS + 20; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { method: 'POST', headers, body: body(i) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+const stockRows: Record<string, unknown>[] = [];
+const stockBaseline = await postLatency(`${bareServer.url}/stock`, { 'content-type': 'application/json' }, (i) => JSON.stringify({ products: batches[i], groupedByLot: true }));
+stockRows.push({ query: 'baseline: bare Hono, parse body, fixed answer', p50_ms: stockBaseline.p50, p99_ms: stockBaseline.p99, p99_ratio: 1 });
+for (const [name, extra] of [
+  ['100 products, groupedByLot', { groupedByLot: true }],
+  ['100 products, one row each', {}],
+  ['100 products, location filter', { location: 'STOCK' }],
+] as const) {
+  const m = await postLatency(`${server.url}/api/external/v1/product/stock`, jsonHeaders, (i) => JSON.stringify({ products: batches[i], ...extra }));
+  stockRows.push({ query: name, p50_ms: m.p50, p99_ms: m.p99, p99_ratio: m.p99 / stockBaseline.p99 });
+}
+
 async function rate(url: string, headers: Record<string, string>, body: string) {
   const r = await autocannon({ url, method: 'POST', headers, body, connections: 10, duration: TOKEN_SECONDS });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
@@ -121,6 +187,8 @@ const tokens = await rate(`${server.url}/api/external/v1/auth/token`, formHeader
 const fmt = (n: unknown) => (typeof n === 'number' ? (Number.isInteger(n) ? n.toLocaleString() : n.toFixed(2)) : String(n ?? ''));
 console.log(`\nList queries, page of 20, ${PRODUCTS.toLocaleString()} products in the tenant, ${REQUESTS} sequential requests each (HTTP, keep-alive)`);
 console.table(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, fmt(v)]))));
+console.log(`Stock (endpoint 7), batches of 100 products, ${stockRowCount.toLocaleString()} product/lot stock rows, ${REQUESTS} sequential requests each`);
+console.table(stockRows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, fmt(v)]))));
 console.log('Token issuance (autocannon, 10 connections)');
 console.table([
   { endpoint: 'baseline: bare Hono form POST', per_second: fmt(bareTokens.perSecond), p99_ms: fmt(bareTokens.p99), ratio: '1.00' },
@@ -134,8 +202,9 @@ const results = {
   seedSeconds,
   requestsPerQuery: REQUESTS,
   list: rows,
+  stock: { rows: stockRowCount, batchSize: 100, queries: stockRows },
   tokens: { baseline: bareTokens, emulator: tokens, ratio: tokens.perSecond / bareTokens.perSecond },
-  goals: { listP99Ms: 20, tokensPerSecond: 2000 },
+  goals: { listP99Ms: 20, tokensPerSecond: 2000, stockBatchP99Ms: 10 },
 };
 writeFileSync(new URL('./results/emulator.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 console.log('written bench/results/emulator.json');

@@ -5,9 +5,11 @@ import { startEmulatorServer } from '../emulator/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { errorMessage } from '../lib/errors.js';
 import { createLogger } from '../lib/logger.js';
+import { runTrigger, TRIGGER_HELP } from './emulator-trigger.js';
 import type { Command, CommandContext } from './types.js';
 
 const HELP = `Usage: wms-sync emulator [--port 8090] [--host 127.0.0.1] [--data FILE] [--seed demo]
+       wms-sync emulator trigger <reception|shipment|regularization> [options]   (see below)
 
 Runs the WMS emulator alone: the warehouse management service's external API
 (/api/external/v1, OAuth2 token at /oauth/token) with its own state, plus a control API
@@ -32,7 +34,8 @@ Environment:
 Examples:
   wms-sync emulator --seed demo
   wms-sync emulator --port 9000 --data ./data/emulator.db
-`;
+
+${TRIGGER_HELP}`;
 
 function usage(ctx: CommandContext, message: string): number {
   ctx.stderr.write(`wms-sync emulator: ${message}\n\n${HELP}`);
@@ -41,9 +44,10 @@ function usage(ctx: CommandContext, message: string): number {
 
 export const emulatorCommand: Command = {
   name: 'emulator',
-  summary: 'run the WMS emulator alone',
+  summary: 'run the WMS emulator alone, or trigger its warehouse actions',
   help: HELP,
   async run(args, ctx) {
+    if (args[0] === 'trigger') return runTrigger(args.slice(1), ctx);
     let values: { port?: string; host?: string; data?: string; seed?: string };
     try {
       ({ values } = parseArgs({

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { EmulatorEvents } from './events.js';
 
 export interface TenantSettings {
   API_WITH_LOT: boolean;
@@ -19,6 +20,8 @@ export interface EmulatorContext {
   sql: (text: string) => Database.Statement;
   clock: Clock;
   logger: Logger;
+  /** Deliveries queued and finished (see events.ts); `state.events` is the same emitter. */
+  events: EmulatorEvents;
 }
 
 /** An emulator context scoped to the tenant a request's token belongs to. */

@@ -1,13 +1,18 @@
+import { EventEmitter } from 'node:events';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import { createEmulatorApp } from './app.js';
 import type { EmulatorContext } from './context.js';
 import { openEmulatorDatabase } from './db/open.js';
 import { statementCache } from './db/statements.js';
+import type { EmulatorEventMap, EmulatorEvents } from './events.js';
+import { FaultRegistry } from './faults/registry.js';
 import type { EmulatorApp, EmulatorServices } from './http/env.js';
 import { seedDemo } from './seed/demo.js';
+import { readSnapshot, writeSnapshot } from './snapshot/snapshot.js';
 import { resetAll } from './tenants/reset.js';
 import { resolveSigningKey } from './tokens/signing-key.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface EmulatorOptions {
   clock?: Clock;
@@ -23,11 +28,19 @@ export interface EmulatorOptions {
   seed?: 'demo';
   demoClient?: { clientId: string; clientSecret: string };
   bodyLimitBytes?: number;
+  /** Random source of fault injection's `rate` (tests pass a deterministic one). */
+  random?: () => number;
 }
 
 export interface EmulatorState extends EmulatorServices {
-  /** Back to the start state: every tenant removed, the seed applied again. */
+  /** Back to the start state: every tenant removed, faults cleared, the seed applied again. */
   resetAll(): void;
+  /** `delivery` (a webhook request finished), `idle` (a tenant has nothing pending), `queued`. */
+  events: EmulatorEvents;
+  /** The whole state to a file (a SQLite image). */
+  snapshot(file: string): { file: string; bytes: number };
+  /** The whole state from a snapshot file; pending deliveries in it are sent. */
+  restore(file: string): { file: string; tenants: string[] };
 }
 
 export interface Emulator {
@@ -40,29 +53,59 @@ export const DEFAULT_DEMO_CLIENT = { clientId: 'demo-client', clientSecret: 'dem
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const db = openEmulatorDatabase(options.dataFile);
+  const events: EmulatorEvents = new EventEmitter<EmulatorEventMap>();
+  // Tests and end-to-end runs may wait on many deliveries at once.
+  events.setMaxListeners(0);
   const ctx: EmulatorContext = {
     db,
     sql: statementCache(db),
     clock: options.clock ?? systemClock,
     logger: options.logger ?? silentLogger(),
+    events,
   };
   const seed = () => {
     if (options.seed === 'demo') seedDemo(ctx, options.demoClient ?? DEFAULT_DEMO_CLIENT);
   };
+  const faults = new FaultRegistry(options.random);
+  const webhooks = new WebhookDispatcher(ctx, faults);
   const state: EmulatorState = {
     ctx,
+    events,
     tokens: { key: resolveSigningKey(ctx, options.signingKey), apiClientTokensDisabled: options.tokenServiceDisabled ?? false },
     adminToken: options.adminToken,
+    webhooks,
+    faults,
     resetAll: () => {
+      webhooks.reset();
+      faults.clear();
       resetAll(ctx);
       seed();
     },
+    snapshot: (file) => writeSnapshot(ctx, file),
+    restore: (file) => {
+      const restored = readSnapshot(ctx, file);
+      webhooks.reset();
+      // The snapshot carries its own generated signing key: tokens it issued work again.
+      state.tokens.key = resolveSigningKey(ctx, options.signingKey);
+      webhooks.kick();
+      return restored;
+    },
   };
   seed();
+  // Deliveries left pending in a data file by an earlier run are sent now.
+  webhooks.kick();
   const app = createEmulatorApp(state, {
     logger: ctx.logger,
     resetAll: state.resetAll,
+    files: { snapshot: state.snapshot, restore: state.restore },
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
   });
-  return { app, state, close: () => db.close() };
+  return {
+    app,
+    state,
+    close: () => {
+      webhooks.reset();
+      db.close();
+    },
+  };
 }

@@ -26,6 +26,17 @@ export const packingSchema = z
   .meta({ id: 'RestAPIClosePackingDTO' });
 export type Packing = z.infer<typeof packingSchema>;
 
+/**
+ * Endpoints 18 and 19 as the emulator sends them: a JSON array, one row per packing and
+ * product/lot it holds (a shipment has several packings; each DTO names one product).
+ */
+export const packingListSchema = z.array(packingSchema);
+
+/** Endpoints 18 and 19 as a client should read them: the array, or a single packing object. */
+export const packingResponseSchema = z
+  .union([z.array(packingSchema), packingSchema])
+  .transform((value) => (Array.isArray(value) ? value : [value]));
+
 /** Query of endpoint 18. */
 export const packingByExternalCodeQuerySchema = z.object({
   warehouse: z.string().min(1),

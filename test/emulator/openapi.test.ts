@@ -36,4 +36,30 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('/_emulator/openapi.json');
   });
+  it('documents endpoints 7 and 17-20 (20 with the OAuth2 scheme only) and the warehouse control API', async () => {
+    const { app } = setup();
+    const doc = (await (await app.request('/_emulator/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId?: string; security?: Record<string, string[]>[] }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const operations = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    expect(operations).toEqual(
+      expect.arrayContaining(['queryStock', 'receptionDifferences', 'getPackingByExternalCode', 'getPackingByDocumentCode', 'storageSystemDispatched']),
+    );
+    expect(doc.paths[WMS_PATHS.storageSystemDispatched]!.post!.security).toEqual([{ oauth2: [] }]);
+    for (const path of [
+      '/_emulator/tenants/{tenant}/receptions/{code}/close',
+      '/_emulator/tenants/{tenant}/shipping-orders/{code}/dispatch',
+      '/_emulator/tenants/{tenant}/stock/regularizations',
+      '/_emulator/tenants/{tenant}/webhook-deliveries/{id}/resend',
+      '/_emulator/faults',
+      '/_emulator/tenants/{tenant}/tokens/expire',
+      '/_emulator/snapshot',
+    ]) {
+      expect(doc.paths, path).toHaveProperty([path]);
+    }
+    for (const name of ['RestAPIStockDTO', 'RestAPIReceptionDifferencesDTO', 'RestAPIClosePackingDTO', 'CommonResult', 'EmulatorWebhookSettingsInput', 'EmulatorFaultInput']) {
+      expect(doc.components.schemas, name).toHaveProperty(name);
+    }
+  });
 });

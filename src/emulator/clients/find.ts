@@ -13,6 +13,8 @@ export interface ClientRecord {
   secretHash: string;
   enabled: boolean;
   generation: number;
+  /** The tenant's token epoch: tokens issued under an earlier one count as expired. */
+  tokenEpoch: number;
 }
 
 interface ClientRow {
@@ -27,9 +29,10 @@ interface ClientRow {
   generation: number;
   api_with_lot: number;
   api_with_expiration_date: number;
+  token_epoch: number;
 }
 
-const SELECT = `SELECT c.*, t.api_with_lot, t.api_with_expiration_date
+const SELECT = `SELECT c.*, t.api_with_lot, t.api_with_expiration_date, t.token_epoch
   FROM clients c JOIN tenants t ON t.id = c.tenant_id`;
 
 function toClient(row: ClientRow): ClientRecord {
@@ -43,6 +46,7 @@ function toClient(row: ClientRow): ClientRecord {
     secretHash: row.secret_hash,
     enabled: bool(row.enabled),
     generation: row.generation,
+    tokenEpoch: row.token_epoch,
   };
 }
 

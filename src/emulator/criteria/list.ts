@@ -14,6 +14,8 @@ export interface ListSpec {
   fields: CriteriaFields;
   mapping: Readonly<Record<string, FieldSql>>;
   sortable: Readonly<Record<string, string>>;
+  /** A condition every listed row meets besides the tenant (e.g. products the API knows). */
+  scope?: string;
 }
 
 export interface ListPage<Row> {
@@ -48,7 +50,7 @@ export function listPage<Row>(
   const { alias } = spec;
   const page = pageRequest(pageable, spec.sortable, spec.entityName, `${alias}.id`);
   const where = criteriaWhere(spec.fields, spec.mapping, criteria, selectiveMatch(ctx));
-  const base = `FROM ${spec.from} WHERE ${alias}.tenant_id = ? AND ${where.sql}`;
+  const base = `FROM ${spec.from} WHERE ${alias}.tenant_id = ?${spec.scope ? ` AND ${spec.scope}` : ''} AND ${where.sql}`;
   const params = [ctx.tenant.id, ...where.params];
   const { n: total } = ctx.sql(`SELECT count(*) AS n ${base}`).get(...params) as { n: number };
   const offset = page.page * page.size;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { WAREHOUSE_OPERATIONS_SQL } from './migration-2.js';
 
 /**
  * The emulator's private schema, applied in order and recorded in `emulator_migrations`. Append a
@@ -181,6 +182,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
       CREATE INDEX document_lines_product ON document_lines(product_external_code);
     `,
+  },
+  {
+    version: 2,
+    name: 'warehouse operations, stock, packing, webhooks',
+    sql: WAREHOUSE_OPERATIONS_SQL,
   },
 ];
 

@@ -10,7 +10,8 @@ const pointOf = (column: string, member: string) =>
 /**
  * Document criteria (ReceptionNoteCriteria) on the emulator's tables. Origin, destination and
  * delivery point descriptions and ids come from the tenant's delivery points with those external
- * codes. Reception, picking and process ids are absent until warehouse operations exist (part 2).
+ * codes. receptionsId: receptions the document belongs to; pickingsId: its shipping orders' ids.
+ * receptionsIdOrNull and receptionProcessId are not modelled (behave as absent).
  */
 export const DOCUMENT_CRITERIA_SQL: CriteriaSql<typeof DOCUMENT_CRITERIA_FIELDS> = {
   id: expr('d.id'),
@@ -36,8 +37,8 @@ export const DOCUMENT_CRITERIA_SQL: CriteriaSql<typeof DOCUMENT_CRITERIA_FIELDS>
   deliveryPointAddressId: absent,
   deliveryTarget: expr('d.delivery_place'),
   linesId: child('d.id', 'document_lines dl', 'dl.document_id', 'dl.id'),
-  pickingsId: absent,
-  receptionsId: absent,
+  pickingsId: child('d.id', 'shipping_orders so', 'so.document_id', 'so.id'),
+  receptionsId: child('d.id', 'reception_documents rd', 'rd.document_id', 'rd.reception_id'),
   receptionsIdOrNull: absent,
   receptionProcessId: absent,
   lastModifiedDate: expr('d.updated_at'),

@@ -15,7 +15,7 @@ export function validateLines(ctx: TenantContext, input: Document): void {
   const found = new Set(
     (
       ctx
-        .sql(`SELECT external_code FROM products WHERE tenant_id = ? AND external_code IN (${placeholders(codes.length)})`)
+        .sql(`SELECT external_code FROM products WHERE tenant_id = ? AND origin = 'api' AND external_code IN (${placeholders(codes.length)})`)
         .raw()
         .all(ctx.tenant.id, ...codes) as [string][]
     ).map((r) => r[0]),

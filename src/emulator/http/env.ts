@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/http.js';
 import type { EmulatorContext, TenantContext } from '../context.js';
+import type { FaultRegistry } from '../faults/registry.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { TokenServiceOptions } from '../tokens/exchange.js';
 import type { Principal } from '../tokens/verify.js';
 
@@ -10,11 +12,13 @@ export interface EmulatorEnv extends AppEnv {
 
 export type EmulatorApp = OpenAPIHono<EmulatorEnv>;
 
-/** What routes are built with: the emulator's context and its settings. */
+/** What routes are built with: the emulator's context, its settings, webhook sender and faults. */
 export interface EmulatorServices {
   ctx: EmulatorContext;
   tokens: TokenServiceOptions;
   adminToken: string | undefined;
+  webhooks: WebhookDispatcher;
+  faults: FaultRegistry;
 }
 
 /** The request's tenant (from its token, set by `bearerAuth`) joined to the emulator context. */

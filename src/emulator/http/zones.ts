@@ -18,6 +18,9 @@ export function zoneOf(path: string): Zone {
 /** The entity a WMS path is about, for the bad-request object's `entityName`. */
 export function entityOf(path: string): string {
   if (path.includes('/delivery-point')) return 'deliveryPoint';
+  if (path.includes('/reception/')) return 'reception';
+  if (path.includes('/expedition/')) return 'shippingOrder';
+  if (path.includes('/storage-system/')) return 'storageSystem';
   if (path.includes('/document')) return 'document';
   if (path.includes('/product')) return 'product';
   return 'request';

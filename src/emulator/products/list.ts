@@ -8,9 +8,13 @@ const lot = (sql: string) => child('p.id', 'product_lots l', 'l.product_id', sql
 const barcode = (sql: string) => child('p.id', 'product_barcodes b', 'b.product_id', sql);
 const text = (...columns: string[]): TextIndex => ({ table: 'products_text', columns, rowId: 'p.id' });
 
+/** Products with physical stock (existence = bulk + containers above zero) somewhere in the tenant. */
+const WITH_STOCK = 'p.id IN (SELECT s.product_id FROM stock s WHERE s.bulk + s.containers > 0)';
+
 /**
- * Product criteria members on the emulator's tables. Stock-related members (withStock,
- * belowMinimumStock and their groups) are false until the warehouse holds stock (part 2).
+ * Product criteria members on the emulator's tables. withStock/isWithStockGroup: existence above
+ * zero; warehouseId: stock rows in that warehouse. No minimum stock is modelled, so
+ * belowMinimumStock and its group are false.
  */
 export function productCriteriaSql(today: string): CriteriaSql<typeof PRODUCT_CRITERIA_FIELDS> {
   return {
@@ -20,7 +24,7 @@ export function productCriteriaSql(today: string): CriteriaSql<typeof PRODUCT_CR
     description: withText(expr('p.description'), text('description')),
     abbreviation: withText(expr('p.abbreviation'), text('abbreviation')),
     withLots: expr('p.with_lots'),
-    withStock: expr('0'),
+    withStock: expr(WITH_STOCK),
     belowMinimumStock: expr('0'),
     withLotsActive: expr('p.id IN (SELECT l.product_id FROM product_lots l WHERE l.active = 1)'),
     withSerialNumbersActive: expr('p.with_serial_numbers'),
@@ -28,7 +32,7 @@ export function productCriteriaSql(today: string): CriteriaSql<typeof PRODUCT_CR
     withSecurityDevice: expr('p.with_security_device'),
     withExpirationDate: expr('p.with_expiration_date'),
     detailsId: absent,
-    warehouseId: absent,
+    warehouseId: child('p.id', 'stock s', 's.product_id', 's.warehouse_id'),
     packagingId: absent,
     serialNumbersId: absent,
     serialNumber: absent,
@@ -47,7 +51,7 @@ export function productCriteriaSql(today: string): CriteriaSql<typeof PRODUCT_CR
       text('sku', 'description', 'external_code', 'abbreviation'),
     ),
     isExpiredGroup: expr('p.id IN (SELECT l.product_id FROM product_lots l WHERE l.expiration_date < ?)', [today]),
-    isWithStockGroup: expr('0'),
+    isWithStockGroup: expr(WITH_STOCK),
     isBelowMinimumGroup: expr('0'),
   };
 }
@@ -76,6 +80,7 @@ export function listProducts(ctx: TenantContext, requestUrl: string): { body: Pr
     fields: PRODUCT_CRITERIA_FIELDS,
     mapping: productCriteriaSql(ctx.clock.now().toISOString().slice(0, 10)),
     sortable: SORTABLE,
+    scope: "p.origin = 'api'",
   };
   const page = listFromQuery<ProductRow>(ctx, spec, requestUrl);
   return { body: productDtos(ctx, page.rows), headers: page.headers };

@@ -1,4 +1,5 @@
-import { bool, type EmulatorContext, type Tenant } from '../context.js';
+import { bool, type EmulatorContext, type Tenant, type TenantContext } from '../context.js';
+import { ControlError } from '../errors.js';
 
 interface TenantRow {
   id: string;
@@ -21,4 +22,11 @@ export function findTenant(ctx: EmulatorContext, id: string): Tenant | undefined
 export function listTenants(ctx: EmulatorContext): Tenant[] {
   const rows = ctx.sql('SELECT id, api_with_lot, api_with_expiration_date FROM tenants ORDER BY id').all() as TenantRow[];
   return rows.map(toTenant);
+}
+
+/** The context of a tenant named in a control API path; 404 `tenant_not_found`. */
+export function controlTenantContext(ctx: EmulatorContext, id: string): TenantContext {
+  const tenant = findTenant(ctx, id);
+  if (!tenant) throw new ControlError(404, 'tenant_not_found', `Tenant "${id}" does not exist`);
+  return { ...ctx, tenant };
 }

@@ -3,9 +3,14 @@ import type { EmulatorContext } from '../context.js';
 
 /**
  * Tables holding a tenant's warehouse data, cleared by a tenant reset (children go by cascade).
- * The tenant, its settings and its API/OAuth clients stay, so credentials keep working.
+ * The tenant, its settings, API/OAuth clients, warehouses and webhook settings stay, so
+ * credentials and configuration keep working. Numbering (`sequences`) also stays: codes are
+ * never reused.
  */
-export const TENANT_DATA_TABLES = ['documents', 'delivery_points', 'products'] as const;
+export const TENANT_DATA_TABLES = [
+  'webhook_deliveries', 'closing_documents', 'packings', 'shipping_orders', 'receptions', 'stock',
+  'documents', 'delivery_points', 'products',
+] as const;
 
 export function resetTenant(ctx: EmulatorContext, id: string): void {
   ctx.db.transaction(() => {

@@ -9,6 +9,8 @@ export interface AccessTokenClaims {
   tid: string;
   knd: ClientKind;
   gen: number;
+  /** The tenant's token epoch when issued (absent in tokens issued before epochs existed: 0). */
+  ep?: number;
 }
 
 export function isAccessTokenClaims(payload: Record<string, unknown>): payload is Record<string, unknown> & AccessTokenClaims {
@@ -16,6 +18,7 @@ export function isAccessTokenClaims(payload: Record<string, unknown>): payload i
     typeof payload.sub === 'string' &&
     typeof payload.tid === 'string' &&
     (payload.knd === 'api' || payload.knd === 'oauth') &&
-    typeof payload.gen === 'number'
+    typeof payload.gen === 'number' &&
+    (payload.ep === undefined || typeof payload.ep === 'number')
   );
 }

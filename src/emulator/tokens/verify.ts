@@ -35,6 +35,7 @@ export async function verifyAccessToken(
   if (!client || client.generation !== payload.gen || client.tenant.id !== payload.tid || client.kind !== payload.knd) {
     throw wmsError.unauthorized('The access token was revoked');
   }
+  if ((payload.ep ?? 0) !== client.tokenEpoch) throw wmsError.unauthorized('The access token expired');
   if (!client.enabled) throw wmsError.unauthorized('The client is disabled');
   return { clientId: client.clientId, kind: client.kind, tenant: client.tenant };
 }

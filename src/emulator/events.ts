@@ -1,0 +1,17 @@
+import type { EventEmitter } from 'node:events';
+import type { DeliveryView } from './webhooks/view.js';
+
+/**
+ * What the emulator announces in-process (`state.events`), so tests and the service's end-to-end
+ * tests wait on events rather than sleeping.
+ */
+export interface EmulatorEventMap {
+  /** A webhook request finished, whatever its outcome (the delivery log row as the control API shows it). */
+  delivery: [delivery: DeliveryView];
+  /** New deliveries are pending; wakes the dispatcher (emitted after the action's transaction commits). */
+  queued: [];
+  /** A tenant has no pending delivery left. */
+  idle: [tenant: string];
+}
+
+export type EmulatorEvents = EventEmitter<EmulatorEventMap>;

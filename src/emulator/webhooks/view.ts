@@ -1,0 +1,113 @@
+import type { WebhookKind } from '../../wms/index.js';
+import type { EmulatorContext } from '../context.js';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+/** Why a request was made: the event itself, an automatic retry, a duplicate, or an operator's re-send. */
+export type DeliveryCause = 'event' | 'retry' | 'duplicate' | 'resend';
+
+export interface DeliveryRow {
+  id: number;
+  tenant_id: string;
+  kind: WebhookKind;
+  closing_document_id: number | null;
+  closing_document_code: string | null;
+  url: string;
+  body: string;
+  cause: DeliveryCause;
+  origin_id: number | null;
+  attempt: number;
+  status: DeliveryStatus;
+  not_before: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** One row of the delivery log, as the control API and the `delivery` event show it. */
+export interface DeliveryView {
+  id: number;
+  tenant: string;
+  kind: WebhookKind;
+  closingDocumentCode: string | null;
+  cause: DeliveryCause;
+  /** The delivery this one repeats (retry, duplicate, re-send). */
+  originId: number | null;
+  attempt: number;
+  status: DeliveryStatus;
+  /** spec: failed close documents can be re-sent; "a failed stock regularization ... cannot be re-sent". */
+  resendable: boolean;
+  request: { method: 'POST'; url: string; headers: Record<string, string>; body: unknown };
+  response: { status: number; body: unknown } | null;
+  /** Why it failed: `HTTP 500`, `success:false: <message>`, `timeout after N ms`, a network error. */
+  error: string | null;
+  durationMs: number | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+function parsed(text: string | null): unknown {
+  if (text === null || text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function deliveryView(row: DeliveryRow, hasCredentials: boolean): DeliveryView {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (hasCredentials) headers.authorization = 'Basic ***';
+  return {
+    id: row.id,
+    tenant: row.tenant_id,
+    kind: row.kind,
+    closingDocumentCode: row.closing_document_code,
+    cause: row.cause,
+    originId: row.origin_id,
+    attempt: row.attempt,
+    status: row.status,
+    resendable: row.status === 'failed' && row.kind !== 'stock-regularization',
+    request: { method: 'POST', url: row.url, headers, body: parsed(row.body) },
+    response: row.response_status === null ? null : { status: row.response_status, body: parsed(row.response_body) },
+    error: row.error,
+    durationMs: row.duration_ms,
+    createdAt: new Date(row.created_at).toISOString(),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+  };
+}
+
+const SELECT = `SELECT w.*, c.code AS closing_document_code FROM webhook_deliveries w
+  LEFT JOIN closing_documents c ON c.id = w.closing_document_id`;
+
+export function deliveryRow(ctx: EmulatorContext, id: number): DeliveryRow | undefined {
+  return ctx.sql(`${SELECT} WHERE w.id = ?`).get(id) as DeliveryRow | undefined;
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  kind?: WebhookKind | undefined;
+  closingDocumentCode?: string | undefined;
+}
+
+/** The tenant's delivery log, oldest first. */
+export function listDeliveryRows(ctx: EmulatorContext, tenantId: string, filter: DeliveryFilter = {}): DeliveryRow[] {
+  const conditions = ['w.tenant_id = ?'];
+  const params: unknown[] = [tenantId];
+  const members: [string, unknown][] = [['w.status', filter.status], ['w.kind', filter.kind], ['c.code', filter.closingDocumentCode]];
+  for (const [column, value] of members) {
+    if (value === undefined) continue;
+    conditions.push(`${column} = ?`);
+    params.push(value);
+  }
+  return ctx.sql(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY w.id`).all(...params) as DeliveryRow[];
+}
+
+export function pendingCount(ctx: EmulatorContext, tenantId?: string): number {
+  const row = tenantId
+    ? ctx.sql("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND tenant_id = ?").get(tenantId)
+    : ctx.sql("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get();
+  return (row as { n: number }).n;
+}
