@@ -43,6 +43,8 @@ export interface InboxRepo {
   recordAttempt(id: number, at: Date): Promise<number>;
   markProcessed(id: number, at: Date): Promise<void>;
   markFailed(id: number, error: string, at: Date): Promise<void>;
+  /** Keeps the error of a failed attempt that will be retried; the status does not change. */
+  noteError(id: number, error: string, at: Date): Promise<void>;
   /** Puts a failed or processed event back to `received` for another processing run. */
   reopen(id: number, at: Date): Promise<boolean>;
   countByStatus(): Promise<Record<InboundStatus, number>>;

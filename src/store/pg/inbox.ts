@@ -66,6 +66,10 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       await orm.update(t).set({ status: 'failed', error, updatedAt: at }).where(eq(t.id, id));
     },
 
+    noteError: async (id, error, at) => {
+      await orm.update(t).set({ error, updatedAt: at }).where(eq(t.id, id));
+    },
+
     reopen: async (id, at) => {
       const rows = await orm
         .update(t)
