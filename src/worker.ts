@@ -1,4 +1,5 @@
 import type { ServiceDeps } from './deps.js';
+import { inboundJobs } from './inbound/jobs.js';
 
 /**
  * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
@@ -9,7 +10,7 @@ export interface JobRegistration {
   register(deps: ServiceDeps): Promise<void>;
 }
 
-export const jobRegistrations: JobRegistration[] = [];
+export const jobRegistrations: JobRegistration[] = [inboundJobs];
 
 export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {
   for (const r of registrations) {
