@@ -13,7 +13,8 @@ export function processJobOptions(config: Config): Omit<SendOptions, 'tx'> {
   return {
     retryLimit: config.inbound.retryLimit,
     retryDelay: config.inbound.retryDelaySeconds,
-    retryBackoff: true,
+    // pg-boss turns a zero delay with backoff into 1 s, 2 s, 4 s…: zero means retry at once.
+    retryBackoff: config.inbound.retryDelaySeconds > 0,
     expireInSeconds: config.inbound.leaseSeconds,
   };
 }
