@@ -128,7 +128,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
           ],
         },
       });
-      const payload = { ...uniquePayload('reception-close'), documentExternalCode };
+      const payload: Record<string, unknown> = { ...uniquePayload('reception-close'), documentExternalCode };
       (payload.lines as unknown[]).push({ externalCode: 'CHEESE-1KG', quantity: 4, lotCode: 'C1' });
       const event = await deliver('reception-close', payload);
       expect((await feedEventOf(event.id)).data.differences).toEqual({
@@ -158,9 +158,10 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     it('a processing failure retries with backoff, then leaves the event failed with its error, and the dead job visible', async () => {
       // A payload accepted by an earlier, laxer version of the schema: processing cannot parse it.
       const key = `reception-close:LEGACY-${Date.now()}`;
-      const [{ event }] = await writeEvents(svc.deps, [
+      const [written] = await writeEvents(svc.deps, [
         { connection: 'acme', kind: 'reception-close', dedupeKey: key, payload: '{"closingDocumentCode":"LEGACY"}', at: new Date() },
-      ]) as [{ event: InboundEvent }];
+      ]);
+      const event = written!.event;
       const failed = await settled(key, 'failed');
       expect(failed.attempts).toBe(3);
       expect(failed.error).toMatch(/stored payload no longer valid/);
