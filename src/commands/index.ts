@@ -1,5 +1,7 @@
+import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
 import { notYetAvailable } from './not-yet.js';
+import { replayCommand } from './replay.js';
 import { serveCommand } from './serve.js';
 import { startCommand } from './start.js';
 import type { Command } from './types.js';
@@ -11,6 +13,7 @@ export const commands: Command[] = [
   workerCommand,
   notYetAvailable('emulator', 'run the WMS emulator alone', 'Usage: wms-sync emulator [--port 8090] [--data FILE] [--seed demo]'),
   migrateCommand,
-  notYetAvailable('replay', 'post stored or fixture webhook payloads again', 'Usage: wms-sync replay FILE... --to URL --connection NAME'),
+  replayCommand,
+  eventsCommand,
   notYetAvailable('reconcile', 'run a stock reconciliation now', 'Usage: wms-sync reconcile [--connection NAME]'),
 ];
