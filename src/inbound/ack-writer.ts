@@ -16,9 +16,9 @@ export interface AckWriterDeps {
 }
 
 /**
- * Stores deliveries and their processing jobs in ONE transaction: an event is never stored without
- * its job, nor a job without its event. New accepted events get a job; repeats and rejected
- * deliveries get none.
+ * Stores deliveries and their processing job in ONE transaction: an event is never stored without
+ * a job, nor a job without its events. New accepted events go in the job; repeats and rejected
+ * deliveries do not.
  */
 export async function writeEvents(deps: AckWriterDeps, items: readonly NewInboundEvent[]): Promise<AckResult[]> {
   // Rows are locked in one order by every transaction, so concurrent Postgres batches holding the
@@ -27,13 +27,13 @@ export async function writeEvents(deps: AckWriterDeps, items: readonly NewInboun
   const jobOptions = processJobOptions(deps.config);
   return deps.store.transaction(async (tx) => {
     const results = new Array<AckResult>(items.length);
-    const jobs: { data: ProcessJobData; options: typeof jobOptions }[] = [];
+    const eventIds: number[] = [];
     for (const i of order) {
       const result = await tx.inbox.record(items[i]!);
       results[i] = result;
-      if (!result.duplicate && result.event.status === 'received') jobs.push({ data: { eventId: result.event.id }, options: jobOptions });
+      if (!result.duplicate && result.event.status === 'received') eventIds.push(result.event.id);
     }
-    if (jobs.length > 0) await deps.queue.sendMany(INBOUND_QUEUE, jobs, { tx });
+    if (eventIds.length > 0) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: eventIds.sort((a, b) => a - b) }, { ...jobOptions, tx });
     return results;
   });
 }

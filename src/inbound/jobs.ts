@@ -7,34 +7,48 @@ import { processEvent } from './process-event.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
 
 /**
- * Runs one processing job. A failed attempt keeps its error on the event (still `received`, to be
- * retried); the last one marks the event `failed` with the error, for the operator to see and retry.
+ * Runs one processing job: each of its events on its own. A failed attempt keeps its error on the
+ * event (still `received`, to be retried with the job); on the job's last attempt the event is
+ * marked `failed` with its error, for the operator to see and retry. Events already processed are
+ * skipped when the job runs again, so only the failed ones are retried.
  */
 export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, job: Job<ProcessJobData>): Promise<void> {
-  try {
-    await processEvent({ store: deps.store, clock: deps.clock, metrics }, job.data.eventId);
-  } catch (err) {
-    const final = job.retryCount >= job.retryLimit;
-    const message = errorMessage(err);
-    const event = await deps.store.inbox.get(job.data.eventId).catch(() => undefined);
-    metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
-    await (final ? deps.store.inbox.markFailed(job.data.eventId, message, deps.clock.now()) : deps.store.inbox.noteError(job.data.eventId, message, deps.clock.now())).catch(
-      (e: unknown) => deps.logger.error({ err: errorMessage(e), eventId: job.data.eventId }, 'could not record a processing failure'),
-    );
-    (final ? deps.logger.error : deps.logger.warn).call(deps.logger, { eventId: job.data.eventId, attempt: job.retryCount + 1, err: message, final }, 'event processing failed');
-    throw err;
+  const final = job.retryCount >= job.retryLimit;
+  const failures: string[] = [];
+  for (const eventId of job.data.eventIds) {
+    try {
+      await processEvent({ store: deps.store, clock: deps.clock, metrics }, eventId);
+    } catch (err) {
+      const message = errorMessage(err);
+      failures.push(`event ${eventId}: ${message}`);
+      await recordFailure(deps, metrics, eventId, message, final, job.retryCount + 1);
+    }
   }
+  if (failures.length > 0) throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
+}
+
+async function recordFailure(deps: ServiceDeps, metrics: InboundMetrics, eventId: number, message: string, final: boolean, attempt: number): Promise<void> {
+  const at = deps.clock.now();
+  try {
+    const event = await deps.store.inbox.get(eventId);
+    metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
+    await (final ? deps.store.inbox.markFailed(eventId, message, at) : deps.store.inbox.noteError(eventId, message, at));
+  } catch (err) {
+    deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
+  }
+  (final ? deps.logger.error : deps.logger.warn).call(deps.logger, { eventId, attempt, err: message, final }, 'event processing failed');
 }
 
 /**
- * A job whose worker died on its last attempt (lease expired) never reached the catch above:
- * mark its event failed here, unless it was processed after all.
+ * A job whose worker died on its last attempt (lease expired) never reached the code above: mark
+ * its events failed here, except those processed after all.
  */
 async function onDeadJob(deps: ServiceDeps, id: string, error: Error): Promise<void> {
   const job = await deps.queue.getJob<ProcessJobData>(INBOUND_QUEUE, id);
-  if (!job) return;
-  const event = await deps.store.inbox.get(job.data.eventId);
-  if (event?.status === 'received') await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+  for (const eventId of job?.data.eventIds ?? []) {
+    const event = await deps.store.inbox.get(eventId);
+    if (event?.status === 'received') await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+  }
 }
 
 export const inboundJobs: JobRegistration = {
@@ -45,7 +59,7 @@ export const inboundJobs: JobRegistration = {
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {
       if (e.name !== INBOUND_QUEUE || !e.dead) return;
-      onDeadJob(deps, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not mark the event of a dead job'));
+      onDeadJob(deps, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not mark the events of a dead job'));
     });
     await deps.queue.work<ProcessJobData>(
       INBOUND_QUEUE,

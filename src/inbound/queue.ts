@@ -1,11 +1,15 @@
 import type { Config } from '../lib/config.js';
 import type { SendOptions } from '../queue/types.js';
 
-/** The queue of processing jobs: one job per accepted event, `{ eventId }`. */
+/**
+ * The queue of processing jobs. One job carries the events acknowledged by one commit (group
+ * commit), `{ eventIds }`: one job row per commit instead of one per event, the receiver's cost.
+ * Each event is processed on its own, so one that fails does not stop the others.
+ */
 export const INBOUND_QUEUE = 'inbound-events';
 
 export interface ProcessJobData {
-  eventId: number;
+  eventIds: number[];
 }
 
 /** Retry and lease of processing jobs, set on every job so they do not depend on who created the queue. */

@@ -18,7 +18,7 @@ export async function retryEvent(deps: { store: Store; queue: Queue; clock: Cloc
   const at = deps.clock.now();
   const jobId = await deps.store.transaction(async (tx) => {
     if (event.status !== 'received') await tx.inbox.reopen(event.id, at);
-    return deps.queue.send(INBOUND_QUEUE, { eventId: event.id }, { ...processJobOptions(deps.config), tx });
+    return deps.queue.send(INBOUND_QUEUE, { eventIds: [event.id] }, { ...processJobOptions(deps.config), tx });
   });
   return { ok: true, event: (await deps.store.inbox.get(id))!, jobId };
 }

@@ -57,8 +57,18 @@ describe('group commit over a real SQLite store', () => {
 
     const reopened = createSqliteStore({ file });
     try {
-      for (const it of items) expect(await reopened.inbox.findByKey('acme', it.dedupeKey)).toMatchObject({ payload: it.payload, status: 'received' });
-      expect((await deps.queue.counts()).created).toBeGreaterThanOrEqual(300);
+      // Every event, and a processing job naming it: one job per commit.
+      const queued = new Set(
+        reopened.database.raw
+          .prepare<[], { data: string }>(`SELECT data FROM jobs WHERE name = 'inbound-events'`)
+          .all()
+          .flatMap((j) => (JSON.parse(j.data) as { eventIds: number[] }).eventIds),
+      );
+      for (const it of items) {
+        const event = await reopened.inbox.findByKey('acme', it.dedupeKey);
+        expect(event).toMatchObject({ payload: it.payload, status: 'received' });
+        expect(queued.has(event!.id)).toBe(true);
+      }
     } finally {
       await reopened.close();
     }

@@ -19,7 +19,7 @@ function dyingWorker(when: 'before commit' | 'after commit', died: Promise<void>
     register: async (deps) => {
       await deps.queue.work<ProcessJobData>(INBOUND_QUEUE, { batchSize: 1 }, async (job) => {
         if (when === 'after commit') {
-          await processEvent({ store: deps.store, clock: deps.clock, metrics: inboundMetrics(deps.metrics) }, job.data.eventId);
+          for (const id of job.data.eventIds) await processEvent({ store: deps.store, clock: deps.clock, metrics: inboundMetrics(deps.metrics) }, id);
         }
         await died;
       });

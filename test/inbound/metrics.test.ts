@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { basicAuth, startTestService, testConnection, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { postWebhook, uniquePayload } from './support.js';
@@ -54,7 +55,6 @@ describe('receiver and processing metrics at /metrics', () => {
   });
 
   it('a second app built on the same deps shares the metrics instead of failing to register them', async () => {
-    const { buildApp } = await import('../../src/app.js');
     const again = buildApp(svc.deps);
     expect((await again.request('/metrics')).status).toBe(200);
   });

@@ -155,18 +155,22 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id)).toHaveLength(4);
     });
 
-    it('a processing failure retries with backoff, then leaves the event failed with its error, and the dead job visible', async () => {
+    it('a processing failure retries with backoff, then leaves the event failed with its error, and the dead job visible; its job-mate is processed', async () => {
       // A payload accepted by an earlier, laxer version of the schema: processing cannot parse it.
+      // It shares its commit, hence its job, with a good event.
       const key = `reception-close:LEGACY-${Date.now()}`;
+      const good = uniquePayload('reception-close');
       const [written] = await writeEvents(svc.deps, [
         { connection: 'acme', kind: 'reception-close', dedupeKey: key, payload: '{"closingDocumentCode":"LEGACY"}', at: new Date() },
+        { connection: 'acme', kind: 'reception-close', dedupeKey: keyOf('reception-close', good), payload: JSON.stringify(good), at: new Date() },
       ]);
       const event = written!.event;
+      expect((await settled(keyOf('reception-close', good))).attempts).toBe(1);
       const failed = await settled(key, 'failed');
       expect(failed.attempts).toBe(3);
       expect(failed.error).toMatch(/stored payload no longer valid/);
       const dead = await svc.deps.queue.listDead({ name: INBOUND_QUEUE });
-      expect(dead.some((j) => (j.data as { eventId: number }).eventId === event.id)).toBe(true);
+      expect(dead.some((j) => (j.data as { eventIds: number[] }).eventIds.includes(event.id))).toBe(true);
       // Operator retry: back to received, processed again (and failing again, for this payload).
       expect(await retryEvent(svc.deps, event.id)).toMatchObject({ ok: true, event: { status: 'received' } });
       await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 6 && (await svc.deps.store.inbox.get(event.id))?.status === 'failed');

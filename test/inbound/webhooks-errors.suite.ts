@@ -109,6 +109,18 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await svc.deps.store.inbox.list({ connection: 'acme', limit: 1000 })).length).toBe(before);
     });
 
+    it('a chunked body (no Content-Length) under the limit is read whole and accepted', async () => {
+      const payload = uniquePayload('reception-close');
+      const res = await svc.app.request('/webhooks/acme/reception-close', {
+        method: 'POST',
+        headers: { authorization: authOf(acme), 'content-type': 'application/json' },
+        body: new Blob([JSON.stringify(payload)]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(200);
+      expect((await svc.deps.store.inbox.findByKey('acme', `reception-close:${payload.closingDocumentCode as string}`))?.payload).toBe(JSON.stringify(payload));
+    });
+
     it('a body just under the limit is accepted', async () => {
       const payload = uniquePayload('reception-close');
       const base = JSON.stringify({ ...payload, observations: '' });
