@@ -169,8 +169,10 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       const failed = await settled(key, 'failed');
       expect(failed.attempts).toBe(3);
       expect(failed.error).toMatch(/stored payload no longer valid/);
-      const dead = await svc.deps.queue.listDead({ name: INBOUND_QUEUE });
-      expect(dead.some((j) => (j.data as { eventIds: number[] }).eventIds.includes(event.id))).toBe(true);
+      // The event is marked failed inside the last attempt; the job is marked dead just after it.
+      await until(async () => (await svc.deps.queue.listDead({ name: INBOUND_QUEUE })).some((j) => (j.data as { eventIds: number[] }).eventIds.includes(event.id)), {
+        message: 'dead job listed',
+      });
       // Operator retry: back to received, processed again (and failing again, for this payload).
       expect(await retryEvent(svc.deps, event.id)).toMatchObject({ ok: true, event: { status: 'received' } });
       await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 6 && (await svc.deps.store.inbox.get(event.id))?.status === 'failed');
