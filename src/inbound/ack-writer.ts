@@ -26,13 +26,13 @@ export async function writeEvents(deps: AckWriterDeps, items: readonly NewInboun
   const order = items.map((_, i) => i).sort((a, b) => compareKeys(items[a]!, items[b]!));
   const jobOptions = processJobOptions(deps.config);
   return deps.store.transaction(async (tx) => {
+    const recorded = await tx.inbox.recordMany(order.map((i) => items[i]!));
     const results = new Array<AckResult>(items.length);
     const eventIds: number[] = [];
-    for (const i of order) {
-      const result = await tx.inbox.record(items[i]!);
-      results[i] = result;
+    recorded.forEach((result, n) => {
+      results[order[n]!] = result;
       if (!result.duplicate && result.event.status === 'received') eventIds.push(result.event.id);
-    }
+    });
     if (eventIds.length > 0) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: eventIds.sort((a, b) => a - b) }, { ...jobOptions, tx });
     return results;
   });

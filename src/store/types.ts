@@ -36,6 +36,12 @@ export interface InboxRepo {
    * true for a repeat; concurrent repeats resolve to exactly one stored row.
    */
   record(input: NewInboundEvent): Promise<{ event: InboundEvent; duplicate: boolean }>;
+  /**
+   * `record` for several events at once (one statement on Postgres), with the results of recording
+   * them one after the other in this order: a key repeated in the batch is a duplicate after its
+   * first time. Each `event` is the row as the whole batch leaves it.
+   */
+  recordMany(inputs: readonly NewInboundEvent[]): Promise<{ event: InboundEvent; duplicate: boolean }[]>;
   get(id: number): Promise<InboundEvent | undefined>;
   findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
   list(query: InboxListQuery): Promise<InboundEvent[]>;

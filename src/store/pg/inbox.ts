@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { countsOf } from '../counts.js';
-import type { InboundEvent, InboxRepo } from '../types.js';
+import type { InboundEvent, InboxRepo, NewInboundEvent } from '../types.js';
 import type { PgOrm } from './database.js';
 import { inboundEvents as t } from './schema.js';
 
@@ -18,6 +18,26 @@ const RECORD = {
          RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
                    received_at, last_duplicate_at, processed_at, updated_at`,
 };
+
+/**
+ * Many events in one statement and one round trip: arrays unnested into rows, each key once (the
+ * repeats within the batch are folded into its `duplicates`). `xmax = 0` tells a row this
+ * statement inserted from one it updated. Rows are written in the arrays' order.
+ */
+const RECORD_MANY = {
+  name: 'wms_sync_inbox_record_many',
+  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at)
+         SELECT c, k, d, s, p, e, r, a, a, n, l
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[])
+           AS u(c, k, d, s, p, e, r, a, n, l)
+         ON CONFLICT (connection, dedupe_key) DO UPDATE
+           SET duplicates = inbound_events.duplicates + excluded.duplicates + 1,
+               last_duplicate_at = COALESCE(excluded.last_duplicate_at, excluded.received_at)
+         RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
+                   received_at, last_duplicate_at, processed_at, updated_at, (xmax = 0) AS inserted`,
+};
+
+const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
 
 interface RecordRow {
   id: string;
@@ -64,6 +84,44 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       });
       const event = toEvent(rows[0]!);
       return { event, duplicate: event.duplicates > 0 };
+    },
+
+    recordMany: async (inputs) => {
+      if (inputs.length === 0) return [];
+      const unique = new Map<string, { input: NewInboundEvent; count: number; lastAt: Date }>();
+      for (const input of inputs) {
+        const key = keyOf(input.connection, input.dedupeKey);
+        const seen = unique.get(key);
+        if (seen) {
+          seen.count += 1;
+          seen.lastAt = input.at;
+        } else unique.set(key, { input, count: 1, lastAt: input.at });
+      }
+      const u = [...unique.values()];
+      const { rows } = await orm.$client.query<RecordRow & { inserted: boolean }>({
+        ...RECORD_MANY,
+        values: [
+          u.map((x) => x.input.connection),
+          u.map((x) => x.input.kind),
+          u.map((x) => x.input.dedupeKey),
+          u.map((x) => x.input.status ?? 'received'),
+          u.map((x) => x.input.payload),
+          u.map((x) => x.input.error ?? null),
+          u.map((x) => x.input.requestId ?? null),
+          u.map((x) => x.input.at),
+          u.map((x) => x.count - 1),
+          u.map((x) => (x.count > 1 ? x.lastAt : null)),
+        ],
+      });
+      const byKey = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), r]));
+      const answered = new Set<string>();
+      return inputs.map((input) => {
+        const key = keyOf(input.connection, input.dedupeKey);
+        const row = byKey.get(key)!;
+        const first = !answered.has(key);
+        answered.add(key);
+        return { event: toEvent(row), duplicate: first ? !row.inserted : true };
+      });
     },
 
     get: async (id) => (await orm.select().from(t).where(eq(t.id, id)))[0],

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { InboxRepo } from '../types.js';
+import type { InboxRepo, NewInboundEvent } from '../types.js';
 import { countsOf } from '../counts.js';
 import type { SqliteOrm } from './database.js';
 import type { Run } from './runner.js';
@@ -36,21 +36,30 @@ function prepareRecord(orm: SqliteOrm) {
 
 export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
   let recordStatement: ReturnType<typeof prepareRecord> | undefined;
+  const recordNow = (input: NewInboundEvent) => {
+    recordStatement ??= prepareRecord(orm);
+    const event = recordStatement.get({
+      connection: input.connection,
+      kind: input.kind,
+      dedupeKey: input.dedupeKey,
+      status: input.status ?? 'received',
+      payload: input.payload,
+      error: input.error ?? null,
+      requestId: input.requestId ?? null,
+      at: input.at,
+    })!;
+    return { event, duplicate: event.duplicates > 0 };
+  };
   return {
-    record: (input) =>
+    record: (input) => run(() => recordNow(input)),
+
+    recordMany: (inputs) =>
       run(() => {
-        recordStatement ??= prepareRecord(orm);
-        const event = recordStatement.get({
-          connection: input.connection,
-          kind: input.kind,
-          dedupeKey: input.dedupeKey,
-          status: input.status ?? 'received',
-          payload: input.payload,
-          error: input.error ?? null,
-          requestId: input.requestId ?? null,
-          at: input.at,
-        })!;
-        return { event, duplicate: event.duplicates > 0 };
+        // One synchronous statement per event is already cheap here; the rows of repeated keys are
+        // read again at the end so that every result shows the row as the batch left it.
+        const results = inputs.map(recordNow);
+        const last = new Map(results.map((r) => [r.event.id, r.event]));
+        return results.map((r) => ({ event: last.get(r.event.id)!, duplicate: r.duplicate }));
       }),
 
     get: (id) => run(() => orm.select().from(t).where(eq(t.id, id)).get()),
