@@ -1,21 +1,22 @@
-// npm run bench:ingest [-- --duration 10 --warmup 3 --runs 1 --connections 50 --no-postgres]
+// npm run bench:ingest [-- --duration 10 --warmup 3 --runs 1 --connections 50 --no-postgres --generator wrk|autocannon]
 //
 // Webhook ingest throughput: a bare Hono JSON echo (the baseline) and the receiver (auth +
 // validation + durable insert + enqueue, through the service's whole app) on SQLite and on
-// Postgres, with and without group commit. Each server runs in a child process; autocannon runs
-// in this one, over loopback. Prints req/s, p50, p99 and the ratio to the baseline, checks that
-// every 2xx answer left a stored event, and writes bench/results/ingest.json.
+// Postgres, with and without group commit. Each server runs in a child process; the load
+// generator (wrk with one thread when installed, else autocannon in this process) runs over
+// loopback. Prints req/s, p50, p99 and the ratio to the baseline, checks that every 2xx answer
+// left a stored event, and writes bench/results/ingest.json.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/lib/config.js';
 import { openStore } from '../src/store/index.js';
 import { tempDir } from '../test/support/tmp.js';
+import { load, wrkAvailable, type Generator } from './load.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -24,8 +25,10 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '1' },
     connections: { type: 'string', default: '50' },
     'no-postgres': { type: 'boolean', default: false },
+    generator: { type: 'string' },
   },
 });
+const GENERATOR: Generator = opts.generator === 'autocannon' || opts.generator === 'wrk' ? opts.generator : (await wrkAvailable()) ? 'wrk' : 'autocannon';
 const DURATION = Number(opts.duration);
 const WARMUP = Number(opts.warmup);
 const RUNS = Number(opts.runs);
@@ -84,22 +87,9 @@ function startServer(target: Target): Promise<{ url: string; stop: () => Promise
 }
 
 let sequence = 0;
-async function load(url: string, seconds: number) {
-  const run = (sequence += 1);
-  let n = 0;
-  return autocannon({
-    url: `${url}/webhooks/bench/reception-close`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    // autocannon's own idReplacement assumes 27-character ids and sends a wrong Content-Length.
-    requests: [
-      {
-        method: 'POST',
-        headers: { authorization: AUTH, 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: BODY.replace('[<id>]', `${run}-${(n += 1)}`) }),
-      },
-    ],
-  });
+function loadRun(url: string, seconds: number) {
+  sequence += 1;
+  return load(GENERATOR, { url: `${url}/webhooks/bench/reception-close`, seconds, connections: CONNECTIONS, body: BODY, authorization: AUTH, runId: `${sequence}` });
 }
 
 async function storedEvents(target: Target): Promise<number> {
@@ -117,14 +107,13 @@ async function runTarget(target: Target): Promise<Omit<Row, 'ratio'>> {
   let acked = 0;
   let errors = 0;
   try {
-    const warm = await load(server.url, WARMUP);
-    acked += warm['2xx'];
-    const r = await load(server.url, DURATION);
-    acked += r['2xx'];
-    errors = r.errors + r.timeouts + r.non2xx;
+    const warm = await loadRun(server.url, WARMUP);
+    const r = await loadRun(server.url, DURATION);
+    acked = warm.ok + r.ok;
+    errors = r.errors;
     await server.stop();
     const stored = target.server === 'receiver' ? await storedEvents(target) : null;
-    return { name: target.name, reqPerSec: r['2xx'] / DURATION, p50: r.latency.p50, p99: r.latency.p99, acked, stored, errors };
+    return { name: target.name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, acked, stored, errors };
   } catch (err) {
     await server.stop();
     throw err;
@@ -182,7 +171,7 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`Postgres not reachable at ${PG_URL.replace(/\/\/[^@]*@/, '//')} (or --no-postgres): Postgres rows left out.\n`);
   }
-  process.stdout.write(`${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured, ${RUNS} run(s) each (median), body ${BODY.length} bytes\n`);
+  process.stdout.write(`${GENERATOR}, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured, ${RUNS} run(s) each (median ratio), body ${BODY.length} bytes\n`);
 
   // The machine may be shared: each run measures the baseline next to the receivers and ratios
   // are taken within a run; the table shows, per target, the run with the median ratio.
@@ -224,7 +213,8 @@ async function main(): Promise<void> {
         node: process.version,
         cpus: os.cpus().length,
         cpuModel: os.cpus()[0]?.model,
-        loadGenerator: `autocannon (in-process, separate from the servers), ${CONNECTIONS} connections, loopback`,
+        loadGenerator: `${GENERATOR === 'wrk' ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, loopback`,
+        loadAverageAtEnd: os.loadavg(),
         durationSeconds: DURATION,
         warmupSeconds: WARMUP,
         runs: RUNS,

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -41,6 +43,18 @@ describe('sqlite store specifics', () => {
     const reopened = createSqliteStore({ file });
     expect((await reopened.inbox.countByStatus()).received).toBe(2000);
     await reopened.close();
+    tmp.remove();
+  });
+
+  it('a script that only opens and closes a store finishes its close (the checkpoint thread waits for it)', () => {
+    const tmp = tempDir('close-exit');
+    const store = fileURLToPath(new URL('../../src/store/sqlite/store.ts', import.meta.url));
+    const script = `import { createSqliteStore } from ${JSON.stringify(store)};
+      const s = createSqliteStore({ file: ${JSON.stringify(`${tmp.dir}/x.db`)} });
+      await s.migrate();
+      await s.close();
+      console.log('closed');`;
+    expect(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })).toContain('closed');
     tmp.remove();
   });
 

@@ -42,6 +42,8 @@ export function startCheckpointer(file: string, intervalMs = 200): Checkpointer 
   return {
     stop: () =>
       (stopping ??= (async () => {
+        // Unref'd so an idle store never keeps the process alive, but a close in progress must.
+        worker.ref();
         worker.postMessage('stop');
         await exited;
       })()),
