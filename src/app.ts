@@ -1,7 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type { ServiceDeps } from './deps.js';
+import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
+import { inboundRoutes } from './inbound/routes.js';
 import { validationFailed } from './lib/errors.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
@@ -32,6 +34,8 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
     ]),
   );
   app.route('/', outboundRoutes(deps));
+  app.route('/', inboundRoutes(deps));
+  app.route('/', erpFeedRoutes(deps));
   app.get('/metrics', async (c) => {
     return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });

@@ -1,5 +1,6 @@
 import type { ServiceDeps } from './deps.js';
 import { outboundJobs } from './outbound/jobs.js';
+import { inboundJobs } from './inbound/jobs.js';
 
 /**
  * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
@@ -10,7 +11,7 @@ export interface JobRegistration {
   register(deps: ServiceDeps): Promise<void>;
 }
 
-export const jobRegistrations: JobRegistration[] = [outboundJobs];
+export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs];
 
 export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {
   for (const r of registrations) {

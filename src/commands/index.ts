@@ -1,7 +1,9 @@
 import { emulatorCommand } from './emulator.js';
+import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
 import { notYetAvailable } from './not-yet.js';
 import { pushCommand } from './push.js';
+import { replayCommand } from './replay.js';
 import { serveCommand } from './serve.js';
 import { startCommand } from './start.js';
 import { syncCommand } from './sync.js';
@@ -16,6 +18,7 @@ export const commands: Command[] = [
   migrateCommand,
   pushCommand,
   syncCommand,
-  notYetAvailable('replay', 'post stored or fixture webhook payloads again', 'Usage: wms-sync replay FILE... --to URL --connection NAME'),
+  replayCommand,
+  eventsCommand,
   notYetAvailable('reconcile', 'run a stock reconciliation now', 'Usage: wms-sync reconcile [--connection NAME]'),
 ];

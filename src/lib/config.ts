@@ -48,6 +48,11 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(4),
   WORKER_BATCH_SIZE: int(1, 1000).default(20),
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
+  WEBHOOK_BATCH_MAX: int(1, 10_000).default(256),
+  WEBHOOK_COMMIT_CONCURRENCY: int(1, 64).default(4),
+  INBOUND_RETRY_LIMIT: int(0, 100).default(10),
+  INBOUND_RETRY_DELAY_SECONDS: int(0, 3600).default(5),
+  INBOUND_LEASE_SECONDS: int(1, 86_400).default(300),
   WMS_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(30_000),
   WMS_MAX_CONCURRENCY: int(1, 256).default(8),
   OUTBOUND_MAX_ATTEMPTS: int(1, 100).default(8),
@@ -93,6 +98,11 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
+  /**
+   * Webhook receiver and processing. `batchMax`: most deliveries acknowledged by one commit (1 turns
+   * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
+   */
+  inbound: { batchMax: number; commitConcurrency: number; retryLimit: number; retryDelaySeconds: number; leaseSeconds: number };
   wms: { timeoutMs: number; maxConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
   outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
@@ -142,6 +152,13 @@ export function loadConfig(source: Source = process.env): Config {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS },
+    inbound: {
+      batchMax: env.WEBHOOK_BATCH_MAX,
+      commitConcurrency: env.WEBHOOK_COMMIT_CONCURRENCY,
+      retryLimit: env.INBOUND_RETRY_LIMIT,
+      retryDelaySeconds: env.INBOUND_RETRY_DELAY_SECONDS,
+      leaseSeconds: env.INBOUND_LEASE_SECONDS,
+    },
     wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
     outbound: {
       maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,

@@ -34,12 +34,23 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
 }
 
 export function bodyLimit(maxBytes: number): MiddlewareHandler {
-  return honoBodyLimit({
+  const streaming = honoBodyLimit({
     maxSize: maxBytes,
     onError: () => {
       throw payloadTooLarge(maxBytes);
     },
   });
+  return (c, next) => {
+    // With a Content-Length the HTTP parser delivers exactly that many bytes, so the header alone
+    // decides. Hono's middleware would first turn the body into a web stream (about 80 µs a
+    // request under load, three times a whole JSON round trip); it only reads chunked bodies now.
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined && /^\d+$/.test(length)) {
+      if (Number(length) > maxBytes) throw payloadTooLarge(maxBytes);
+      return next();
+    }
+    return streaming(c, next);
+  };
 }
 
 // Typed over any Env so apps whose Variables extend AppEnv's (e.g. ErpEnv) can use it too.

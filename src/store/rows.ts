@@ -1,21 +1,7 @@
-import type { NewConfirmation, NewInboundEvent, NewLedgerMovement, OutboundUpsert } from './types.js';
+import type { NewConfirmation, NewLedgerMovement, OutboundUpsert } from './types.js';
 
 // Insert rows built once for both adapters: the column mapping of each table lives here, the SQL
 // (conflict targets, RETURNING) in the dialect's repo.
-
-export function inboundRow(input: NewInboundEvent) {
-  return {
-    connection: input.connection,
-    kind: input.kind,
-    dedupeKey: input.dedupeKey,
-    status: input.status ?? 'received',
-    payload: input.payload,
-    error: input.error ?? null,
-    requestId: input.requestId ?? null,
-    receivedAt: input.at,
-    updatedAt: input.at,
-  };
-}
 
 export function outboundRow(input: OutboundUpsert) {
   return {

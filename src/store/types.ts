@@ -36,6 +36,12 @@ export interface InboxRepo {
    * true for a repeat; concurrent repeats resolve to exactly one stored row.
    */
   record(input: NewInboundEvent): Promise<{ event: InboundEvent; duplicate: boolean }>;
+  /**
+   * `record` for several events at once (one statement on Postgres), with the results of recording
+   * them one after the other in this order: a key repeated in the batch is a duplicate after its
+   * first time. Each `event` is the row as the whole batch leaves it.
+   */
+  recordMany(inputs: readonly NewInboundEvent[]): Promise<{ event: InboundEvent; duplicate: boolean }[]>;
   get(id: number): Promise<InboundEvent | undefined>;
   findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
   list(query: InboxListQuery): Promise<InboundEvent[]>;
@@ -43,6 +49,8 @@ export interface InboxRepo {
   recordAttempt(id: number, at: Date): Promise<number>;
   markProcessed(id: number, at: Date): Promise<void>;
   markFailed(id: number, error: string, at: Date): Promise<void>;
+  /** Keeps the error of a failed attempt that will be retried; the status does not change. */
+  noteError(id: number, error: string, at: Date): Promise<void>;
   /** Puts a failed or processed event back to `received` for another processing run. */
   reopen(id: number, at: Date): Promise<boolean>;
   countByStatus(): Promise<Record<InboundStatus, number>>;

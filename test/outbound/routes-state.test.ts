@@ -118,7 +118,7 @@ describe('ERP API: sync state, cancel, retry', () => {
   });
 
   it("guards only its own paths: other /erp/v1 routes (another room's) are not intercepted", async () => {
-    expect((await erp(svc.app, null, 'GET', '/erp/v1/events')).status).toBe(404);
+    expect((await erp(svc.app, null, 'GET', '/erp/v1/no-such-room')).status).toBe(404);
     expect((await erp(svc.app, null, 'GET', '/erp/v1/products/X')).status).toBe(401);
     expect((await erp(svc.app, null, 'POST', '/erp/v1/documents:batch', { json: { items: [] } })).status).toBe(401);
   });

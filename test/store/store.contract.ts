@@ -32,10 +32,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const first = await store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload, at });
         expect(first.duplicate).toBe(false);
         expect(first.event).toMatchObject({ status: 'received', duplicates: 0, payload, attempts: 0 });
-        const again = await store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload: '{}', at });
+        const later = new Date(at.getTime() + 60_000);
+        const again = await store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload: '{}', at: later });
         expect(again.duplicate).toBe(true);
         expect(again.event.id).toBe(first.event.id);
         expect(again.event.duplicates).toBe(1);
+        expect(again.event.lastDuplicateAt?.getTime()).toBe(later.getTime());
+        expect(again.event.receivedAt.getTime()).toBe(at.getTime());
         // The first body is kept; a repeat never overwrites what was acknowledged.
         expect((await store.inbox.get(first.event.id))?.payload).toBe(payload);
       });
@@ -52,6 +55,36 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect((await store.inbox.findByKey('c1', dedupeKey))?.duplicates).toBe(49);
       });
 
+      it('recordMany gives the results of recording one after the other, repeats within the batch included', async () => {
+        const [a, b, existing] = [key('many-a'), key('many-b'), key('many-x')];
+        const before = await store.inbox.record({ connection: 'c1', kind: 'k', dedupeKey: existing, payload: 'x0', at });
+        const later = new Date(at.getTime() + 1000);
+        const results = await store.inbox.recordMany([
+          { connection: 'c1', kind: 'k', dedupeKey: a, payload: 'a1', at },
+          { connection: 'c1', kind: 'k', dedupeKey: existing, payload: 'x1', at },
+          { connection: 'c1', kind: 'k', dedupeKey: a, payload: 'a2', at: later },
+          { connection: 'c1', kind: 'k', dedupeKey: b, payload: 'b1', status: 'rejected', error: 'bad', at },
+          { connection: 'c2', kind: 'k', dedupeKey: a, payload: 'other connection', at },
+        ]);
+        expect(results.map((r) => r.duplicate)).toEqual([false, true, true, false, false]);
+        expect(results[0]!.event.id).toBe(results[2]!.event.id);
+        expect(results[1]!.event.id).toBe(before.event.id);
+        expect(results[4]!.event.id).not.toBe(results[0]!.event.id);
+        expect(results[0]!.event).toMatchObject({ payload: 'a1', duplicates: 1, status: 'received' });
+        expect(results[0]!.event.lastDuplicateAt?.getTime()).toBe(later.getTime());
+        expect(results[3]!.event).toMatchObject({ payload: 'b1', duplicates: 0, status: 'rejected', error: 'bad' });
+        expect(await store.inbox.findByKey('c1', existing)).toMatchObject({ payload: 'x0', duplicates: 1 });
+        expect(await store.inbox.recordMany([])).toEqual([]);
+      });
+
+      it('concurrent recordMany batches over the same keys count every delivery once', async () => {
+        const keys = [key('cm1'), key('cm2'), key('cm3')];
+        const batch = () => store.transaction((tx) => tx.inbox.recordMany(keys.map((dedupeKey) => ({ connection: 'c1', kind: 'k', dedupeKey, payload: '{}', at }))));
+        const all = (await Promise.all(Array.from({ length: 8 }, batch))).flat();
+        expect(all.filter((r) => !r.duplicate)).toHaveLength(3);
+        for (const k of keys) expect((await store.inbox.findByKey('c1', k))?.duplicates).toBe(7);
+      });
+
       it('the same key on another connection is another event', async () => {
         const dedupeKey = key('iso');
         const a = await store.inbox.record({ connection: 'c1', kind: 'k', dedupeKey, payload: '{}', at });
@@ -64,6 +97,8 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const { event } = await store.inbox.record({ connection: 'c3', kind: 'k', dedupeKey: key('life'), payload: '{}', at });
         expect(await store.inbox.recordAttempt(event.id, at)).toBe(1);
         expect(await store.inbox.recordAttempt(event.id, at)).toBe(2);
+        await store.inbox.noteError(event.id, 'first try failed', at);
+        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'received', error: 'first try failed' });
         await store.inbox.markFailed(event.id, 'boom', at);
         expect(await store.inbox.get(event.id)).toMatchObject({ status: 'failed', error: 'boom', attempts: 2 });
         expect((await store.inbox.countByStatus()).failed).toBeGreaterThanOrEqual(1);

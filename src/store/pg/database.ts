@@ -1,7 +1,8 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 
-export type PgOrm = NodePgDatabase<Record<string, never>>;
+/** Drizzle over the pool, or over one pooled client inside a transaction; `$client` is that pool or client. */
+export type PgOrm = NodePgDatabase<Record<string, never>> & { $client: pg.Pool | pg.PoolClient };
 
 export interface PgOptions {
   url: string;

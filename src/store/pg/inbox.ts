@@ -1,23 +1,127 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { countsOf } from '../counts.js';
-import { inboundRow } from '../rows.js';
-import type { InboxRepo } from '../types.js';
+import type { InboundEvent, InboxRepo, NewInboundEvent } from '../types.js';
 import type { PgOrm } from './database.js';
 import { inboundEvents as t } from './schema.js';
+
+/**
+ * The webhook receiver's hot statement as a named prepared statement: Postgres parses it once per
+ * connection, and no query builder runs per delivery (building it cost more CPU than the insert).
+ * ON CONFLICT takes the row lock, so concurrent repeats serialize and each counts once.
+ */
+const RECORD = {
+  name: 'wms_sync_inbox_record',
+  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+         ON CONFLICT (connection, dedupe_key) DO UPDATE
+           SET duplicates = inbound_events.duplicates + 1, last_duplicate_at = excluded.received_at
+         RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
+                   received_at, last_duplicate_at, processed_at, updated_at`,
+};
+
+/**
+ * Many events in one statement and one round trip: arrays unnested into rows, each key once (the
+ * repeats within the batch are folded into its `duplicates`). `xmax = 0` tells a row this
+ * statement inserted from one it updated. Rows are written in the arrays' order.
+ */
+const RECORD_MANY = {
+  name: 'wms_sync_inbox_record_many',
+  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at)
+         SELECT c, k, d, s, p, e, r, a, a, n, l
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[])
+           AS u(c, k, d, s, p, e, r, a, n, l)
+         ON CONFLICT (connection, dedupe_key) DO UPDATE
+           SET duplicates = inbound_events.duplicates + excluded.duplicates + 1,
+               last_duplicate_at = COALESCE(excluded.last_duplicate_at, excluded.received_at)
+         RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
+                   received_at, last_duplicate_at, processed_at, updated_at, (xmax = 0) AS inserted`,
+};
+
+const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
+
+interface RecordRow {
+  id: string;
+  connection: string;
+  kind: string;
+  dedupe_key: string;
+  status: InboundEvent['status'];
+  payload: string;
+  error: string | null;
+  attempts: number;
+  duplicates: number;
+  request_id: string | null;
+  received_at: Date;
+  last_duplicate_at: Date | null;
+  processed_at: Date | null;
+  updated_at: Date;
+}
+
+function toEvent(r: RecordRow): InboundEvent {
+  return {
+    id: Number(r.id),
+    connection: r.connection,
+    kind: r.kind,
+    dedupeKey: r.dedupe_key,
+    status: r.status,
+    payload: r.payload,
+    error: r.error,
+    attempts: r.attempts,
+    duplicates: r.duplicates,
+    requestId: r.request_id,
+    receivedAt: r.received_at,
+    lastDuplicateAt: r.last_duplicate_at,
+    processedAt: r.processed_at,
+    updatedAt: r.updated_at,
+  };
+}
 
 export function pgInbox(orm: PgOrm): InboxRepo {
   return {
     record: async (input) => {
-      // ON CONFLICT takes the row lock, so concurrent repeats serialize and each counts once.
-      const [event] = await orm
-        .insert(t)
-        .values(inboundRow(input))
-        .onConflictDoUpdate({
-          target: [t.connection, t.dedupeKey],
-          set: { duplicates: sql`${t.duplicates} + 1`, lastDuplicateAt: input.at },
-        })
-        .returning();
-      return { event: event!, duplicate: event!.duplicates > 0 };
+      const { rows } = await orm.$client.query<RecordRow>({
+        ...RECORD,
+        values: [input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null, input.requestId ?? null, input.at],
+      });
+      const event = toEvent(rows[0]!);
+      return { event, duplicate: event.duplicates > 0 };
+    },
+
+    recordMany: async (inputs) => {
+      if (inputs.length === 0) return [];
+      const unique = new Map<string, { input: NewInboundEvent; count: number; lastAt: Date }>();
+      for (const input of inputs) {
+        const key = keyOf(input.connection, input.dedupeKey);
+        const seen = unique.get(key);
+        if (seen) {
+          seen.count += 1;
+          seen.lastAt = input.at;
+        } else unique.set(key, { input, count: 1, lastAt: input.at });
+      }
+      const u = [...unique.values()];
+      const { rows } = await orm.$client.query<RecordRow & { inserted: boolean }>({
+        ...RECORD_MANY,
+        values: [
+          u.map((x) => x.input.connection),
+          u.map((x) => x.input.kind),
+          u.map((x) => x.input.dedupeKey),
+          u.map((x) => x.input.status ?? 'received'),
+          u.map((x) => x.input.payload),
+          u.map((x) => x.input.error ?? null),
+          u.map((x) => x.input.requestId ?? null),
+          u.map((x) => x.input.at),
+          u.map((x) => x.count - 1),
+          u.map((x) => (x.count > 1 ? x.lastAt : null)),
+        ],
+      });
+      const byKey = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), r]));
+      const answered = new Set<string>();
+      return inputs.map((input) => {
+        const key = keyOf(input.connection, input.dedupeKey);
+        const row = byKey.get(key)!;
+        const first = !answered.has(key);
+        answered.add(key);
+        return { event: toEvent(row), duplicate: first ? !row.inserted : true };
+      });
     },
 
     get: async (id) => (await orm.select().from(t).where(eq(t.id, id)))[0],
@@ -55,6 +159,10 @@ export function pgInbox(orm: PgOrm): InboxRepo {
 
     markFailed: async (id, error, at) => {
       await orm.update(t).set({ status: 'failed', error, updatedAt: at }).where(eq(t.id, id));
+    },
+
+    noteError: async (id, error, at) => {
+      await orm.update(t).set({ error, updatedAt: at }).where(eq(t.id, id));
     },
 
     reopen: async (id, at) => {

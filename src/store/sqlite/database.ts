@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteLock } from './lock.js';
 
 export type SqliteOrm = BetterSQLite3Database<Record<string, never>>;
@@ -12,7 +13,8 @@ export interface SqliteDatabase {
   readonly raw: Database.Database;
   readonly orm: SqliteOrm;
   readonly lock: SqliteLock;
-  close(): void;
+  /** Stops the checkpoint thread (after a last checkpoint), then closes the connection. */
+  close(): Promise<void>;
 }
 
 export function openSqlite(file: string): SqliteDatabase {
@@ -23,12 +25,18 @@ export function openSqlite(file: string): SqliteDatabase {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
+  let checkpointer: Checkpointer | undefined;
+  if (file !== ':memory:') {
+    raw.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(file);
+  }
   return {
     file,
     raw,
     orm: drizzle({ client: raw }),
     lock: new SqliteLock(),
-    close: () => {
+    close: async () => {
+      await checkpointer?.stop();
       if (raw.open) raw.close();
     },
   };

@@ -61,7 +61,7 @@ export function createSqliteStore(options: { file: string }): SqliteStore {
       }),
 
     close: async () => {
-      await lock.exclusive(async () => database.close());
+      await lock.exclusive(() => database.close());
     },
   };
 }

@@ -1,0 +1,125 @@
+import type { ServiceDeps } from '../deps.js';
+import type { Config } from '../lib/config.js';
+import { silentLogger } from '../lib/logger.js';
+import { retryEvent } from '../inbound/retry-event.js';
+import { openDeps } from '../main.js';
+import { INBOUND_STATUSES, type InboundEvent, type InboundStatus } from '../store/index.js';
+import { configFrom, parse, UsageError, withUsage } from './args.js';
+import type { Command, CommandContext } from './types.js';
+
+const help = `Usage: wms-sync events list [--status S] [--kind K] [--connection NAME] [--limit N] [--before ID] [--json]
+       wms-sync events show ID
+       wms-sync events retry ID...
+
+Inbound webhook events as stored by the receiver, newest first.
+
+  list    one line per event: id, connection, kind, status, attempts, duplicates, received at,
+          business key, last error. --status is one of ${INBOUND_STATUSES.join(', ')}.
+  show    everything about one event, then its raw body exactly as received.
+  retry   runs the processing of these events again (failed, processed or stuck ones): back to
+          "received" with a new job, which the running service's worker picks up. Processing is
+          idempotent: a confirmation already in the ERP feed is not appended twice. Rejected
+          deliveries cannot be retried; the WMS must send a corrected one.
+
+Options:
+  --status S         only events with this status
+  --kind K           only events of this webhook kind (reception-close, ...)
+  --connection NAME  only events of this connection
+  --limit N          at most N events (default 50)
+  --before ID        events with an id below ID (the next page)
+  --json             one JSON object per line instead of a table`;
+
+/** Opens the store and queue the configuration names, runs `fn`, and closes them. */
+export async function withServiceDeps<T>(config: Config, fn: (deps: ServiceDeps) => Promise<T>): Promise<T> {
+  const deps = await openDeps(config, { logger: silentLogger() });
+  try {
+    return await fn(deps);
+  } finally {
+    await deps.queue.stop({ graceMs: 0 });
+    await deps.store.close();
+  }
+}
+
+function eventId(raw: string): number {
+  if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`"${raw}" is not an event id`);
+  return Number(raw);
+}
+
+/** Re-runs processing of stored events; prints one line each. Returns the exit code. */
+export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: CommandContext): Promise<number> {
+  let code = 0;
+  for (const id of ids) {
+    const result = await retryEvent(deps, id);
+    if (result.ok) ctx.stdout.write(`event ${id}: queued for processing again (${result.event.kind} ${result.event.dedupeKey})\n`);
+    else {
+      code = 1;
+      ctx.stderr.write(`event ${id}: ${result.reason === 'not_found' ? 'no such event' : 'rejected deliveries cannot be retried; the WMS must send a corrected one'}\n`);
+    }
+  }
+  return code;
+}
+
+function row(e: InboundEvent): string {
+  const error = e.error ? e.error.replace(/\s+/g, ' ').slice(0, 60) : '';
+  return [String(e.id).padStart(6), e.connection.padEnd(12), e.kind.padEnd(22), e.status.padEnd(9), String(e.attempts).padStart(3), String(e.duplicates).padStart(4), e.receivedAt.toISOString(), e.dedupeKey, error].join('  ');
+}
+
+async function list(args: string[], ctx: CommandContext, config: Config): Promise<number> {
+  const { values } = parse(args, {
+    status: { type: 'string' }, kind: { type: 'string' }, connection: { type: 'string' }, limit: { type: 'string' }, before: { type: 'string' }, json: { type: 'boolean' },
+  });
+  if (values.status && !(INBOUND_STATUSES as readonly string[]).includes(values.status)) throw new UsageError(`--status must be one of ${INBOUND_STATUSES.join(', ')}`);
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be an integer from 1 to 10000');
+  const events = await withServiceDeps(config, (deps) =>
+    deps.store.inbox.list({
+      limit,
+      ...(values.status ? { status: values.status as InboundStatus } : {}),
+      ...(values.kind ? { kind: values.kind } : {}),
+      ...(values.connection ? { connection: values.connection } : {}),
+      ...(values.before ? { beforeId: eventId(values.before) } : {}),
+    }),
+  );
+  if (values.json) {
+    for (const e of events) ctx.stdout.write(`${JSON.stringify(e)}\n`);
+    return 0;
+  }
+  ctx.stdout.write(`${['    id', 'connection'.padEnd(12), 'kind'.padEnd(22), 'status'.padEnd(9), 'att', 'dups', 'received at'.padEnd(24), 'key', 'error'].join('  ')}\n`);
+  for (const e of events) ctx.stdout.write(`${row(e)}\n`);
+  return 0;
+}
+
+async function show(args: string[], ctx: CommandContext, config: Config): Promise<number> {
+  const { positionals } = parse(args, {}, true);
+  if (positionals.length !== 1) throw new UsageError('events show takes one event id');
+  const event = await withServiceDeps(config, (deps) => deps.store.inbox.get(eventId(positionals[0]!)));
+  if (!event) {
+    ctx.stderr.write(`event ${positionals[0]!}: no such event\n`);
+    return 1;
+  }
+  const { payload, ...meta } = event;
+  ctx.stdout.write(`${JSON.stringify(meta, null, 2)}\n--- raw body as received ---\n${payload}\n`);
+  return 0;
+}
+
+export const eventsCommand: Command = {
+  name: 'events',
+  summary: 'list, show and retry inbound webhook events',
+  help,
+  run: (args, ctx) =>
+    withUsage(ctx, help, async () => {
+      const [sub, ...rest] = args;
+      if (sub !== 'list' && sub !== 'show' && sub !== 'retry') throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand');
+      if (sub === 'retry') {
+        const { positionals } = parse(rest, {}, true);
+        if (positionals.length === 0) throw new UsageError('events retry takes one or more event ids');
+        const ids = positionals.map(eventId);
+        const config = configFrom(ctx);
+        if (!config) return 1;
+        return withServiceDeps(config, (deps) => retryEvents(deps, ids, ctx));
+      }
+      const config = configFrom(ctx);
+      if (!config) return 1;
+      return sub === 'list' ? list(rest, ctx, config) : show(rest, ctx, config);
+    }),
+};

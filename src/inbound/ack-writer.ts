@@ -1,0 +1,62 @@
+import type { Config } from '../lib/config.js';
+import type { Queue } from '../queue/types.js';
+import type { InboundEvent, NewInboundEvent, Store } from '../store/types.js';
+import { groupCommit, type GroupCommit } from './group-commit.js';
+import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
+
+export interface AckResult {
+  event: InboundEvent;
+  duplicate: boolean;
+}
+
+export interface AckWriterDeps {
+  store: Store;
+  queue: Queue;
+  config: Config;
+}
+
+/**
+ * Stores deliveries and their processing job in ONE transaction: an event is never stored without
+ * a job, nor a job without its events. New accepted events go in the job; repeats and rejected
+ * deliveries do not.
+ */
+export async function writeEvents(deps: AckWriterDeps, items: readonly NewInboundEvent[]): Promise<AckResult[]> {
+  // Rows are locked in one order by every transaction, so concurrent Postgres batches holding the
+  // same keys wait for each other instead of deadlocking.
+  const order = items.map((_, i) => i).sort((a, b) => compareKeys(items[a]!, items[b]!));
+  const jobOptions = processJobOptions(deps.config);
+  return deps.store.transaction(async (tx) => {
+    const recorded = await tx.inbox.recordMany(order.map((i) => items[i]!));
+    const results = new Array<AckResult>(items.length);
+    const eventIds: number[] = [];
+    recorded.forEach((result, n) => {
+      results[order[n]!] = result;
+      if (!result.duplicate && result.event.status === 'received') eventIds.push(result.event.id);
+    });
+    if (eventIds.length > 0) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: eventIds.sort((a, b) => a - b) }, { ...jobOptions, tx });
+    return results;
+  });
+}
+
+function compareKeys(a: NewInboundEvent, b: NewInboundEvent): number {
+  if (a.connection !== b.connection) return a.connection < b.connection ? -1 : 1;
+  if (a.dedupeKey === b.dedupeKey) return 0;
+  return a.dedupeKey < b.dedupeKey ? -1 : 1;
+}
+
+/**
+ * The receiver's writer: deliveries that arrive together share one transaction (group commit), and
+ * each is answered only after that transaction committed.
+ */
+export function createAckWriter(
+  deps: AckWriterDeps,
+  onBatch?: (info: { size: number; ms: number; ok: boolean }) => void,
+): GroupCommit<NewInboundEvent, AckResult> {
+  return groupCommit<NewInboundEvent, AckResult>({
+    commit: (items) => writeEvents(deps, items),
+    maxBatch: deps.config.inbound.batchMax,
+    // SQLite has one writer: a second transaction would only wait for the lock, and split batches.
+    maxInFlight: deps.store.dialect === 'sqlite' ? 1 : deps.config.inbound.commitConcurrency,
+    ...(onBatch ? { onBatch } : {}),
+  });
+}

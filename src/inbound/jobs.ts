@@ -1,0 +1,70 @@
+import type { ServiceDeps } from '../deps.js';
+import { errorMessage } from '../lib/errors.js';
+import type { Job } from '../queue/types.js';
+import type { JobRegistration } from '../worker.js';
+import { inboundMetrics, type InboundMetrics } from './metrics.js';
+import { processEvent } from './process-event.js';
+import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
+
+/**
+ * Runs one processing job: each of its events on its own. A failed attempt keeps its error on the
+ * event (still `received`, to be retried with the job); on the job's last attempt the event is
+ * marked `failed` with its error, for the operator to see and retry. Events already processed are
+ * skipped when the job runs again, so only the failed ones are retried.
+ */
+export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, job: Job<ProcessJobData>): Promise<void> {
+  const final = job.retryCount >= job.retryLimit;
+  const failures: string[] = [];
+  for (const eventId of job.data.eventIds) {
+    try {
+      await processEvent({ store: deps.store, clock: deps.clock, metrics }, eventId);
+    } catch (err) {
+      const message = errorMessage(err);
+      failures.push(`event ${eventId}: ${message}`);
+      await recordFailure(deps, metrics, eventId, message, final, job.retryCount + 1);
+    }
+  }
+  if (failures.length > 0) throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
+}
+
+async function recordFailure(deps: ServiceDeps, metrics: InboundMetrics, eventId: number, message: string, final: boolean, attempt: number): Promise<void> {
+  const at = deps.clock.now();
+  try {
+    const event = await deps.store.inbox.get(eventId);
+    metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
+    await (final ? deps.store.inbox.markFailed(eventId, message, at) : deps.store.inbox.noteError(eventId, message, at));
+  } catch (err) {
+    deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
+  }
+  (final ? deps.logger.error : deps.logger.warn).call(deps.logger, { eventId, attempt, err: message, final }, 'event processing failed');
+}
+
+/**
+ * A job whose worker died on its last attempt (lease expired) never reached the code above: mark
+ * its events failed here, except those processed after all.
+ */
+async function onDeadJob(deps: ServiceDeps, id: string, error: Error): Promise<void> {
+  const job = await deps.queue.getJob<ProcessJobData>(INBOUND_QUEUE, id);
+  for (const eventId of job?.data.eventIds ?? []) {
+    const event = await deps.store.inbox.get(eventId);
+    if (event?.status === 'received') await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+  }
+}
+
+export const inboundJobs: JobRegistration = {
+  name: 'inbound',
+  register: async (deps) => {
+    const metrics = inboundMetrics(deps.metrics);
+    const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = processJobOptions(deps.config);
+    await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
+    deps.queue.on('failed', (e) => {
+      if (e.name !== INBOUND_QUEUE || !e.dead) return;
+      onDeadJob(deps, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not mark the events of a dead job'));
+    });
+    await deps.queue.work<ProcessJobData>(
+      INBOUND_QUEUE,
+      { batchSize: deps.config.worker.batchSize, concurrency: deps.config.worker.concurrency, pollIntervalMs: deps.config.worker.pollIntervalMs },
+      (job) => runProcessJob(deps, metrics, job),
+    );
+  },
+};

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { ConfirmationType } from '../store/values.js';
+import {
+  closeReceptionPayloadSchema,
+  closeShippingOrderPayloadSchema,
+  stockRegularizationPayloadSchema,
+  WEBHOOK_KINDS,
+  type WebhookKind,
+} from '../wms/webhooks.js';
+
+/**
+ * What each webhook URL receives and what it becomes. `flow` groups the kinds that share a payload:
+ * reception closes (goods in, ledger +), shipment closes (goods out, ledger −), stock adjustments.
+ */
+export type KindSpec =
+  | { flow: 'reception'; schema: typeof closeReceptionPayloadSchema; confirmation: ConfirmationType; title: string }
+  | { flow: 'shipment'; schema: typeof closeShippingOrderPayloadSchema; confirmation: ConfirmationType; title: string }
+  | { flow: 'stock'; schema: typeof stockRegularizationPayloadSchema; confirmation: ConfirmationType; title: string };
+
+export const KINDS: Record<WebhookKind, KindSpec> = {
+  'reception-close': {
+    flow: 'reception',
+    schema: closeReceptionPayloadSchema,
+    confirmation: 'reception.closed',
+    title: 'Close reception (PURCHASE_ORDER, WAREHOUSE_TRANSFER_IN)',
+  },
+  'client-return-close': {
+    flow: 'reception',
+    schema: closeReceptionPayloadSchema,
+    confirmation: 'client_return.closed',
+    title: 'Close client return (CLIENT_RETURN)',
+  },
+  'shipping-order-close': {
+    flow: 'shipment',
+    schema: closeShippingOrderPayloadSchema,
+    confirmation: 'shipment.closed',
+    title: 'Close shipping order (CLIENT_EXPEDITION)',
+  },
+  'supplier-return-close': {
+    flow: 'shipment',
+    schema: closeShippingOrderPayloadSchema,
+    confirmation: 'supplier_return.closed',
+    title: 'Close supplier return (SUPPLIER_RETURN)',
+  },
+  'stock-regularization': {
+    flow: 'stock',
+    schema: stockRegularizationPayloadSchema,
+    confirmation: 'stock.adjusted',
+    title: 'Stock regularization (one product and lot)',
+  },
+};
+
+export type InboundPayload = z.output<KindSpec['schema']>;
+
+export function isWebhookKind(value: string): value is WebhookKind {
+  return (WEBHOOK_KINDS as readonly string[]).includes(value);
+}
+
+export { WEBHOOK_KINDS, type WebhookKind };

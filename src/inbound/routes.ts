@@ -1,0 +1,52 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ServiceDeps } from '../deps.js';
+import type { AppEnv } from '../lib/http.js';
+import { createAckWriter } from './ack-writer.js';
+import { webhookAuthenticator } from './auth.js';
+import { ingest, type IngestContext } from './ingest.js';
+import { WEBHOOK_KINDS } from './kinds.js';
+import { inboundMetrics, registerInboundGauges } from './metrics.js';
+import { webhookRoute } from './route-definitions.js';
+
+const ACCEPTED = { success: true } as const;
+const REPEATED = { success: true, message: 'Already received: acknowledged again, not processed again' } as const;
+
+/**
+ * `POST /webhooks/{connection}/{kind}` for the five webhook kinds. Thin: authenticate, read the raw
+ * body, hand it to `ingest`, map the outcome. One writer per app, so deliveries to every route
+ * share group commits.
+ */
+export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  const metrics = inboundMetrics(deps.metrics);
+  registerInboundGauges(deps.metrics, deps);
+  const auth = webhookAuthenticator(deps.connections, (connection) => metrics.authFailures.inc({ connection }));
+  const writer = createAckWriter(deps, (batch) => metrics.commitBatchSize.observe(batch.size));
+  app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'The Basic credentials configured for the connection (two at once while rotating)',
+  });
+
+  for (const kind of WEBHOOK_KINDS) {
+    const route = webhookRoute(kind);
+    app.openAPIRegistry.registerPath(route);
+    app.post(route.getRoutingPath(), async (c) => {
+      const started = performance.now();
+      const connection = auth.authenticate(c.req.param('connection'), c.req.header('authorization'));
+      const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
+      const outcome = await ingest(ctx, {
+        connection: connection.name,
+        kind,
+        contentType: c.req.header('content-type'),
+        body: await c.req.text(),
+        requestId: c.get('requestId'),
+      });
+      const label = outcome.ok ? (outcome.duplicate ? 'duplicate' : 'accepted') : outcome.reason === 'unavailable' ? 'unavailable' : 'rejected';
+      metrics.ackSeconds.observe({ kind, outcome: label }, (performance.now() - started) / 1000);
+      if (!outcome.ok) throw outcome.error;
+      return c.json(outcome.duplicate ? REPEATED : ACCEPTED, 200);
+    });
+  }
+  return app;
+}

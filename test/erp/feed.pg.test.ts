@@ -1,0 +1,3 @@
+import { feedSuite } from './feed.suite.js';
+
+feedSuite('postgres');

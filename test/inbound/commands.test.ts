@@ -1,0 +1,141 @@
+import { writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { kindOfFile } from '../../src/commands/replay.js';
+import { listen, type Listening } from '../../src/lib/listen.js';
+import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { tempDir } from '../support/tmp.js';
+import { until } from '../support/wait.js';
+import { WEBHOOK_KINDS } from './support.js';
+
+const fixtures = WEBHOOK_KINDS.map((k) => fileURLToPath(new URL(`../../fixtures/webhooks/${k}.json`, import.meta.url)));
+
+function sink() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+describe('wms-sync replay and wms-sync events, against a running service', () => {
+  const tmp = tempDir('wh-commands');
+  const sqliteFile = `${tmp.dir}/wms-sync.db`;
+  const acme = testConnection('acme', { webhookUsername: 'wms-acme', webhookPassword: 'replay-password-1', erpApiToken: 'erp-token-for-replay-tests' });
+  const env = {
+    SQLITE_FILE: sqliteFile,
+    LOG_LEVEL: 'silent',
+    CONNECTION_NAME: 'acme',
+    WMS_BASE_URL: 'http://127.0.0.1:9',
+    WMS_CLIENT_ID: 'client-acme',
+    WMS_CLIENT_SECRET: 'secret',
+    WEBHOOK_USERNAME: 'wms-acme',
+    WEBHOOK_PASSWORD: 'replay-password-1',
+    ERP_API_TOKEN: 'erp-token-for-replay-tests',
+  };
+  let svc: TestService;
+  let http: Listening;
+
+  const run = async (...argv: string[]) => {
+    const out = sink();
+    const err = sink();
+    const code = await main(argv, { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
+    return { code, out: out.text(), err: err.text() };
+  };
+  const processedCount = async () => (await svc.deps.store.inbox.countByStatus()).processed;
+
+  beforeAll(async () => {
+    svc = await startTestService({ label: 'wh-commands', connections: [acme], env: { SQLITE_FILE: sqliteFile, QUEUE_POLL_INTERVAL_MS: '50' }, worker: true });
+    http = await listen(svc.app.fetch, { port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await http.close(0);
+    await svc.close();
+    tmp.remove();
+  });
+
+  it('replay posts each fixture with the connection’s Basic credentials; the service stores and processes them', async () => {
+    const { code, out } = await run('replay', ...fixtures, '--to', http.url);
+    expect(code).toBe(0);
+    for (const k of WEBHOOK_KINDS) expect(out).toContain(`${k}.json → ${k}: 200 {"success":true}`);
+    await until(async () => (await processedCount()) === 5);
+    const feed = (await (await svc.app.request('/erp/v1/events', { headers: { authorization: `Bearer ${acme.erpApiToken}` } })).json()) as { events: { type: string }[] };
+    expect(feed.events.map((e) => e.type).sort()).toEqual(['client_return.closed', 'reception.closed', 'shipment.closed', 'stock.adjusted', 'supplier_return.closed']);
+  });
+
+  it('replaying the same files again is acknowledged as duplicates and processes nothing more', async () => {
+    const { code, out } = await run('replay', ...fixtures, '--to', `${http.url}/`, '--connection', 'acme');
+    expect(code).toBe(0);
+    expect(out.match(/Already received/g)).toHaveLength(5);
+    expect((await svc.deps.store.inbox.findByKey('acme', 'reception-close:REC-2026-004512'))?.duplicates).toBe(1);
+  });
+
+  it('a refused payload makes the exit code 1 and shows the receiver’s message; --kind overrides the file name', async () => {
+    const broken = `${tmp.dir}/broken.json`;
+    writeFileSync(broken, '{"closingDocumentCode":"BROKEN-1","documentType":"PURCHASE_ORDER","lines":[]}');
+    const { code, out } = await run('replay', broken, '--to', http.url, '--kind', 'reception-close');
+    expect(code).toBe(1);
+    expect(out).toMatch(/400 .*documentExternalCode/);
+  });
+
+  it('usage errors exit 2: no kind from the file name, no --to, unknown connection, unknown kind', async () => {
+    const other = `${tmp.dir}/payload.json`;
+    writeFileSync(other, '{}');
+    expect((await run('replay', other, '--to', http.url)).err).toMatch(/cannot tell the webhook kind/);
+    expect((await run('replay', fixtures[0]!)).code).toBe(2);
+    expect((await run('replay', fixtures[0]!, '--to', http.url, '--connection', 'nobody')).err).toMatch(/no connection named "nobody"/);
+    expect((await run('replay', fixtures[0]!, '--to', http.url, '--kind', 'invoice')).code).toBe(2);
+    expect(kindOfFile('/x/supplier-return-close-lots.json')).toBe('supplier-return-close');
+  });
+
+  it('an unreachable receiver exits 1 and says so', async () => {
+    const { code, err } = await run('replay', fixtures[0]!, '--to', 'http://127.0.0.1:9');
+    expect(code).toBe(1);
+    expect(err).toMatch(/unreachable/);
+  });
+
+  it('events list shows events newest first with filters, as a table or JSON lines', async () => {
+    const table = await run('events', 'list', '--limit', '3');
+    expect(table.code).toBe(0);
+    expect(table.out.split('\n').filter(Boolean)).toHaveLength(4);
+    const rejected = await run('events', 'list', '--status', 'rejected', '--json');
+    const rows = rejected.out.trim().split('\n').map((l) => JSON.parse(l) as { status: string; payload: string });
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.every((r) => r.status === 'rejected')).toBe(true);
+    expect((await run('events', 'list', '--status', 'lost')).code).toBe(2);
+  });
+
+  it('events show prints the event and its raw body as received', async () => {
+    const event = (await svc.deps.store.inbox.findByKey('acme', 'reception-close:REC-2026-004512'))!;
+    const { code, out } = await run('events', 'show', String(event.id));
+    expect(code).toBe(0);
+    expect(out).toContain('"status": "processed"');
+    expect(out).toContain(event.payload);
+    expect((await run('events', 'show', '99999999')).code).toBe(1);
+  });
+
+  it('events retry and replay --event run a stored event’s processing again, without a second confirmation', async () => {
+    const event = (await svc.deps.store.inbox.findByKey('acme', 'reception-close:REC-2026-004512'))!;
+    const retried = await run('events', 'retry', String(event.id));
+    expect(retried).toMatchObject({ code: 0, out: expect.stringContaining(`event ${event.id}: queued for processing again`) });
+    await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 2 && (await svc.deps.store.inbox.get(event.id))?.status === 'processed');
+    expect((await run('replay', '--event', String(event.id))).code).toBe(0);
+    await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 3 && (await svc.deps.store.inbox.get(event.id))?.status === 'processed');
+    expect((await svc.deps.store.confirmations.listAfter('acme', 0, 100)).filter((c) => c.sourceEventId === event.id)).toHaveLength(1);
+  });
+
+  it('events retry refuses rejected and unknown events (exit 1) and bad ids (exit 2)', async () => {
+    const [rejected] = await svc.deps.store.inbox.list({ connection: 'acme', status: 'rejected', limit: 1 });
+    const r = await run('events', 'retry', String(rejected!.id), '424242');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/cannot be retried/);
+    expect(r.err).toMatch(/424242: no such event/);
+    expect((await run('events', 'retry', 'abc')).code).toBe(2);
+    expect((await run('events')).code).toBe(2);
+  });
+});

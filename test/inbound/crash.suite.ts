@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/lib/config.js';
+import { openStore, type AnyStore } from '../../src/store/index.js';
+import { basicAuth } from '../support/service.js';
+import { createTestSchema } from '../support/pg.js';
+import { tempDir } from '../support/tmp.js';
+import { until } from '../support/wait.js';
+import { spawnService, type ChildService } from './child-service.js';
+import { fixture } from './support.js';
+
+const CONNECTION = {
+  CONNECTION_NAME: 'acme',
+  WMS_BASE_URL: 'http://127.0.0.1:9',
+  WMS_CLIENT_ID: 'client-acme',
+  WMS_CLIENT_SECRET: 'secret',
+  WEBHOOK_USERNAME: 'wms-acme',
+  WEBHOOK_PASSWORD: 'crash-test-password',
+  ERP_API_TOKEN: 'erp-token-of-the-crash-test',
+};
+const AUTH = basicAuth('wms-acme', 'crash-test-password');
+const KINDS = ['reception-close', 'shipping-order-close'] as const;
+const LINES = { 'reception-close': 4, 'shipping-order-close': 3 } as const;
+
+/**
+ * The receiver (`wms-sync serve`; on Postgres with pg-boss maintenance every second, see
+ * crash-child.ts) is SIGKILLed while deliveries stream in and its worker processes them; restarted on
+ * the same database, every event that was answered 2xx is processed exactly once in effect: one
+ * confirmation, one set of ledger movements. Deliveries not answered may or may not be stored.
+ */
+export function crashSuite(dialect: 'sqlite' | 'postgres'): void {
+  describe(`crash: SIGKILL while receiving and processing (${dialect})`, () => {
+    const env: Record<string, string> = { ...CONNECTION, QUEUE_POLL_INTERVAL_MS: '50', INBOUND_RETRY_DELAY_SECONDS: '0', INBOUND_LEASE_SECONDS: '2' };
+    const cleanups: (() => Promise<void> | void)[] = [];
+    let child: ChildService | undefined;
+    let store: AnyStore;
+
+    beforeAll(async () => {
+      if (dialect === 'sqlite') {
+        const tmp = tempDir('crash');
+        env.SQLITE_FILE = `${tmp.dir}/wms-sync.db`;
+        cleanups.push(tmp.remove);
+      } else {
+        const db = await createTestSchema('crash');
+        env.DATABASE_URL = db.url;
+        env.DATABASE_SCHEMA = db.schema;
+        cleanups.push(db.drop);
+      }
+    });
+    afterAll(async () => {
+      await child?.kill();
+      await store?.close();
+      for (const c of cleanups.reverse()) await c();
+    });
+
+    it('every acknowledged event ends with exactly one confirmation and one set of movements', async () => {
+      child = await spawnService(env, { fastMaintenance: dialect === 'postgres' });
+      const acked = new Map<string, (typeof KINDS)[number]>();
+      const sent: string[] = [];
+      let stop = false;
+      let n = 0;
+      const post = async (url: string, code: string, kind: (typeof KINDS)[number]) => {
+        const body = JSON.stringify({ ...fixture(kind), closingDocumentCode: code });
+        const res = await fetch(`${url}/webhooks/acme/${kind}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      const client = async (url: string) => {
+        while (!stop) {
+          n += 1;
+          // One delivery in five repeats an earlier event, as the WMS's operators do.
+          const code = n % 5 === 0 && sent.length > 0 ? sent[Math.floor(Math.random() * sent.length)]! : `CRASH-${n}`;
+          const kind = KINDS[Number(code.split('-')[1]) % 2]!;
+          if (!sent.includes(code)) sent.push(code);
+          try {
+            if ((await post(url, code, kind)) === 200) acked.set(code, kind);
+          } catch {
+            // Connection reset by the kill: not acknowledged, so no promise was made.
+          }
+        }
+      };
+      const clients = Array.from({ length: 16 }, () => client(child!.url));
+      await until(() => acked.size >= 300, { timeoutMs: 15_000, message: '300 acknowledged deliveries' });
+      await child.kill();
+      stop = true;
+      await Promise.all(clients);
+      const ackedBeforeKill = new Map(acked);
+
+      child = await spawnService(env, { fastMaintenance: dialect === 'postgres' });
+      store = openStore(loadConfig(env).database);
+      // The events answered 2xx before the kill are all there and all get processed.
+      await until(
+        async () => {
+          for (const [code, kind] of ackedBeforeKill) {
+            if ((await store.inbox.findByKey('acme', `${kind}:${code}`))?.status !== 'processed') return false;
+          }
+          return true;
+        },
+        { timeoutMs: 15_000, message: 'every acknowledged event processed after the restart' },
+      );
+      // Delivered again after the restart: acknowledged as repeats, nothing processed twice.
+      for (const [code, kind] of [...ackedBeforeKill].slice(0, 20)) expect(await post(child.url, code, kind)).toBe(200);
+
+      const confirmations = await store.confirmations.listAfter('acme', 0, 100_000);
+      const movements = await store.ledger.list('acme', { limit: 1_000_000 });
+      const perCode = new Map<string, number>();
+      for (const c of confirmations) perCode.set(c.data.closingDocumentCode as string, (perCode.get(c.data.closingDocumentCode as string) ?? 0) + 1);
+      // Exactly once for every event, acknowledged or not.
+      expect([...perCode.values()].every((count) => count === 1)).toBe(true);
+      for (const [code, kind] of ackedBeforeKill) {
+        const event = (await store.inbox.findByKey('acme', `${kind}:${code}`))!;
+        expect(perCode.get(code), code).toBe(1);
+        expect(movements.filter((m) => m.sourceEventId === event.id)).toHaveLength(LINES[kind]);
+      }
+      const feed = await fetch(`${child.url}/erp/v1/events?limit=1000`, { headers: { authorization: `Bearer ${CONNECTION.ERP_API_TOKEN}` } });
+      expect(((await feed.json()) as { events: unknown[] }).events.length).toBe(Math.min(1000, confirmations.length));
+      await child.stop();
+      child = undefined;
+    });
+  });
+}

@@ -1,0 +1,3 @@
+import { processingSuite } from './processing.suite.js';
+
+processingSuite('postgres');

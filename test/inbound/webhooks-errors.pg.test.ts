@@ -1,0 +1,3 @@
+import { webhooksErrorsSuite } from './webhooks-errors.suite.js';
+
+webhooksErrorsSuite('postgres');

@@ -1,0 +1,3 @@
+import { webhooksHappySuite } from './webhooks-happy.suite.js';
+
+webhooksHappySuite('sqlite');

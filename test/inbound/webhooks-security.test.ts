@@ -1,0 +1,3 @@
+import { webhooksSecuritySuite } from './webhooks-security.suite.js';
+
+webhooksSecuritySuite('sqlite');
