@@ -5,6 +5,7 @@ import type { ConnectionRegistry } from './lib/connection-registry.js';
 import type { Logger } from './lib/logger.js';
 import type { Queue } from './queue/types.js';
 import type { AnyStore } from './store/index.js';
+import type { WmsClients } from './wms-client/index.js';
 
 /** Everything the service's rooms need, built once at boot and passed down explicitly. */
 export interface ServiceDeps {
@@ -15,4 +16,6 @@ export interface ServiceDeps {
   queue: Queue;
   connections: ConnectionRegistry;
   metrics: Registry;
+  /** One WMS client per connection for the whole process: one token cache, one concurrency bound. */
+  wms: WmsClients;
 }

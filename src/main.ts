@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
+import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
 
 export interface RunOptions {
@@ -48,14 +49,23 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
     (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))({ jobId: e.id, job: e.name, err: e.error.message, dead: e.dead }, 'job failed'),
   );
   await queue.start();
+  const clock = options.clock ?? systemClock;
+  const metrics = createMetricsRegistry({ defaultMetrics: true });
   return {
     config,
     logger,
-    clock: options.clock ?? systemClock,
+    clock,
     store,
     queue,
     connections: connectionRegistry(config.connections),
-    metrics: createMetricsRegistry({ defaultMetrics: true }),
+    metrics,
+    wms: instrumentedWmsClients({
+      registry: metrics,
+      timeoutMs: config.wms.timeoutMs,
+      maxConcurrency: config.wms.maxConcurrency,
+      clock,
+      logger: logger.child({ room: 'wms-client' }),
+    }),
   };
 }
 

@@ -6,7 +6,7 @@ import type { ConnectionRegistry } from '../../lib/connection-registry.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queue } from '../../queue/types.js';
 import type { Store } from '../../store/index.js';
-import { wmsClients, type WmsClients } from '../../wms-client/index.js';
+import type { WmsClients } from '../../wms-client/index.js';
 import { outboundMetrics } from './metrics.js';
 
 /** Everything a push needs, built once per worker. */
@@ -35,14 +35,7 @@ export function pushContext(deps: ServiceDeps): PushContext {
     clock: deps.clock,
     logger: deps.logger.child({ room: 'outbound' }),
     connections: deps.connections,
-    clients: wmsClients({
-      timeoutMs: deps.config.wms.timeoutMs,
-      maxConcurrency: deps.config.wms.maxConcurrency,
-      clock: deps.clock,
-      logger: deps.logger.child({ room: 'wms-client' }),
-      onCall: (connection, info) => metrics.wmsCalls.inc({ connection, operation: info.operation, status: String(info.status) }),
-      onTokenRequest: (connection) => metrics.tokenRequests.inc({ connection }),
-    }),
+    clients: deps.wms,
     settings: deps.config.outbound,
     leaseMs: CALLS_PER_PUSH * deps.config.wms.timeoutMs + 60_000,
     pushes: metrics.pushes,

@@ -10,7 +10,5 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
 export function outboundMetrics(registry: Registry) {
   return {
     pushes: counter(registry, 'wms_sync_outbound_pushes_total', 'Push job outcomes per entity', ['entity', 'outcome'] as const),
-    wmsCalls: counter(registry, 'wms_sync_wms_requests_total', 'HTTP calls to the WMS API', ['connection', 'operation', 'status'] as const),
-    tokenRequests: counter(registry, 'wms_sync_wms_token_requests_total', 'Token requests to the WMS', ['connection'] as const),
   };
 }
