@@ -1,3 +1,4 @@
+import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
@@ -12,6 +13,7 @@ import { workerCommand } from './worker.js';
 
 export const commands: Command[] = [
   startCommand,
+  demoCommand,
   serveCommand,
   workerCommand,
   emulatorCommand,

@@ -1,46 +1,80 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { demoSecretsFile, DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME } from '../demo/connection.js';
+import { startDemoStack, type DemoStack } from '../demo/stack.js';
+import { DEMO_TENANT } from '../emulator/index.js';
 import { createLogger } from '../lib/logger.js';
-import { runService } from '../main.js';
 import { configFrom, parse, withUsage } from './args.js';
 import type { Command } from './types.js';
 
-const help = `Usage: wms-sync start [--port N]
+const help = `Usage: wms-sync start [--port N] [--emulator-port N] [--fresh]
 
-The embedded default (what \`npm start\` runs): SQLite under ./data, the embedded job queue, the
-HTTP API and the worker in one process. It migrates the database, starts, and prints where to look.
+The embedded default (what \`npm start\` runs): the WMS emulator (seeded tenant "demo") and the
+service (SQLite under DATA_DIR, embedded job queue), wired both ways through a connection named
+"demo": the service calls the emulator with the demo API client, the emulator sends its webhooks
+to the service. It then loads the ERP sample data (fixtures/erp) through the ERP API and prints
+where to look. State survives a restart (the emulator's too, in DATA_DIR/emulator.db).
 Logs are quiet (warnings and errors) unless LOG_LEVEL is set.
 
 Options:
-  --port N   listen on this port (default PORT or 8080)`;
+  --port N            service port (default PORT or 8080)
+  --emulator-port N   emulator port (default EMULATOR_PORT or 8090)
+  --fresh             wipe the service's and the emulator's data first`;
+
+/** Files `start` keeps in DATA_DIR; `--fresh` removes them. */
+function stateFiles(dataDir: string, sqliteFile: string | undefined): string[] {
+  const dbs = [join(dataDir, 'emulator.db'), ...(sqliteFile ? [sqliteFile] : [])];
+  return [...dbs.flatMap((f) => [f, `${f}-wal`, `${f}-shm`]), demoSecretsFile(dataDir)];
+}
+
+export function startSummary(stack: DemoStack, storage: string, dataDir: string): string {
+  const url = stack.serviceUrl;
+  const emulator = stack.emulator.url;
+  const token = stack.secrets.erpApiToken;
+  const line = (label: string, value: string, note = '') => `  ${label.padEnd(16)}${value}${note ? `   ${note}` : ''}`;
+  const queued = stack.loaded.reduce((n, l) => n + l.queued, 0);
+  return [
+    '',
+    `wms-sync is running: the WMS emulator and the service, wired both ways (${storage}).`,
+    '',
+    line('Service', url, '/healthz  /readyz  /metrics'),
+    line('API docs', `${url}/docs`, `OpenAPI: ${url}/openapi.json`),
+    line('Emulator', emulator, `tenant "${DEMO_TENANT}"`),
+    line('Emulator docs', `${emulator}/_emulator/docs`),
+    '',
+    `  Demo connection "${DEMO_CONNECTION}"`,
+    line('  ERP token', token, 'Authorization: Bearer …'),
+    line('  WMS client', `${stack.demoClient.clientId} / ${stack.demoClient.clientSecret}`),
+    line('  Webhooks', `Basic ${DEMO_WEBHOOK_USERNAME} / ${stack.secrets.webhookPassword}`),
+    line('  ERP sample', stack.loaded.map((l) => `${l.kind} ${l.queued + l.unchanged}`).join(', '), `(${queued} queued for the WMS)`),
+    line('  Data', dataDir, 'wms-sync start --fresh starts over'),
+    '',
+    'Try:',
+    '  npx wms-sync demo                 # a reception, a shipment, a return, a lost webhook, a reconciliation',
+    `  curl -s -H "Authorization: Bearer ${token}" ${url}/erp/v1/events`,
+    `  npx wms-sync emulator trigger regularization --url ${emulator} --product OLV-OIL-1L --lot L2600A --quantity 3 --wait`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'run everything embedded on this machine (npm start)',
+  summary: 'run the emulator and the service wired together (npm start)',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
-      const { values } = parse(args, { port: { type: 'string' } });
-      const config = configFrom(ctx, { PORT: values.port });
+      const { values } = parse(args, { port: { type: 'string' }, 'emulator-port': { type: 'string' }, fresh: { type: 'boolean' } });
+      const config = configFrom(ctx, { PORT: values.port, EMULATOR_PORT: values['emulator-port'] });
       if (!config) return 1;
+      const sqliteFile = config.database.kind === 'sqlite' ? config.database.file : undefined;
+      if (values.fresh) for (const f of stateFiles(config.dataDir, sqliteFile)) rmSync(f, { force: true });
       const logger = createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'warn' });
-      const service = await runService(config, { http: true, worker: true, logger });
-      const url = service.http!.url;
-      const storage = config.database.kind === 'sqlite' ? `SQLite ${config.database.file}` : 'Postgres';
-      ctx.stdout.write(
-        [
-          '',
-          `wms-sync is running (${storage}, ${service.deps.queue.kind === 'sqlite' ? 'embedded queue' : 'pg-boss'})`,
-          '',
-          `  Service     ${url}`,
-          `  Health      ${url}/healthz`,
-          `  Readiness   ${url}/readyz`,
-          `  Metrics     ${url}/metrics`,
-          '',
-          'Press Ctrl+C to stop.',
-          '',
-        ].join('\n'),
-      );
+      const stack = await startDemoStack(config, { logger });
+      ctx.stdout.write(startSummary(stack, sqliteFile ? `SQLite ${sqliteFile}` : 'Postgres', config.dataDir));
       await ctx.stopSignal;
-      await service.close();
+      await stack.close();
       return 0;
     }),
 };

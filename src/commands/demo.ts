@@ -1,0 +1,96 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoSecretsFile, loadOrCreateDemoSecrets } from '../demo/connection.js';
+import { runScenario } from '../demo/scenario.js';
+import { startDemoStack } from '../demo/stack.js';
+import { DEMO_TENANT } from '../emulator/index.js';
+import { silentLogger } from '../lib/logger.js';
+import { configFrom, parse, UsageError, withUsage } from './args.js';
+import type { Command } from './types.js';
+
+const help = `Usage: wms-sync demo [--service URL] [--emulator URL] [--token TOKEN] [--embedded]
+
+Runs the demo scenario against a running \`wms-sync start\` and prints each step with the ERP feed
+entries it produced: a purchase order received with a shortage, a surplus and a product not
+ordered; a client expedition picked, packed into two packings and dispatched; a client return;
+two stock regularizations, the second with its webhook lost; a reconciliation that finds exactly
+that loss. Exits 0 when every expectation held, 1 otherwise.
+
+Options:
+  --service URL    the service (default http://127.0.0.1:$PORT)
+  --emulator URL   the emulator (default http://127.0.0.1:$EMULATOR_PORT)
+  --token TOKEN    the demo connection's ERP token (default: read from DATA_DIR/demo-connection.json)
+  --embedded       start its own emulator and service (temporary data, free ports), run, stop
+  --timeout-ms N   longest wait for one outcome (default 30000)`;
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run the demo scenario against `wms-sync start` (or --embedded)',
+  help,
+  run: (args, ctx) =>
+    withUsage(ctx, help, async () => {
+      const { values } = parse(args, {
+        service: { type: 'string' },
+        emulator: { type: 'string' },
+        token: { type: 'string' },
+        embedded: { type: 'boolean' },
+        'timeout-ms': { type: 'string' },
+      });
+      const timeoutMs = values['timeout-ms'] === undefined ? 30_000 : Number(values['timeout-ms']);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1000) throw new UsageError('--timeout-ms expects an integer ≥ 1000');
+      const out = (line: string) => ctx.stdout.write(`${line}\n`);
+
+      if (values.embedded) {
+        const dataDir = mkdtempSync(join(tmpdir(), 'wms-sync-demo-'));
+        const config = configFrom(ctx, { DATA_DIR: dataDir, PORT: '0', EMULATOR_PORT: '0', DATABASE_URL: '', SQLITE_FILE: '' });
+        if (!config) return 1;
+        const stack = await startDemoStack(config, { logger: silentLogger(), emulatorInMemory: true });
+        try {
+          out(`embedded: service ${stack.serviceUrl}, emulator ${stack.emulator.url}`);
+          const result = await runScenario(
+            { serviceUrl: stack.serviceUrl, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken },
+            out,
+            { timeoutMs },
+          );
+          return report(result.failures, out);
+        } finally {
+          await stack.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      }
+
+      const config = configFrom(ctx);
+      if (!config) return 1;
+      let token = values.token;
+      if (!token) {
+        if (!existsSync(demoSecretsFile(config.dataDir))) {
+          ctx.stderr.write(`wms-sync demo: no ${demoSecretsFile(config.dataDir)}: start \`wms-sync start\` first, or pass --token or --embedded\n`);
+          return 1;
+        }
+        token = loadOrCreateDemoSecrets(config.dataDir).erpApiToken;
+      }
+      const result = await runScenario(
+        {
+          serviceUrl: values.service ?? `http://127.0.0.1:${config.port}`,
+          emulatorUrl: values.emulator ?? `http://127.0.0.1:${config.emulator.port}`,
+          tenant: DEMO_TENANT,
+          erpToken: token,
+          ...(config.emulator.adminToken ? { adminToken: config.emulator.adminToken } : {}),
+        },
+        out,
+        { timeoutMs },
+      );
+      return report(result.failures, out);
+    }),
+};
+
+function report(failures: string[], out: (line: string) => void): number {
+  if (failures.length === 0) {
+    out('\nDemo passed: every outcome above reached the ERP feed as expected.');
+    return 0;
+  }
+  out(`\nDemo FAILED: ${failures.length} expectation(s) did not hold:`);
+  for (const f of failures) out(`  - ${f}`);
+  return 1;
+}

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { DEMO_TENANT, startEmulatorServer, type EmulatorServer } from '../emulator/index.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../lib/logger.js';
+import { runService, type RunningService } from '../main.js';
+import type { QueueTuning } from '../queue/index.js';
+import { demoConnection, DEMO_CONNECTION, loadOrCreateDemoSecrets, type DemoSecrets } from './connection.js';
+import { loadErpFixtures, type LoadSummary } from './fixtures.js';
+import { wireWebhooks } from './wire.js';
+
+export interface DemoStack {
+  service: RunningService;
+  emulator: EmulatorServer;
+  serviceUrl: string;
+  secrets: DemoSecrets;
+  demoClient: { clientId: string; clientSecret: string };
+  loaded: LoadSummary[];
+  close(): Promise<void>;
+}
+
+/**
+ * The emulator and the service wired both ways through the `demo` connection, with the ERP sample
+ * data loaded: what `wms-sync start`, `wms-sync demo --embedded` and the scenario test run.
+ * `config.emulator.port`/`config.port` may be 0 (free ports); the emulator's state lives in
+ * DATA_DIR/emulator.db unless `emulatorInMemory`.
+ */
+export async function startDemoStack(
+  config: Config,
+  options: { logger: Logger; emulatorInMemory?: boolean; queueTuning?: QueueTuning },
+): Promise<DemoStack> {
+  const demoClient = { clientId: config.emulator.demoClientId, clientSecret: config.emulator.demoClientSecret };
+  const emulator = await startEmulatorServer({
+    port: config.emulator.port,
+    host: config.emulator.host,
+    ...(options.emulatorInMemory ? {} : { dataFile: join(config.dataDir, 'emulator.db') }),
+    seed: 'demo',
+    demoClient,
+    logger: options.logger.child({ room: 'emulator' }),
+    ...(config.emulator.signingKey ? { signingKey: config.emulator.signingKey } : {}),
+    ...(config.emulator.adminToken ? { adminToken: config.emulator.adminToken } : {}),
+  });
+  let service: RunningService | undefined;
+  try {
+    const secrets = loadOrCreateDemoSecrets(config.dataDir);
+    const connection = demoConnection({ emulatorUrl: emulator.url, ...demoClient, secrets });
+    service = await runService(
+      { ...config, connections: [connection, ...config.connections.filter((c) => c.name !== DEMO_CONNECTION)] },
+      { http: true, worker: true, logger: options.logger, ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}) },
+    );
+    const serviceUrl = service.http!.url;
+    await wireWebhooks({
+      emulatorUrl: emulator.url,
+      tenant: DEMO_TENANT,
+      serviceUrl,
+      connection: DEMO_CONNECTION,
+      password: secrets.webhookPassword,
+      ...(config.emulator.adminToken ? { adminToken: config.emulator.adminToken } : {}),
+    });
+    const loaded = await loadErpFixtures(serviceUrl, secrets.erpApiToken);
+    const running = service;
+    return {
+      service: running,
+      emulator,
+      serviceUrl,
+      secrets,
+      demoClient,
+      loaded,
+      close: async () => {
+        await running.close();
+        await emulator.close();
+      },
+    };
+  } catch (err) {
+    await service?.close();
+    await emulator.close();
+    throw err;
+  }
+}
