@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulatorServer } from '../emulator/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
@@ -76,7 +74,6 @@ export const emulatorCommand: Command = {
     const logger = createLogger({ level: config.logLevel, name: 'emulator', destination: ctx.stderr });
     let server;
     try {
-      if (values.data) mkdirSync(dirname(values.data), { recursive: true });
       server = await startEmulatorServer({
         port: port ?? settings.port,
         host: values.host ?? settings.host,

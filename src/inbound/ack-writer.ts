@@ -1,11 +1,11 @@
 import type { Config } from '../lib/config.js';
 import type { Queue } from '../queue/types.js';
-import type { InboundEvent, NewInboundEvent, Store } from '../store/types.js';
+import type { NewInboundEvent, RecordedEvent, Store } from '../store/types.js';
 import { groupCommit, type GroupCommit } from './group-commit.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
 
 export interface AckResult {
-  event: InboundEvent;
+  event: RecordedEvent;
   duplicate: boolean;
 }
 

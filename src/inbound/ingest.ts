@@ -3,7 +3,7 @@ import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFa
 import { isJsonContentType } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
 import { fieldIssues, issuesMessage } from '../lib/zod-issues.js';
-import type { InboundEvent, NewInboundEvent } from '../store/types.js';
+import type { NewInboundEvent, RecordedEvent } from '../store/types.js';
 import type { AckResult } from './ack-writer.js';
 import { dedupeKeyOf, rejectedKeyOf } from './dedupe.js';
 import type { GroupCommit } from './group-commit.js';
@@ -29,7 +29,7 @@ export interface IngestInput {
 export type RejectReason = 'unsupported_media_type' | 'malformed_json' | 'invalid_payload';
 
 export type IngestOutcome =
-  | { ok: true; event: InboundEvent; duplicate: boolean }
+  | { ok: true; event: RecordedEvent; duplicate: boolean }
   | { ok: false; reason: RejectReason | 'unavailable'; error: AppError };
 
 /**

@@ -7,6 +7,9 @@ export type OutboundRecord = InferSelectModel<typeof tables.outboundRecords>;
 export type Confirmation = InferSelectModel<typeof tables.confirmations>;
 export type LedgerMovement = InferSelectModel<typeof tables.stockLedger>;
 
+/** What `recordMany` tells about each stored row. */
+export type RecordedEvent = Pick<InboundEvent, 'id' | 'status' | 'duplicates'>;
+
 export interface NewInboundEvent {
   connection: string;
   kind: string;
@@ -39,9 +42,10 @@ export interface InboxRepo {
   /**
    * `record` for several events at once (one statement on Postgres), with the results of recording
    * them one after the other in this order: a key repeated in the batch is a duplicate after its
-   * first time. Each `event` is the row as the whole batch leaves it.
+   * first time. Each `event` is the row as the whole batch leaves it, without its payload (the
+   * receiver's hot path has no use for a copy of the body it just sent).
    */
-  recordMany(inputs: readonly NewInboundEvent[]): Promise<{ event: InboundEvent; duplicate: boolean }[]>;
+  recordMany(inputs: readonly NewInboundEvent[]): Promise<{ event: RecordedEvent; duplicate: boolean }[]>;
   get(id: number): Promise<InboundEvent | undefined>;
   findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
   list(query: InboxListQuery): Promise<InboundEvent[]>;

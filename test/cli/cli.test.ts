@@ -58,10 +58,14 @@ describe('wms-sync CLI', () => {
     expect(await exitOf(child)).toBe(0);
   });
 
-  it('start prints where to look, serves, and exits 0 on SIGINT', async () => {
-    const child = spawnCli(['start', '--port', '0'], { DATA_DIR: join(tmp.dir, 'start') });
-    const [, url] = await waitForOutput(child, /Health\s+(http:\/\/127\.0\.0\.1:\d+)\/healthz/);
+  it('start prints where to look, serves the service and the emulator wired together, and exits 0 on SIGINT', async () => {
+    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start') });
+    const [summary, url, emulator] = await waitForOutput(child, /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/);
+    expect(summary).toContain(`${url}/docs`);
+    expect(summary).toMatch(/ERP token\s+demo-[0-9a-f]{32}/);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${emulator}/_emulator/openapi.json`)).status).toBe(200);
     child.kill('SIGINT');
     expect(await exitOf(child)).toBe(0);
   });

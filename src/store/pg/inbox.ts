@@ -33,8 +33,7 @@ const RECORD_MANY = {
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + excluded.duplicates + 1,
                last_duplicate_at = COALESCE(excluded.last_duplicate_at, excluded.received_at)
-         RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
-                   received_at, last_duplicate_at, processed_at, updated_at, (xmax = 0) AS inserted`,
+         RETURNING id, connection, dedupe_key, status, duplicates, (xmax = 0) AS inserted`,
 };
 
 const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
@@ -98,7 +97,7 @@ export function pgInbox(orm: PgOrm): InboxRepo {
         } else unique.set(key, { input, count: 1, lastAt: input.at });
       }
       const u = [...unique.values()];
-      const { rows } = await orm.$client.query<RecordRow & { inserted: boolean }>({
+      const { rows } = await orm.$client.query<Pick<RecordRow, 'id' | 'connection' | 'dedupe_key' | 'status' | 'duplicates'> & { inserted: boolean }>({
         ...RECORD_MANY,
         values: [
           u.map((x) => x.input.connection),
@@ -120,7 +119,7 @@ export function pgInbox(orm: PgOrm): InboxRepo {
         const row = byKey.get(key)!;
         const first = !answered.has(key);
         answered.add(key);
-        return { event: toEvent(row), duplicate: first ? !row.inserted : true };
+        return { event: { id: Number(row.id), status: row.status, duplicates: row.duplicates }, duplicate: first ? !row.inserted : true };
       });
     },
 

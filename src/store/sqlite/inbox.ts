@@ -12,7 +12,7 @@ const p = (name: string) => sql.placeholder(name);
  * 8 times the insert itself. One statement decides new-or-repeat, so concurrent repeats cannot
  * both insert. Prepared lazily because the table exists only after `migrate()`.
  */
-function prepareRecord(orm: SqliteOrm) {
+function insertOrCount(orm: SqliteOrm) {
   return orm
     .insert(t)
     .values({
@@ -29,35 +29,47 @@ function prepareRecord(orm: SqliteOrm) {
     .onConflictDoUpdate({
       target: [t.connection, t.dedupeKey],
       set: { duplicates: sql`${t.duplicates} + 1`, lastDuplicateAt: sql`excluded.received_at` },
-    })
-    .returning()
-    .prepare();
+    });
+}
+
+function prepareRecord(orm: SqliteOrm) {
+  return insertOrCount(orm).returning().prepare();
+}
+
+function prepareRecordLean(orm: SqliteOrm) {
+  return insertOrCount(orm).returning({ id: t.id, status: t.status, duplicates: t.duplicates }).prepare();
 }
 
 export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
-  let recordStatement: ReturnType<typeof prepareRecord> | undefined;
-  const recordNow = (input: NewInboundEvent) => {
-    recordStatement ??= prepareRecord(orm);
-    const event = recordStatement.get({
-      connection: input.connection,
-      kind: input.kind,
-      dedupeKey: input.dedupeKey,
-      status: input.status ?? 'received',
-      payload: input.payload,
-      error: input.error ?? null,
-      requestId: input.requestId ?? null,
-      at: input.at,
-    })!;
-    return { event, duplicate: event.duplicates > 0 };
-  };
+  let full: ReturnType<typeof prepareRecord> | undefined;
+  let lean: ReturnType<typeof prepareRecordLean> | undefined;
+  const params = (input: NewInboundEvent) => ({
+    connection: input.connection,
+    kind: input.kind,
+    dedupeKey: input.dedupeKey,
+    status: input.status ?? 'received',
+    payload: input.payload,
+    error: input.error ?? null,
+    requestId: input.requestId ?? null,
+    at: input.at,
+  });
   return {
-    record: (input) => run(() => recordNow(input)),
+    record: (input) =>
+      run(() => {
+        full ??= prepareRecord(orm);
+        const event = full.get(params(input))!;
+        return { event, duplicate: event.duplicates > 0 };
+      }),
 
     recordMany: (inputs) =>
       run(() => {
-        // One synchronous statement per event is already cheap here; the rows of repeated keys are
-        // read again at the end so that every result shows the row as the batch left it.
-        const results = inputs.map(recordNow);
+        lean ??= prepareRecordLean(orm);
+        // One synchronous statement per event is already cheap here; each result then shows its
+        // row as the whole batch left it (repeated keys counted to the end).
+        const results = inputs.map((input) => {
+          const event = lean!.get(params(input))!;
+          return { event, duplicate: event.duplicates > 0 };
+        });
         const last = new Map(results.map((r) => [r.event.id, r.event]));
         return results.map((r) => ({ event: last.get(r.event.id)!, duplicate: r.duplicate }));
       }),
