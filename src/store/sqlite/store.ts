@@ -7,6 +7,7 @@ import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
+import { sqliteReconciliation } from './reconciliation.js';
 import { runNow, type Run } from './runner.js';
 
 function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): Repos {
@@ -15,6 +16,7 @@ function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): Re
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
+    reconciliation: sqliteReconciliation(orm, run),
   };
 }
 
