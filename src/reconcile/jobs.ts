@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
-import type { Job } from '../queue/types.js';
+import type { Job, Queue } from '../queue/types.js';
 import type { JobRegistration } from '../worker.js';
 import { createRunQueue, isRunQueue, runQueueOf, SCHEDULE_QUEUE, type RunJobData } from './queue.js';
 import { requestRun } from './request.js';
@@ -40,6 +40,13 @@ export async function requestScheduledRuns(deps: Pick<ServiceDeps, 'store' | 'qu
   }
 }
 
+/** Sets the cron of scheduled runs, or removes it (`null`: RECONCILE_CRON=off) so no process keeps sending ticks. */
+export async function applySchedule(queue: Queue, cron: string | null): Promise<void> {
+  await queue.createQueue(SCHEDULE_QUEUE, { retryLimit: 3, retryDelay: 10, retryBackoff: true });
+  if (cron) await queue.schedule(SCHEDULE_QUEUE, cron, {});
+  else await queue.unschedule(SCHEDULE_QUEUE);
+}
+
 /** A run job whose worker died on its last attempt never reached `handleRun`: fail its run here. */
 async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Promise<void> {
   const job = await deps.queue.getJob<RunJobData>(name, id);
@@ -58,10 +65,7 @@ export const reconcileJobs: JobRegistration = {
       if (!isRunQueue(e.name) || !e.dead) return;
       onDeadJob(deps, e.name, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not fail the run of a dead job'));
     });
-    await deps.queue.createQueue(SCHEDULE_QUEUE, { retryLimit: 3, retryDelay: 10, retryBackoff: true });
-    const { cron } = deps.config.reconcile;
-    if (cron) await deps.queue.schedule(SCHEDULE_QUEUE, cron, {});
-    else await deps.queue.unschedule(SCHEDULE_QUEUE);
+    await applySchedule(deps.queue, deps.config.reconcile.cron);
     await deps.queue.work(SCHEDULE_QUEUE, { batchSize: 1, concurrency: 1, pollIntervalMs: deps.config.worker.pollIntervalMs }, () => requestScheduledRuns(deps));
   },
 };

@@ -9,6 +9,8 @@ export interface ProductsDeps {
   client: WmsClient;
   retry: RetryPolicy;
   signal?: AbortSignal | undefined;
+  /** Called for each request made to the WMS. */
+  onRequest?: () => void;
 }
 
 const PAGE = 1000;
@@ -18,11 +20,10 @@ const PAGE = 1000;
  * (endpoint 6), or the ERP's products that wms-sync has synced to it. Codes are small strings, so
  * even 100,000 of them are held at once; rows and figures are not.
  */
-export async function listProducts(deps: ProductsDeps, connection: string, source: ProductSource): Promise<{ codes: string[]; requests: number }> {
+export async function listProducts(deps: ProductsDeps, connection: string, source: ProductSource): Promise<string[]> {
   if (source === 'wms') {
-    let requests = 0;
-    const codes = await withRetry(deps, () => deps.client.products.allExternalCodes(), () => void (requests += 1));
-    return { codes: [...new Set(codes)], requests };
+    const codes = await withRetry(deps, () => deps.client.products.allExternalCodes(), deps.onRequest);
+    return [...new Set(codes)];
   }
   const codes: string[] = [];
   for (let afterId = 0; ; ) {
@@ -31,5 +32,5 @@ export async function listProducts(deps: ProductsDeps, connection: string, sourc
     if (page.length < PAGE) break;
     afterId = page.at(-1)!.id;
   }
-  return { codes, requests: 0 };
+  return codes;
 }

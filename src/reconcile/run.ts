@@ -81,14 +81,15 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   const aborted = () => controls.signal?.aborted === true;
 
   let codes: string[];
+  let requests = 0;
   try {
-    const listed = await listProducts({ store, client: ctx.client, retry, signal: controls.signal }, run.connection, deps.config.products);
-    codes = listed.codes;
-    await store.reconciliation.addProgress(runId, { requests: listed.requests }, clock.now());
+    codes = await listProducts({ store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) }, run.connection, deps.config.products);
   } catch (err) {
+    await store.reconciliation.addProgress(runId, { requests }, clock.now());
     if (aborted()) return finish('failed', 'interrupted');
     return finish('failed', `listing the products failed: ${errorMessage(err)}`);
   }
+  await store.reconciliation.addProgress(runId, { requests }, clock.now());
   await store.reconciliation.setProductsTotal(runId, codes.length, clock.now());
   log.info({ products: codes.length, source: deps.config.products }, 'reconciliation started');
 
@@ -104,7 +105,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
       if (!(err instanceof BatchFailed) || aborted()) throw err;
       failures.add(err);
       log.warn({ products: err.products.length, err: err.message }, 'stock batch failed');
-      await store.reconciliation.addProgress(runId, { productsFailed: err.products.length }, clock.now());
+      await store.reconciliation.addProgress(runId, { productsFailed: err.products.length, requests: err.requests }, clock.now());
     }
   };
   const stop = () => aborted() || failures.tripped;

@@ -15,6 +15,9 @@ const MAX_RETRY_AFTER_MS = 10_000;
 
 /** A batch that kept failing (after its retries, or at once for an error retrying cannot fix). */
 export class BatchFailed extends Error {
+  /** Requests the batch made before giving up (set by `queryStock`). */
+  requests = 0;
+
   constructor(
     readonly products: string[],
     override readonly cause: unknown,
@@ -61,7 +64,12 @@ export async function withRetry<T>(deps: Pick<QueryDeps, 'retry' | 'signal'>, fn
  */
 export async function queryStock(deps: QueryDeps, products: string[]): Promise<QueryResult> {
   const result: QueryResult = { observations: [], notFound: [], requests: 0 };
-  await ask(deps, products, result);
+  try {
+    await ask(deps, products, result);
+  } catch (err) {
+    if (err instanceof BatchFailed) err.requests = result.requests;
+    throw err;
+  }
   return result;
 }
 

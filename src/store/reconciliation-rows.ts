@@ -29,6 +29,9 @@ export function startUpdate(at: Date) {
     rowsChecked: 0,
     rowsRechecked: 0,
     requests: 0,
+    driftCount: 0,
+    notFoundCount: 0,
+    unsettledCount: 0,
     updatedAt: at,
   };
 }

@@ -7,7 +7,16 @@ export type ReconciliationItem = InferSelectModel<typeof tables.reconciliationIt
 export type StockSnapshot = InferSelectModel<typeof tables.reconciliationSnapshots>;
 
 /** Counters a run adds to as its batches are written (so a reader sees progress). */
-export const RUN_COUNTERS = ['productsChecked', 'productsFailed', 'rowsChecked', 'rowsRechecked', 'requests'] as const;
+export const RUN_COUNTERS = [
+  'productsChecked',
+  'productsFailed',
+  'rowsChecked',
+  'rowsRechecked',
+  'requests',
+  'driftCount',
+  'notFoundCount',
+  'unsettledCount',
+] as const;
 export type RunCounter = (typeof RUN_COUNTERS)[number];
 
 export interface RunOutcome {
@@ -63,6 +72,8 @@ export interface ReconciliationRepo {
   createRun(input: { connection: string; trigger: ReconciliationTrigger; at: Date }): Promise<ReconciliationRun>;
   /** The run, whatever its connection (callers scope it). */
   getRun(id: number): Promise<ReconciliationRun | undefined>;
+  /** The connection's runs, newest first, with an id below `beforeId` when given. */
+  listRuns(connection: string, query: { limit: number; beforeId?: number }): Promise<ReconciliationRun[]>;
   /** The newest run of the connection still waiting to start. */
   findQueued(connection: string): Promise<ReconciliationRun | undefined>;
   /**
@@ -76,7 +87,8 @@ export interface ReconciliationRepo {
   /** Back to queued with a reason (an attempt failed and the job will run again). */
   requeueRun(id: number, reason: string, at: Date): Promise<void>;
   /**
-   * Ends a run that is not finished yet: status, reason, and the item counts taken from its items.
+   * Ends a run that is not finished yet: status, reason, and the item counts taken from its items
+   * (so items kept from an interrupted attempt count too).
    * Returns the run as it is now (unchanged when it had already finished).
    */
   finishRun(id: number, outcome: RunOutcome): Promise<ReconciliationRun | undefined>;

@@ -43,6 +43,9 @@ export function reconciliationContract(label: string, open: () => Promise<{ stor
         const second = await store.reconciliation.createRun({ connection: c, trigger: 'schedule', at: at(1) });
         expect(first).toMatchObject({ status: 'queued', trigger: 'api', attempts: 0, productsTotal: null, rowsChecked: 0, startedAt: null, finishedAt: null });
         expect((await store.reconciliation.findQueued(c))?.id).toBe(second.id);
+        expect((await store.reconciliation.listRuns(c, { limit: 10 })).map((r) => r.id)).toEqual([second.id, first.id]);
+        expect((await store.reconciliation.listRuns(c, { limit: 10, beforeId: second.id })).map((r) => r.id)).toEqual([first.id]);
+        expect(await store.reconciliation.listRuns(`${c}-none`, { limit: 10 })).toEqual([]);
 
         const started = await store.reconciliation.startRun(first.id, at(2));
         expect(started).toMatchObject({ status: 'running', attempts: 1 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { chunked, itemCounts, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
 import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
 import type { PgOrm } from './database.js';
@@ -13,6 +13,14 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
     createRun: async (input) => (await orm.insert(runs).values(runRow(input)).returning())[0]!,
 
     getRun,
+
+    listRuns: (connection, q) =>
+      orm
+        .select()
+        .from(runs)
+        .where(and(eq(runs.connection, connection), q.beforeId ? lt(runs.id, q.beforeId) : undefined))
+        .orderBy(desc(runs.id))
+        .limit(q.limit),
 
     findQueued: async (connection) =>
       (await orm.select().from(runs).where(and(eq(runs.connection, connection), eq(runs.status, 'queued'))).orderBy(desc(runs.id)).limit(1))[0],

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { chunked, itemCounts, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
 import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
 import type { SqliteOrm } from './database.js';
@@ -13,6 +13,17 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run): ReconciliationRe
     createRun: (input) => run(() => orm.insert(runs).values(runRow(input)).returning().get()),
 
     getRun: (id) => run(() => orm.select().from(runs).where(eq(runs.id, id)).get()),
+
+    listRuns: (connection, q) =>
+      run(() =>
+        orm
+          .select()
+          .from(runs)
+          .where(and(eq(runs.connection, connection), q.beforeId ? lt(runs.id, q.beforeId) : undefined))
+          .orderBy(desc(runs.id))
+          .limit(q.limit)
+          .all(),
+      ),
 
     findQueued: (connection) =>
       run(() => orm.select().from(runs).where(and(eq(runs.connection, connection), eq(runs.status, 'queued'))).orderBy(desc(runs.id)).limit(1).get()),
