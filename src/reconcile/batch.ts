@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { WmsClient } from '../wms-client/index.js';
 import { compare, pairKey, type Comparison, type Observation } from './compare.js';
 import { queryStock, type RetryPolicy } from './stock-query.js';
-import { BatchWrite } from './write.js';
+import { BatchWrite, type Increments } from './write.js';
 
 export interface BatchContext {
   store: Store;
@@ -32,9 +32,9 @@ export interface Pending {
  * stood through the settle window: the pair is asked again (`previous` holds the pairs of a
  * recheck with their last delta) and is drift when the fresh comparison shows the same delta.
  * A webhook that was in flight at the first request has been learnt by then and the pair matches.
- * Returns the differences still to confirm.
+ * Returns the differences still to confirm, and what the batch adds to the run's counters.
  */
-export async function checkBatch(ctx: BatchContext, products: string[], previous?: ReadonlyMap<string, Pending>): Promise<Pending[]> {
+export async function checkBatch(ctx: BatchContext, products: string[], previous?: ReadonlyMap<string, Pending>): Promise<{ pending: Pending[]; progress: Increments }> {
   const result = await queryStock({ client: ctx.client, clock: ctx.clock, retry: ctx.retry, signal: ctx.signal }, products);
   const write = new BatchWrite(ctx.runId, ctx.connection, ctx.clock.now());
   const pending: Pending[] = [];
@@ -63,7 +63,7 @@ export async function checkBatch(ctx: BatchContext, products: string[], previous
   }
   for (const product of result.notFound) write.notFound(product);
   await write.commit(ctx.store);
-  return pending;
+  return { pending, progress: write.progress };
 }
 
 function pairsOf(previous: ReadonlyMap<string, Pending>, products: readonly string[]): Set<string> {

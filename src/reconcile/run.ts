@@ -10,7 +10,7 @@ import { checkBatch, type BatchContext, type Pending } from './batch.js';
 import { forEachLimited } from './pool.js';
 import { listProducts } from './products.js';
 import { BatchFailed, DEFAULT_RETRY, type RetryPolicy } from './stock-query.js';
-import { BatchWrite } from './write.js';
+import { BatchWrite, ProgressCounter } from './write.js';
 
 export interface RunDeps {
   store: Store;
@@ -94,18 +94,21 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   log.info({ products: codes.length, source: deps.config.products }, 'reconciliation started');
 
   const failures = new Failures();
+  const progress = new ProgressCounter(store, runId, () => clock.now());
   let pending = new Map<string, Pending>();
   let checkedAny = false;
   const check = async (products: string[], previous?: ReadonlyMap<string, Pending>) => {
     try {
-      for (const p of await checkBatch(ctx, products, previous)) pending.set(p.key, p);
+      const checked = await checkBatch(ctx, products, previous);
+      for (const p of checked.pending) pending.set(p.key, p);
       failures.inARow = 0;
       checkedAny = true;
+      await progress.add(checked.progress);
     } catch (err) {
       if (!(err instanceof BatchFailed) || aborted()) throw err;
       failures.add(err);
       log.warn({ products: err.products.length, err: err.message }, 'stock batch failed');
-      await store.reconciliation.addProgress(runId, { productsFailed: err.products.length, requests: err.requests }, clock.now());
+      await progress.add({ productsFailed: err.products.length, requests: err.requests });
     }
   };
   const stop = () => aborted() || failures.tripped;
@@ -119,6 +122,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
       let lastAnswer = 0;
       for (const p of previous.values()) lastAnswer = Math.max(lastAnswer, p.observation.answeredAt.getTime());
       const due = lastAnswer + deps.config.settleSeconds * 1000;
+      await progress.flush();
       await delay(Math.max(0, due - clock.nowMs()), undefined, controls.signal ? { signal: controls.signal } : {});
       const products = [...new Set([...previous.values()].map((p) => p.product))];
       await forEachLimited(chunks(products, deps.config.batchSize), deps.config.parallelism, (batch) => check(batch, previous), stop);
@@ -126,6 +130,8 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   } catch (err) {
     if (aborted()) return finish('failed', 'interrupted');
     throw err;
+  } finally {
+    await progress.flush();
   }
   if (aborted()) return finish('failed', 'interrupted');
 
@@ -133,6 +139,8 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
     const write = new BatchWrite(runId, run.connection, clock.now());
     for (const p of pending.values()) write.item('unsettled', p.comparison, p.observation.sentAt);
     await write.commit(store);
+    await progress.add(write.progress);
+    await progress.flush();
   }
   if (failures.batches === 0) return finish('completed', null);
   const stopped = failures.tripped ? `stopped after ${MAX_FAILED_IN_A_ROW} failed batches in a row; ` : '';

@@ -1,9 +1,38 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, notInArray, sql } from 'drizzle-orm';
 import { chunked, itemCounts, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
 import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
 import type { PgOrm } from './database.js';
 import { reconciliationItems as items, reconciliationRuns as runs, reconciliationSnapshots as snapshots } from './reconciliation-schema.js';
-import { stockLedger as ledger } from './schema.js';
+
+/*
+ * A run's per-batch reads, written so that their plan does not depend on table statistics: one
+ * index lookup per asked product (`unnest` + LATERAL; OFFSET 0 keeps the planner from flattening
+ * the subqueries), and one primary-key lookup of the baseline per movement. With a join over the
+ * tables instead, a baselines table grown by a first run but not analyzed yet (autovacuum lags, or
+ * is off) made the planner read every baseline of the connection for each batch: 35 ms instead of
+ * under 1 ms per batch of 100 products (bench:reconcile on Postgres).
+ */
+const SNAPSHOTS_SQL = `
+  SELECT s.product_external_code AS product, s.lot_code AS lot, s.existence
+  FROM unnest($2::text[]) AS p(code)
+  CROSS JOIN LATERAL (
+    SELECT product_external_code, lot_code, existence FROM reconciliation_snapshots
+    WHERE connection = $1 AND product_external_code = p.code OFFSET 0
+  ) s`;
+
+const LEDGER_SUMS_SQL = `
+  SELECT m.product_external_code AS product, m.lot_code AS lot, sum(m.quantity) AS quantity, count(*) AS n
+  FROM unnest($2::text[]) AS p(code)
+  CROSS JOIN LATERAL (
+    SELECT product_external_code, lot_code, quantity, movement_time, created_at FROM stock_ledger
+    WHERE connection = $1 AND product_external_code = p.code AND movement_time <= $3 OFFSET 0
+  ) m
+  LEFT JOIN LATERAL (
+    SELECT as_of, taken_at FROM reconciliation_snapshots
+    WHERE connection = $1 AND product_external_code = m.product_external_code AND lot_code = m.lot_code OFFSET 0
+  ) s ON true
+  WHERE s.as_of IS NULL OR m.movement_time > s.as_of OR m.created_at > s.taken_at
+  GROUP BY m.product_external_code, m.lot_code`;
 
 const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
 
@@ -115,40 +144,13 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
       )[0],
 
     expected: async (connection, products, cut) => {
-      const base = [];
-      const sums = [];
-      for (const part of chunked(products)) {
-        const [b, s] = await Promise.all([
-          orm
-            .select({ productExternalCode: snapshots.productExternalCode, lotCode: snapshots.lotCode, existence: snapshots.existence })
-            .from(snapshots)
-            .where(and(eq(snapshots.connection, connection), inArray(snapshots.productExternalCode, part))),
-          orm
-            .select({
-              productExternalCode: ledger.productExternalCode,
-              lotCode: ledger.lotCode,
-              quantity: sql<number>`sum(${ledger.quantity})`.mapWith(Number),
-              n: sql<number>`count(*)`.mapWith(Number),
-            })
-            .from(ledger)
-            .leftJoin(
-              snapshots,
-              and(eq(snapshots.connection, ledger.connection), eq(snapshots.productExternalCode, ledger.productExternalCode), eq(snapshots.lotCode, ledger.lotCode)),
-            )
-            .where(
-              and(
-                eq(ledger.connection, connection),
-                inArray(ledger.productExternalCode, part),
-                lte(ledger.movementTime, cut),
-                or(isNull(snapshots.asOf), gt(ledger.movementTime, snapshots.asOf), gt(ledger.createdAt, snapshots.takenAt)),
-              ),
-            )
-            .groupBy(ledger.productExternalCode, ledger.lotCode),
-        ]);
-        base.push(...b);
-        sums.push(...s);
-      }
-      return mergeExpected(base, sums);
+      // Sequential on purpose: a run has several batches in flight, each would hold two connections.
+      const base = await orm.$client.query<{ product: string; lot: string; existence: number }>(SNAPSHOTS_SQL, [connection, products]);
+      const sums = await orm.$client.query<{ product: string; lot: string; quantity: number; n: string }>(LEDGER_SUMS_SQL, [connection, products, cut]);
+      return mergeExpected(
+        base.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, existence: r.existence })),
+        sums.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, quantity: r.quantity, n: Number(r.n) })),
+      );
     },
   };
 }

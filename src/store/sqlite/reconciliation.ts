@@ -1,14 +1,18 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
-import { chunked, itemCounts, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
+import type Database from 'better-sqlite3';
+import { and, asc, desc, eq, gt, lt, notInArray, sql } from 'drizzle-orm';
+import { chunked, itemCounts, itemRow, mergeExpected, runRow, startUpdate } from '../reconciliation-rows.js';
 import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
 import type { SqliteOrm } from './database.js';
 import { reconciliationItems as items, reconciliationRuns as runs, reconciliationSnapshots as snapshots } from './reconciliation-schema.js';
+import { prepareReconciliationStatements, snapshotParams, type ReconciliationStatements } from './reconciliation-statements.js';
 import type { Run } from './runner.js';
-import { stockLedger as ledger } from './schema.js';
 
 const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
 
-export function sqliteReconciliation(orm: SqliteOrm, run: Run): ReconciliationRepo {
+export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Database): ReconciliationRepo {
+  let prepared: ReconciliationStatements | undefined;
+  // Lazily: the tables exist only after migrate().
+  const statements = () => (prepared ??= prepareReconciliationStatements(raw));
   return {
     createRun: (input) => run(() => orm.insert(runs).values(runRow(input)).returning().get()),
 
@@ -98,22 +102,8 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run): ReconciliationRe
 
     saveSnapshots: (rows) =>
       run(() => {
-        for (const part of chunked(rows)) {
-          orm
-            .insert(snapshots)
-            .values(part.map(snapshotRow))
-            .onConflictDoUpdate({
-              target: [snapshots.connection, snapshots.productExternalCode, snapshots.lotCode],
-              set: {
-                existence: sql`excluded.existence`,
-                available: sql`excluded.available`,
-                asOf: sql`excluded.as_of`,
-                takenAt: sql`excluded.taken_at`,
-                runId: sql`excluded.run_id`,
-              },
-            })
-            .run();
-        }
+        const { upsertSnapshot } = statements();
+        for (const row of rows) upsertSnapshot.run(...snapshotParams(row));
       }),
 
     getSnapshot: (connection, product, lot) =>
@@ -127,41 +117,13 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run): ReconciliationRe
 
     expected: (connection, products, cut) =>
       run(() => {
-        const base = [];
-        const sums = [];
-        for (const part of chunked(products)) {
-          base.push(
-            ...orm
-              .select({ productExternalCode: snapshots.productExternalCode, lotCode: snapshots.lotCode, existence: snapshots.existence })
-              .from(snapshots)
-              .where(and(eq(snapshots.connection, connection), inArray(snapshots.productExternalCode, part)))
-              .all(),
-          );
-          sums.push(
-            ...orm
-              .select({
-                productExternalCode: ledger.productExternalCode,
-                lotCode: ledger.lotCode,
-                quantity: sql<number>`sum(${ledger.quantity})`.mapWith(Number),
-                n: sql<number>`count(*)`.mapWith(Number),
-              })
-              .from(ledger)
-              .leftJoin(
-                snapshots,
-                and(eq(snapshots.connection, ledger.connection), eq(snapshots.productExternalCode, ledger.productExternalCode), eq(snapshots.lotCode, ledger.lotCode)),
-              )
-              .where(
-                and(
-                  eq(ledger.connection, connection),
-                  inArray(ledger.productExternalCode, part),
-                  lte(ledger.movementTime, cut),
-                  or(isNull(snapshots.asOf), gt(ledger.movementTime, snapshots.asOf), gt(ledger.createdAt, snapshots.takenAt)),
-                ),
-              )
-              .groupBy(ledger.productExternalCode, ledger.lotCode)
-              .all(),
-          );
-        }
+        const codes = JSON.stringify(products);
+        const base = statements()
+          .snapshots.all(connection, codes)
+          .map(([productExternalCode, lotCode, existence]) => ({ productExternalCode, lotCode, existence }));
+        const sums = statements()
+          .ledgerSums.all(connection, codes, cut.getTime())
+          .map(([productExternalCode, lotCode, quantity, n]) => ({ productExternalCode, lotCode, quantity, n }));
         return mergeExpected(base, sums);
       }),
   };
