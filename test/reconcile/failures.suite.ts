@@ -86,4 +86,26 @@ export function failuresSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await h.store.reconciliation.getSnapshot('acme', 'S-3', null))?.existence).toBe(7);
     });
   });
+
+  describe(`a pair that keeps moving (${dialect})`, () => {
+    let h: ReconcileHarness;
+
+    beforeAll(async () => {
+      h = await ReconcileHarness.start('reconcile-moving', dialect, { RECONCILE_SETTLE_SECONDS: '0' });
+      await h.product('M-1');
+    });
+    afterAll(async () => {
+      await h.close();
+    });
+
+    it('is reported unsettled, not drift, when every recheck shows another delta', async () => {
+      // Four answers in a row, each with another figure: no two rounds agree.
+      for (const existence of [1, 2, 3, 4]) h.proxy.inject({ method: 'POST', path: STOCK, status: 200, body: [{ product: 'M-1', existence, available: existence }] });
+      const run = await h.reconcile();
+      expect(run).toMatchObject({ status: 'completed', driftCount: 0, unsettledCount: 1, rowsChecked: 1, rowsRechecked: 3 });
+      expect((await h.items(run.id)).map((i) => [i.productExternalCode, i.status, i.wmsExistence, i.delta])).toEqual([['M-1', 'unsettled', 4, 4]]);
+      expect(await h.driftFeed()).toEqual([]);
+      expect(await h.store.reconciliation.getSnapshot('acme', 'M-1', null)).toBeUndefined();
+    });
+  });
 }
