@@ -1,5 +1,8 @@
 import type { ExpectedFigure } from '../store/index.js';
-import type { Stock } from '../wms/index.js';
+import type { WmsClient } from '../wms-client/index.js';
+
+/** A row of endpoint 7's answer, as the client parses it. */
+type Stock = Awaited<ReturnType<WmsClient['products']['stock']>>[number];
 
 /** One product/lot figure of an endpoint-7 answer, normalised ('' for no lot). */
 export interface StockFigure {
