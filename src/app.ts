@@ -8,6 +8,7 @@ import { validationFailed } from './lib/errors.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { outboundRoutes } from './outbound/routes/index.js';
+import { reconcileRoutes } from './reconcile/routes/index.js';
 
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
@@ -36,6 +37,7 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
   app.route('/', outboundRoutes(deps));
   app.route('/', inboundRoutes(deps));
   app.route('/', erpFeedRoutes(deps));
+  app.route('/', reconcileRoutes(deps));
   app.get('/metrics', async (c) => {
     return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });

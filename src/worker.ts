@@ -1,6 +1,7 @@
 import type { ServiceDeps } from './deps.js';
 import { outboundJobs } from './outbound/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
+import { reconcileJobs } from './reconcile/jobs.js';
 
 /**
  * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
@@ -11,7 +12,7 @@ export interface JobRegistration {
   register(deps: ServiceDeps): Promise<void>;
 }
 
-export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs];
+export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs, reconcileJobs];
 
 export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {
   for (const r of registrations) {

@@ -76,6 +76,59 @@ CREATE TABLE `stock_ledger` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `stock_ledger_key` ON `stock_ledger` (`connection`,`dedupe_key`);--> statement-breakpoint
 CREATE INDEX `stock_ledger_product` ON `stock_ledger` (`connection`,`product_external_code`,`lot_code`,`movement_time`);--> statement-breakpoint
+CREATE TABLE `reconciliation_items` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`run_id` integer NOT NULL,
+	`connection` text NOT NULL,
+	`product_external_code` text NOT NULL,
+	`lot_code` text DEFAULT '' NOT NULL,
+	`status` text NOT NULL,
+	`wms_existence` real,
+	`wms_available` real,
+	`expected_existence` real,
+	`baseline_existence` real,
+	`movements` real,
+	`delta` real,
+	`observed_at` integer,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `reconciliation_items_key` ON `reconciliation_items` (`run_id`,`product_external_code`,`lot_code`);--> statement-breakpoint
+CREATE TABLE `reconciliation_runs` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`connection` text NOT NULL,
+	`trigger` text NOT NULL,
+	`status` text NOT NULL,
+	`reason` text,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`products_total` integer,
+	`products_checked` integer DEFAULT 0 NOT NULL,
+	`products_failed` integer DEFAULT 0 NOT NULL,
+	`rows_checked` integer DEFAULT 0 NOT NULL,
+	`rows_rechecked` integer DEFAULT 0 NOT NULL,
+	`drift_count` integer DEFAULT 0 NOT NULL,
+	`not_found_count` integer DEFAULT 0 NOT NULL,
+	`unsettled_count` integer DEFAULT 0 NOT NULL,
+	`requests` integer DEFAULT 0 NOT NULL,
+	`requested_at` integer NOT NULL,
+	`started_at` integer,
+	`finished_at` integer,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `reconciliation_runs_connection` ON `reconciliation_runs` (`connection`,`status`,`id`);--> statement-breakpoint
+CREATE TABLE `reconciliation_snapshots` (
+	`connection` text NOT NULL,
+	`product_external_code` text NOT NULL,
+	`lot_code` text DEFAULT '' NOT NULL,
+	`existence` real NOT NULL,
+	`available` real,
+	`as_of` integer NOT NULL,
+	`taken_at` integer NOT NULL,
+	`run_id` integer NOT NULL,
+	PRIMARY KEY(`connection`, `product_external_code`, `lot_code`)
+);
+--> statement-breakpoint
 CREATE TABLE `jobs` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`name` text NOT NULL,

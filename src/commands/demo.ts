@@ -7,6 +7,7 @@ import { startDemoStack } from '../demo/stack.js';
 import { DEMO_TENANT } from '../emulator/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
+import { DEMO_SETTLE_SECONDS } from './start.js';
 import type { Command } from './types.js';
 
 const help = `Usage: wms-sync demo [--service URL] [--emulator URL] [--token TOKEN] [--embedded]
@@ -43,7 +44,14 @@ export const demoCommand: Command = {
 
       if (values.embedded) {
         const dataDir = mkdtempSync(join(tmpdir(), 'wms-sync-demo-'));
-        const config = configFrom(ctx, { DATA_DIR: dataDir, PORT: '0', EMULATOR_PORT: '0', DATABASE_URL: '', SQLITE_FILE: '' });
+        const config = configFrom(ctx, {
+          DATA_DIR: dataDir,
+          PORT: '0',
+          EMULATOR_PORT: '0',
+          DATABASE_URL: '',
+          SQLITE_FILE: '',
+          RECONCILE_SETTLE_SECONDS: ctx.env.RECONCILE_SETTLE_SECONDS ?? DEMO_SETTLE_SECONDS,
+        });
         if (!config) return 1;
         const stack = await startDemoStack(config, { logger: silentLogger(), emulatorInMemory: true });
         try {

@@ -2,8 +2,8 @@ import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
-import { notYetAvailable } from './not-yet.js';
 import { pushCommand } from './push.js';
+import { reconcileCommand } from './reconcile.js';
 import { replayCommand } from './replay.js';
 import { serveCommand } from './serve.js';
 import { startCommand } from './start.js';
@@ -22,5 +22,5 @@ export const commands: Command[] = [
   syncCommand,
   replayCommand,
   eventsCommand,
-  notYetAvailable('reconcile', 'run a stock reconciliation now', 'Usage: wms-sync reconcile [--connection NAME]'),
+  reconcileCommand,
 ];

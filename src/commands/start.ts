@@ -14,12 +14,16 @@ service (SQLite under DATA_DIR, embedded job queue), wired both ways through a c
 "demo": the service calls the emulator with the demo API client, the emulator sends its webhooks
 to the service. It then loads the ERP sample data (fixtures/erp) through the ERP API and prints
 where to look. State survives a restart (the emulator's too, in DATA_DIR/emulator.db).
-Logs are quiet (warnings and errors) unless LOG_LEVEL is set.
+Logs are quiet (warnings and errors) unless LOG_LEVEL is set. The reconciliation settle window is
+3 s here (120 s in \`serve\`) unless RECONCILE_SETTLE_SECONDS is set, so the demo answers in seconds.
 
 Options:
   --port N            service port (default PORT or 8080)
   --emulator-port N   emulator port (default EMULATOR_PORT or 8090)
   --fresh             wipe the service's and the emulator's data first`;
+
+/** A short settle window for the embedded demo: a drift is confirmed by a second look this much later. */
+export const DEMO_SETTLE_SECONDS = '3';
 
 /** Files `start` keeps in DATA_DIR; `--fresh` removes them. */
 function stateFiles(dataDir: string, sqliteFile: string | undefined): string[] {
@@ -66,7 +70,11 @@ export const startCommand: Command = {
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
       const { values } = parse(args, { port: { type: 'string' }, 'emulator-port': { type: 'string' }, fresh: { type: 'boolean' } });
-      const config = configFrom(ctx, { PORT: values.port, EMULATOR_PORT: values['emulator-port'] });
+      const config = configFrom(ctx, {
+        PORT: values.port,
+        EMULATOR_PORT: values['emulator-port'],
+        RECONCILE_SETTLE_SECONDS: ctx.env.RECONCILE_SETTLE_SECONDS ?? DEMO_SETTLE_SECONDS,
+      });
       if (!config) return 1;
       const sqliteFile = config.database.kind === 'sqlite' ? config.database.file : undefined;
       if (values.fresh) for (const f of stateFiles(config.dataDir, sqliteFile)) rmSync(f, { force: true });

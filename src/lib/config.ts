@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import cronParser from 'cron-parser';
 import { z } from 'zod';
 import {
   assertUniqueNames,
@@ -59,7 +60,12 @@ export const envSchema = z.object({
   OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
   OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
   OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: int(1, 7 * 24 * 60 * 60).default(1800),
-  RECONCILE_CRON: z.string().min(1).default('0 * * * *'),
+  RECONCILE_CRON: z
+    .string()
+    .min(1)
+    .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
+    .default('0 * * * *'),
+  RECONCILE_PRODUCTS: z.enum(['wms', 'synced']).default('wms'),
   RECONCILE_BATCH_SIZE: int(1, 1000).default(100),
   RECONCILE_PARALLELISM: int(1, 32).default(4),
   RECONCILE_SETTLE_SECONDS: int(0, 86_400).default(120),
@@ -106,7 +112,11 @@ export interface Config {
   wms: { timeoutMs: number; maxConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
   outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
-  reconcile: { cron: string; batchSize: number; parallelism: number; settleSeconds: number };
+  /**
+   * Stock reconciliation: `cron` null when scheduled runs are off; `products` = which products a
+   * run checks (`wms`: every code endpoint 6 lists; `synced`: the ERP's products synced through wms-sync).
+   */
+  reconcile: { cron: string | null; products: 'wms' | 'synced'; batchSize: number; parallelism: number; settleSeconds: number };
   connections: ConnectionConfig[];
   emulator: {
     port: number;
@@ -167,7 +177,8 @@ export function loadConfig(source: Source = process.env): Config {
       dependencyTimeoutSeconds: env.OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS,
     },
     reconcile: {
-      cron: env.RECONCILE_CRON,
+      cron: env.RECONCILE_CRON === 'off' ? null : env.RECONCILE_CRON,
+      products: env.RECONCILE_PRODUCTS,
       batchSize: env.RECONCILE_BATCH_SIZE,
       parallelism: env.RECONCILE_PARALLELISM,
       settleSeconds: env.RECONCILE_SETTLE_SECONDS,
@@ -183,6 +194,16 @@ export function loadConfig(source: Source = process.env): Config {
       demoClientSecret: env.EMULATOR_DEMO_CLIENT_SECRET,
     },
   };
+}
+
+function isCron(value: string): boolean {
+  if (value.trim().split(/\s+/).length < 5) return false;
+  try {
+    cronParser.parseExpression(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function describe(issue: z.core.$ZodIssue, received: string | undefined): string {

@@ -1,5 +1,7 @@
 import type { InferInsertModel, InferSelectModel } from 'drizzle-orm';
+import type * as pgReconciliation from './pg/reconciliation-schema.js';
 import type * as pg from './pg/schema.js';
+import type * as sqliteReconciliation from './sqlite/reconciliation-schema.js';
 import type * as sqlite from './sqlite/schema.js';
 
 // Compile-time proof that both dialects' tables infer the same row and insert types. If a column
@@ -28,4 +30,23 @@ export const schemaParity: {
   outboundWaits: [true, true],
   confirmations: [true, true],
   stockLedger: [true, true],
+};
+
+type SameR<S extends keyof typeof sqliteReconciliation & keyof typeof pgReconciliation> = Equals<
+  InferSelectModel<(typeof sqliteReconciliation)[S]>,
+  InferSelectModel<(typeof pgReconciliation)[S]>
+>;
+type SameInsertR<S extends keyof typeof sqliteReconciliation & keyof typeof pgReconciliation> = Equals<
+  Omit<InferInsertModel<(typeof sqliteReconciliation)[S]>, 'id'>,
+  Omit<InferInsertModel<(typeof pgReconciliation)[S]>, 'id'>
+>;
+
+export const reconciliationSchemaParity: {
+  reconciliationRuns: [SameR<'reconciliationRuns'>, SameInsertR<'reconciliationRuns'>];
+  reconciliationItems: [SameR<'reconciliationItems'>, SameInsertR<'reconciliationItems'>];
+  reconciliationSnapshots: [SameR<'reconciliationSnapshots'>, SameInsertR<'reconciliationSnapshots'>];
+} = {
+  reconciliationRuns: [true, true],
+  reconciliationItems: [true, true],
+  reconciliationSnapshots: [true, true],
 };

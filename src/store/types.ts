@@ -1,5 +1,6 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
+import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { ConfirmationType, InboundStatus, OutboundEntity } from './values.js';
 
 export type InboundEvent = InferSelectModel<typeof tables.inboundEvents>;
@@ -177,6 +178,7 @@ export interface Repos {
   outbox: OutboxRepo;
   confirmations: ConfirmationsRepo;
   ledger: LedgerRepo;
+  reconciliation: ReconciliationRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */

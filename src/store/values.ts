@@ -18,3 +18,17 @@ export const CONFIRMATION_TYPES = [
   'stock.drift',
 ] as const;
 export type ConfirmationType = (typeof CONFIRMATION_TYPES)[number];
+
+/** queued → running → completed | partial (some batches failed) | failed (nothing could be checked). */
+export const RECONCILIATION_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;
+export type ReconciliationStatus = (typeof RECONCILIATION_STATUSES)[number];
+
+export const RECONCILIATION_TRIGGERS = ['schedule', 'api', 'cli'] as const;
+export type ReconciliationTrigger = (typeof RECONCILIATION_TRIGGERS)[number];
+
+/**
+ * What a run found worth keeping for a product/lot: `drift` (confirmed, sent to the ERP),
+ * `not_found` (the WMS answered 404 for the product), `unsettled` (still moving after every recheck).
+ */
+export const RECONCILIATION_ITEM_STATUSES = ['drift', 'not_found', 'unsettled'] as const;
+export type ReconciliationItemStatus = (typeof RECONCILIATION_ITEM_STATUSES)[number];

@@ -33,6 +33,7 @@ describe('demo scenario on Postgres with two service processes', () => {
       DATABASE_SCHEMA: db.schema,
       LOG_LEVEL: 'info',
       QUEUE_POLL_INTERVAL_MS: '200',
+      RECONCILE_SETTLE_SECONDS: '1',
       CONNECTION_NAME: 'demo',
       WMS_BASE_URL: emulator.url,
       WMS_CLIENT_ID: DEFAULT_DEMO_CLIENT.clientId,

@@ -6,6 +6,7 @@ import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
 import { pgOutbox } from './outbox.js';
+import { pgReconciliation } from './reconciliation.js';
 
 /** Held while migrating so that several processes booting at once apply each migration once. */
 const MIGRATION_LOCK = 0x77_6d_73_00;
@@ -41,6 +42,7 @@ export function createPgStore(options: PgOptions): PgStore {
     outbox: pgOutbox(orm),
     confirmations: pgConfirmations(orm, inTx, withTx),
     ledger: pgLedger(orm),
+    reconciliation: pgReconciliation(orm),
   });
 
   return {

@@ -7,14 +7,16 @@ import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
+import { sqliteReconciliation } from './reconciliation.js';
 import { runNow, type Run } from './runner.js';
 
-function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): Repos {
+function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw']): Repos {
   return {
     inbox: sqliteInbox(orm, run),
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
+    reconciliation: sqliteReconciliation(orm, run, raw),
   };
 }
 
@@ -29,12 +31,12 @@ export function createSqliteStore(options: { file: string }): SqliteStore {
   const { raw, orm, lock } = database;
   // Repos bound to a transaction run their statements directly: the lock is already held.
   const statements = lazyOutboxStatements(orm);
-  const txRepos = repos(orm, runNow, statements);
+  const txRepos = repos(orm, runNow, statements, raw);
 
   return {
     dialect: 'sqlite',
     database,
-    ...repos(orm, (fn) => lock.run(fn), statements),
+    ...repos(orm, (fn) => lock.run(fn), statements, raw),
 
     transaction: (fn) =>
       lock.exclusive(async () => {

@@ -1,0 +1,36 @@
+import type { Store } from '../store/index.js';
+import type { WmsClient } from '../wms-client/index.js';
+import { withRetry, type RetryPolicy } from './stock-query.js';
+
+export type ProductSource = 'wms' | 'synced';
+
+export interface ProductsDeps {
+  store: Store;
+  client: WmsClient;
+  retry: RetryPolicy;
+  signal?: AbortSignal | undefined;
+  /** Called for each request made to the WMS. */
+  onRequest?: () => void;
+}
+
+const PAGE = 1000;
+
+/**
+ * The product codes a run checks, deduplicated, in a stable order: every code the WMS lists
+ * (endpoint 6), or the ERP's products that wms-sync has synced to it. Codes are small strings, so
+ * even 100,000 of them are held at once; rows and figures are not.
+ */
+export async function listProducts(deps: ProductsDeps, connection: string, source: ProductSource): Promise<string[]> {
+  if (source === 'wms') {
+    const codes = await withRetry(deps, () => deps.client.products.allExternalCodes(), deps.onRequest);
+    return [...new Set(codes)];
+  }
+  const codes: string[] = [];
+  for (let afterId = 0; ; ) {
+    const page = await deps.store.outbox.list({ connection, entity: 'product', state: 'synced', limit: PAGE, afterId });
+    for (const record of page) codes.push(record.externalCode);
+    if (page.length < PAGE) break;
+    afterId = page.at(-1)!.id;
+  }
+  return codes;
+}

@@ -1,0 +1,149 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Clock } from '../lib/clock.js';
+import type { Config } from '../lib/config.js';
+import type { ConnectionRegistry } from '../lib/connection-registry.js';
+import { errorMessage } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { ReconciliationRun, RunOutcome, Store } from '../store/index.js';
+import type { WmsClients } from '../wms-client/index.js';
+import { checkBatch, type BatchContext, type Pending } from './batch.js';
+import { forEachLimited } from './pool.js';
+import { listProducts } from './products.js';
+import { BatchFailed, DEFAULT_RETRY, type RetryPolicy } from './stock-query.js';
+import { BatchWrite, ProgressCounter } from './write.js';
+
+export interface RunDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  wms: WmsClients;
+  connections: ConnectionRegistry;
+  config: Pick<Config['reconcile'], 'products' | 'batchSize' | 'parallelism' | 'settleSeconds'>;
+}
+
+export interface RunControls {
+  /** Stops the run between batches; it ends `failed` ("interrupted"). */
+  signal?: AbortSignal;
+  retry?: RetryPolicy;
+}
+
+/** The first pass plus this many rechecks; a pair still moving after them is reported `unsettled`. */
+export const MAX_ROUNDS = 4;
+/** This many failed batches in a row stop the run: the WMS is down, the rest would fail too. */
+export const MAX_FAILED_IN_A_ROW = 5;
+
+class Failures {
+  batches = 0;
+  products = 0;
+  inARow = 0;
+  first: string | undefined;
+
+  add(err: BatchFailed): void {
+    this.batches += 1;
+    this.products += err.products.length;
+    this.inARow += 1;
+    this.first ??= `${err.message} (after ${err.attempts} attempt${err.attempts === 1 ? '' : 's'})`;
+  }
+
+  get tripped(): boolean {
+    return this.inARow >= MAX_FAILED_IN_A_ROW;
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Runs one reconciliation (the run record must exist; see `requestRun`): lists the products,
+ * checks them in batches with bounded parallelism, rechecks the differences after the settle
+ * window (see `checkBatch`), and finishes the run: `completed`, `partial` (some batches kept
+ * failing; the reason says which and why) or `failed` (nothing could be checked). WMS errors end
+ * up in the run; only failures of our own (the store) are thrown. A finished run is returned as is.
+ */
+export async function executeRun(deps: RunDeps, runId: number, controls: RunControls = {}): Promise<ReconciliationRun | undefined> {
+  const { store, clock } = deps;
+  const run = await store.reconciliation.startRun(runId, clock.now());
+  if (!run) return store.reconciliation.getRun(runId);
+  const log = deps.logger.child({ runId, connection: run.connection });
+  const finish = async (status: RunOutcome['status'], reason: string | null) => {
+    const done = await store.reconciliation.finishRun(runId, { status, reason, at: clock.now() });
+    log.info({ status, reason, rows: done?.rowsChecked, drift: done?.driftCount, requests: done?.requests }, 'reconciliation finished');
+    return done;
+  };
+
+  const connection = deps.connections.get(run.connection);
+  if (!connection) return finish('failed', `connection "${run.connection}" is not configured`);
+  const retry = controls.retry ?? DEFAULT_RETRY;
+  const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal };
+  const aborted = () => controls.signal?.aborted === true;
+
+  let codes: string[];
+  let requests = 0;
+  try {
+    codes = await listProducts({ store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) }, run.connection, deps.config.products);
+  } catch (err) {
+    await store.reconciliation.addProgress(runId, { requests }, clock.now());
+    if (aborted()) return finish('failed', 'interrupted');
+    return finish('failed', `listing the products failed: ${errorMessage(err)}`);
+  }
+  await store.reconciliation.addProgress(runId, { requests }, clock.now());
+  await store.reconciliation.setProductsTotal(runId, codes.length, clock.now());
+  log.info({ products: codes.length, source: deps.config.products }, 'reconciliation started');
+
+  const failures = new Failures();
+  const progress = new ProgressCounter(store, runId, () => clock.now());
+  let pending = new Map<string, Pending>();
+  let checkedAny = false;
+  const check = async (products: string[], previous?: ReadonlyMap<string, Pending>) => {
+    try {
+      const checked = await checkBatch(ctx, products, previous);
+      for (const p of checked.pending) pending.set(p.key, p);
+      failures.inARow = 0;
+      checkedAny = true;
+      await progress.add(checked.progress);
+    } catch (err) {
+      if (!(err instanceof BatchFailed) || aborted()) throw err;
+      failures.add(err);
+      log.warn({ products: err.products.length, err: err.message }, 'stock batch failed');
+      await progress.add({ productsFailed: err.products.length, requests: err.requests });
+    }
+  };
+  const stop = () => aborted() || failures.tripped;
+
+  try {
+    await forEachLimited(chunks(codes, deps.config.batchSize), deps.config.parallelism, (batch) => check(batch), stop);
+    codes = [];
+    for (let round = 2; round <= MAX_ROUNDS && pending.size > 0 && !stop(); round++) {
+      const previous = pending;
+      pending = new Map();
+      let lastAnswer = 0;
+      for (const p of previous.values()) lastAnswer = Math.max(lastAnswer, p.observation.answeredAt.getTime());
+      const due = lastAnswer + deps.config.settleSeconds * 1000;
+      await progress.flush();
+      await delay(Math.max(0, due - clock.nowMs()), undefined, controls.signal ? { signal: controls.signal } : {});
+      const products = [...new Set([...previous.values()].map((p) => p.product))];
+      await forEachLimited(chunks(products, deps.config.batchSize), deps.config.parallelism, (batch) => check(batch, previous), stop);
+    }
+  } catch (err) {
+    if (aborted()) return finish('failed', 'interrupted');
+    throw err;
+  } finally {
+    await progress.flush();
+  }
+  if (aborted()) return finish('failed', 'interrupted');
+
+  if (pending.size > 0) {
+    const write = new BatchWrite(runId, run.connection, clock.now());
+    for (const p of pending.values()) write.item('unsettled', p.comparison, p.observation.sentAt);
+    await write.commit(store);
+    await progress.add(write.progress);
+    await progress.flush();
+  }
+  if (failures.batches === 0) return finish('completed', null);
+  const stopped = failures.tripped ? `stopped after ${MAX_FAILED_IN_A_ROW} failed batches in a row; ` : '';
+  const reason = `${stopped}${failures.batches} batch${failures.batches === 1 ? '' : 'es'} failed (${failures.products} products not checked): ${failures.first}`;
+  return finish(checkedAny ? 'partial' : 'failed', reason);
+}

@@ -1,0 +1,106 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/errors.js';
+import { WmsError, type WmsClient } from '../wms-client/index.js';
+import { figuresOf, type Observation } from './compare.js';
+
+/** Attempts per stock request and the first retry delay (doubling); a WMS Retry-After is honoured up to 10 s. */
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 250 };
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** A batch that kept failing (after its retries, or at once for an error retrying cannot fix). */
+export class BatchFailed extends Error {
+  /** Requests the batch made before giving up (set by `queryStock`). */
+  requests = 0;
+
+  constructor(
+    readonly products: string[],
+    override readonly cause: unknown,
+    readonly attempts: number,
+  ) {
+    super(errorMessage(cause));
+    this.name = 'BatchFailed';
+  }
+}
+
+export interface QueryDeps {
+  client: WmsClient;
+  clock: Clock;
+  retry: RetryPolicy;
+  signal?: AbortSignal | undefined;
+}
+
+export interface QueryResult {
+  observations: Observation[];
+  /** Products the WMS answered 404 for. */
+  notFound: string[];
+  requests: number;
+}
+
+/** Calls `fn` until it succeeds, an error retrying cannot fix, or the attempts run out. */
+export async function withRetry<T>(deps: Pick<QueryDeps, 'retry' | 'signal'>, fn: () => Promise<T>, onAttempt: () => void = () => undefined): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    onAttempt();
+    try {
+      return await fn();
+    } catch (err) {
+      const retryable = err instanceof WmsError ? err.retryable && err.status !== 404 : false;
+      if (!retryable || attempt >= deps.retry.attempts) throw err;
+      const wait = err instanceof WmsError && err.retryAfterMs !== undefined ? Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS) : deps.retry.baseDelayMs * 2 ** (attempt - 1);
+      await delay(wait, undefined, deps.signal ? { signal: deps.signal } : {});
+    }
+  }
+}
+
+/**
+ * Endpoint 7 for a batch of products, grouped by lot. The WMS answers 404 for the whole request
+ * when any product is unknown, so a 404 splits the batch in halves until the unknown products
+ * are alone (reported, not fatal). Throws `BatchFailed` when a request keeps failing.
+ */
+export async function queryStock(deps: QueryDeps, products: string[]): Promise<QueryResult> {
+  const result: QueryResult = { observations: [], notFound: [], requests: 0 };
+  try {
+    await ask(deps, products, result);
+  } catch (err) {
+    if (err instanceof BatchFailed) err.requests = result.requests;
+    throw err;
+  }
+  return result;
+}
+
+async function ask(deps: QueryDeps, products: string[], result: QueryResult): Promise<void> {
+  if (products.length === 0) return;
+  let sentAt = deps.clock.now();
+  let attempts = 0;
+  try {
+    const rows = await withRetry(
+      deps,
+      () => deps.client.products.stock({ products: products.map((product) => ({ product })), groupedByLot: true }),
+      () => {
+        attempts += 1;
+        result.requests += 1;
+        // The cut of the expected figures: the moment the request that answered was sent.
+        sentAt = deps.clock.now();
+      },
+    );
+    result.observations.push({ products, figures: figuresOf(products, rows), sentAt, answeredAt: deps.clock.now() });
+  } catch (err) {
+    if (err instanceof WmsError && err.status === 404) {
+      if (products.length === 1) {
+        result.notFound.push(products[0]!);
+        return;
+      }
+      const half = Math.ceil(products.length / 2);
+      await ask(deps, products.slice(0, half), result);
+      await ask(deps, products.slice(half), result);
+      return;
+    }
+    if (deps.signal?.aborted) throw err;
+    throw new BatchFailed(products, err, attempts);
+  }
+}

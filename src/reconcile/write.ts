@@ -1,0 +1,131 @@
+import type { NewConfirmation, NewReconciliationItem, NewStockSnapshot, ReconciliationItemStatus, RunCounter, Store } from '../store/index.js';
+
+export type Increments = Partial<Record<RunCounter, number>>;
+import type { Comparison, Observation } from './compare.js';
+
+/** The dedupe key of a drift confirmation: one per run, product and lot (`:` cannot occur inside the parts). */
+export const driftKey = (runId: number, product: string, lot: string): string =>
+  `reconcile:${runId}:${encodeURIComponent(product)}:${encodeURIComponent(lot)}`;
+
+/**
+ * What one batch leaves behind, written in one transaction: the new baselines, the items, and a
+ * `stock.drift` confirmation per confirmed drift; and what it adds to the run's counters.
+ */
+export class BatchWrite {
+  readonly items: NewReconciliationItem[] = [];
+  readonly snapshots: NewStockSnapshot[] = [];
+  readonly confirmations: NewConfirmation[] = [];
+  readonly progress: Increments = {};
+
+  constructor(
+    private readonly runId: number,
+    private readonly connection: string,
+    private readonly at: Date,
+  ) {}
+
+  count(counter: RunCounter, n: number): void {
+    this.progress[counter] = (this.progress[counter] ?? 0) + n;
+  }
+
+  /** The WMS's figure becomes the pair's baseline, as of when its request was sent. */
+  baseline(c: Comparison, observation: Pick<Observation, 'sentAt'>, takenAt: Date): void {
+    this.snapshots.push({
+      connection: this.connection,
+      productExternalCode: c.productExternalCode,
+      lotCode: c.lotCode,
+      existence: c.wms.existence,
+      available: c.wms.available,
+      asOf: observation.sentAt,
+      takenAt,
+      runId: this.runId,
+    });
+  }
+
+  item(status: Exclude<ReconciliationItemStatus, 'not_found'>, c: Comparison, observedAt: Date): void {
+    this.count(status === 'drift' ? 'driftCount' : 'unsettledCount', 1);
+    this.items.push({
+      runId: this.runId,
+      connection: this.connection,
+      productExternalCode: c.productExternalCode,
+      lotCode: c.lotCode,
+      status,
+      wmsExistence: c.wms.existence,
+      wmsAvailable: c.wms.available,
+      expectedExistence: c.expected.existence,
+      baselineExistence: c.expected.baseline,
+      movements: c.expected.movements,
+      delta: c.delta,
+      observedAt,
+      at: this.at,
+    });
+  }
+
+  notFound(product: string): void {
+    this.count('notFoundCount', 1);
+    this.items.push({ runId: this.runId, connection: this.connection, productExternalCode: product, lotCode: '', status: 'not_found', at: this.at });
+  }
+
+  /** A confirmed drift: reported, sent to the ERP with the delta to apply, and the new baseline. */
+  drift(c: Comparison, observation: Pick<Observation, 'sentAt'>, takenAt: Date): void {
+    this.item('drift', c, observation.sentAt);
+    this.baseline(c, observation, takenAt);
+    this.confirmations.push({
+      connection: this.connection,
+      type: 'stock.drift',
+      dedupeKey: driftKey(this.runId, c.productExternalCode, c.lotCode),
+      data: {
+        runId: this.runId,
+        productExternalCode: c.productExternalCode,
+        lotCode: c.lotCode || null,
+        delta: c.delta,
+        wms: c.wms,
+        expected: { existence: c.expected.existence, baseline: c.expected.baseline, movements: c.expected.movements },
+        observedAt: observation.sentAt.toISOString(),
+      },
+      at: this.at,
+    });
+  }
+
+  /**
+   * Writes the baselines, items and confirmations together (nothing at all when the batch only
+   * matched and nothing moved). The counters are the run's to add (see `ProgressCounter`).
+   */
+  async commit(store: Store): Promise<void> {
+    if (this.snapshots.length === 0 && this.items.length === 0 && this.confirmations.length === 0) return;
+    await store.transaction(async (tx) => {
+      if (this.snapshots.length > 0) await tx.reconciliation.saveSnapshots(this.snapshots);
+      if (this.items.length > 0) await tx.reconciliation.addItems(this.items);
+      // Last: on Postgres the append holds the feed's commit-order lock until the commit.
+      for (const confirmation of this.confirmations) await tx.confirmations.append(confirmation);
+    });
+  }
+}
+
+/**
+ * The run's counters, added up in memory and written at most once per `everyMs` (and on `flush`):
+ * one row every batch would update, from every batch in flight, is what serialised the batches'
+ * commits on Postgres.
+ */
+export class ProgressCounter {
+  #pending: Increments = {};
+  #last = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly runId: number,
+    private readonly now: () => Date,
+    private readonly everyMs = 1000,
+  ) {}
+
+  async add(increments: Increments): Promise<void> {
+    for (const [k, n] of Object.entries(increments) as [RunCounter, number][]) this.#pending[k] = (this.#pending[k] ?? 0) + n;
+    if (this.now().getTime() - this.#last >= this.everyMs) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const increments = this.#pending;
+    this.#pending = {};
+    this.#last = this.now().getTime();
+    if (Object.keys(increments).length > 0) await this.store.reconciliation.addProgress(this.runId, increments, this.now());
+  }
+}

@@ -1,0 +1,156 @@
+import { and, asc, desc, eq, gt, lt, notInArray, sql } from 'drizzle-orm';
+import { chunked, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
+import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
+import type { PgOrm } from './database.js';
+import { reconciliationItems as items, reconciliationRuns as runs, reconciliationSnapshots as snapshots } from './reconciliation-schema.js';
+
+/*
+ * A run's per-batch reads, written so that their plan does not depend on table statistics: one
+ * index lookup per asked product (`unnest` + LATERAL; OFFSET 0 keeps the planner from flattening
+ * the subqueries), and one primary-key lookup of the baseline per movement. With a join over the
+ * tables instead, a baselines table grown by a first run but not analyzed yet (autovacuum lags, or
+ * is off) made the planner read every baseline of the connection for each batch: 35 ms instead of
+ * under 1 ms per batch of 100 products (bench:reconcile on Postgres).
+ */
+const SNAPSHOTS_SQL = `
+  SELECT s.product_external_code AS product, s.lot_code AS lot, s.existence
+  FROM unnest($2::text[]) AS p(code)
+  CROSS JOIN LATERAL (
+    SELECT product_external_code, lot_code, existence FROM reconciliation_snapshots
+    WHERE connection = $1 AND product_external_code = p.code OFFSET 0
+  ) s`;
+
+const LEDGER_SUMS_SQL = `
+  SELECT m.product_external_code AS product, m.lot_code AS lot, sum(m.quantity) AS quantity, count(*) AS n
+  FROM unnest($2::text[]) AS p(code)
+  CROSS JOIN LATERAL (
+    SELECT product_external_code, lot_code, quantity, movement_time, created_at FROM stock_ledger
+    WHERE connection = $1 AND product_external_code = p.code AND movement_time <= $3 OFFSET 0
+  ) m
+  LEFT JOIN LATERAL (
+    SELECT as_of, taken_at FROM reconciliation_snapshots
+    WHERE connection = $1 AND product_external_code = m.product_external_code AND lot_code = m.lot_code OFFSET 0
+  ) s ON true
+  WHERE s.as_of IS NULL OR m.movement_time > s.as_of OR m.created_at > s.taken_at
+  GROUP BY m.product_external_code, m.lot_code`;
+
+const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
+
+export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
+  const getRun = async (id: number) => (await orm.select().from(runs).where(eq(runs.id, id)))[0];
+  return {
+    createRun: async (input) => (await orm.insert(runs).values(runRow(input)).returning())[0]!,
+
+    getRun,
+
+    listRuns: (connection, q) =>
+      orm
+        .select()
+        .from(runs)
+        .where(and(eq(runs.connection, connection), q.beforeId ? lt(runs.id, q.beforeId) : undefined))
+        .orderBy(desc(runs.id))
+        .limit(q.limit),
+
+    findQueued: async (connection) =>
+      (await orm.select().from(runs).where(and(eq(runs.connection, connection), eq(runs.status, 'queued'))).orderBy(desc(runs.id)).limit(1))[0],
+
+    startRun: async (id, at) =>
+      (
+        await orm
+          .update(runs)
+          .set({ ...startUpdate(at), attempts: sql`${runs.attempts} + 1` })
+          .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)))
+          .returning()
+      )[0],
+
+    setProductsTotal: async (id, total, at) => {
+      await orm.update(runs).set({ productsTotal: total, updatedAt: at }).where(eq(runs.id, id));
+    },
+
+    addProgress: async (id, increments, at) => {
+      const set: Record<string, unknown> = { updatedAt: at };
+      for (const c of RUN_COUNTERS) if (increments[c]) set[c] = sql`${runs[c]} + ${increments[c]}`;
+      await orm.update(runs).set(set).where(eq(runs.id, id));
+    },
+
+    requeueRun: async (id, reason, at) => {
+      await orm.update(runs).set({ status: 'queued', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
+    },
+
+    finishRun: async (id, outcome) => {
+      // One statement: the counts are read from the items as the update runs.
+      const count = (status: string) => sql<number>`(SELECT count(*) FROM ${items} WHERE ${items.runId} = ${id} AND ${items.status} = ${status})`;
+      await orm
+        .update(runs)
+        .set({
+          status: outcome.status,
+          reason: outcome.reason,
+          finishedAt: outcome.at,
+          updatedAt: outcome.at,
+          driftCount: count('drift'),
+          notFoundCount: count('not_found'),
+          unsettledCount: count('unsettled'),
+        })
+        .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
+      return getRun(id);
+    },
+
+    addItems: async (rows) => {
+      let added = 0;
+      for (const part of chunked(rows)) {
+        added += (
+          await orm
+            .insert(items)
+            .values(part.map(itemRow))
+            .onConflictDoNothing({ target: [items.runId, items.productExternalCode, items.lotCode] })
+            .returning({ id: items.id })
+        ).length;
+      }
+      return added;
+    },
+
+    listItems: (runId, q) =>
+      orm
+        .select()
+        .from(items)
+        .where(and(eq(items.runId, runId), q.afterId ? gt(items.id, q.afterId) : undefined))
+        .orderBy(asc(items.id))
+        .limit(q.limit),
+
+    saveSnapshots: async (rows) => {
+      for (const part of chunked(rows)) {
+        await orm
+          .insert(snapshots)
+          .values(part.map(snapshotRow))
+          .onConflictDoUpdate({
+            target: [snapshots.connection, snapshots.productExternalCode, snapshots.lotCode],
+            set: {
+              existence: sql`excluded.existence`,
+              available: sql`excluded.available`,
+              asOf: sql`excluded.as_of`,
+              takenAt: sql`excluded.taken_at`,
+              runId: sql`excluded.run_id`,
+            },
+          });
+      }
+    },
+
+    getSnapshot: async (connection, product, lot) =>
+      (
+        await orm
+          .select()
+          .from(snapshots)
+          .where(and(eq(snapshots.connection, connection), eq(snapshots.productExternalCode, product), eq(snapshots.lotCode, lot ?? '')))
+      )[0],
+
+    expected: async (connection, products, cut) => {
+      // Sequential on purpose: a run has several batches in flight, each would hold two connections.
+      const base = await orm.$client.query<{ product: string; lot: string; existence: number }>(SNAPSHOTS_SQL, [connection, products]);
+      const sums = await orm.$client.query<{ product: string; lot: string; quantity: number; n: string }>(LEDGER_SUMS_SQL, [connection, products, cut]);
+      return mergeExpected(
+        base.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, existence: r.existence })),
+        sums.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, quantity: r.quantity, n: Number(r.n) })),
+      );
+    },
+  };
+}

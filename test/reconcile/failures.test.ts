@@ -1,0 +1,3 @@
+import { failuresSuite } from './failures.suite.js';
+
+failuresSuite('sqlite');

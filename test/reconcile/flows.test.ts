@@ -1,0 +1,3 @@
+import { flowsSuite } from './flows.suite.js';
+
+flowsSuite('sqlite');

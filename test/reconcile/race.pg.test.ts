@@ -1,0 +1,3 @@
+import { raceSuite } from './race.suite.js';
+
+raceSuite('postgres');

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestRun } from '../../src/reconcile/request.js';
+import { until } from '../support/wait.js';
+import { ReconcileHarness } from './harness.js';
+
+const STOCK = '/api/external/v1/product/stock';
+
+/** Webhooks racing a run never show up as drift, now or in the next run. */
+export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
+  describe(`webhooks racing a run (${dialect})`, () => {
+    let h: ReconcileHarness;
+
+    beforeAll(async () => {
+      // One stock request for every product, so the proxy can hold the one that matters.
+      h = await ReconcileHarness.start('reconcile-race', dialect, { RECONCILE_BATCH_SIZE: '100', RECONCILE_SETTLE_SECONDS: '2' });
+      await h.product('RACE-A');
+      await h.product('RACE-B', true);
+      await h.receive([{ product: 'RACE-A', quantity: 20 }, { product: 'RACE-B', quantity: 9, lot: 'B1' }]);
+      await h.settled();
+      expect(await h.reconcile()).toMatchObject({ status: 'completed', driftCount: 0 });
+    });
+    afterAll(async () => {
+      await h.close();
+    });
+
+    it('a movement made before the stock request, whose webhook arrives after it, is no drift: the recheck sees it learnt', async () => {
+      // The webhook leaves the WMS 700 ms after the movement: the run's first request sees the stock
+      // moved while the service has not heard of it yet.
+      await h.ok('POST', '/faults', { scope: 'webhook', path: '**/stock-regularization', latencyMs: 700, count: 2 });
+      await h.regularize('RACE-A', -4);
+      await h.regularize('RACE-B', 2, 'B1');
+      const run = await h.reconcile();
+      expect(run).toMatchObject({ status: 'completed', driftCount: 0, unsettledCount: 0 });
+      // Both pairs differed at first (the race happened) and were settled by the recheck.
+      expect(run.rowsRechecked).toBe(2);
+      expect(await h.items(run.id)).toEqual([]);
+      expect(await h.driftFeed()).toEqual([]);
+      await h.settled();
+      expect(await h.reconcile()).toMatchObject({ status: 'completed', driftCount: 0, rowsRechecked: 0 });
+    });
+
+    it('a movement made after the stock request was answered by the WMS, learnt before the run compares, is no drift now nor in the next run', async () => {
+      // The proxy lets the WMS answer, then holds the answer while the stock moves and its webhook is processed.
+      h.proxy.inject({ method: 'POST', path: STOCK, delayMs: 1500 });
+      const { run } = await requestRun(h.svc.deps, 'acme', 'api');
+      await until(() => h.proxy.requests.some((r) => r.path === STOCK && r.outcome === 'delayed' && r.status === 200), { message: 'WMS answered the held request' });
+      await h.regularize('RACE-A', 5);
+      await h.settled();
+      const done = await h.finished(run.id);
+      expect(done).toMatchObject({ status: 'completed', driftCount: 0, rowsRechecked: 0 });
+      expect(h.proxy.requests.filter((r) => r.path === STOCK && r.outcome === 'delayed')).toHaveLength(1);
+      // The movement is timed after the request: it counts on top of the baseline next time.
+      expect((await h.store.reconciliation.getSnapshot('acme', 'RACE-A', null))?.existence).toBe(16);
+      const next = await h.reconcile();
+      expect(next).toMatchObject({ status: 'completed', driftCount: 0, rowsRechecked: 0 });
+      expect((await h.store.reconciliation.getSnapshot('acme', 'RACE-A', null))?.existence).toBe(21);
+      expect(await h.driftFeed()).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,3 @@
+import { singletonSuite } from './singleton.suite.js';
+
+singletonSuite('sqlite');
