@@ -1,5 +1,6 @@
 import type { Config } from '../lib/config.js';
 import type { ConnectionConfig } from '../lib/connections.js';
+import { INTAKE_KINDS, type IntakeKind } from '../outbound/entities.js';
 import { UsageError } from './args.js';
 
 /** The connection named by --connection, or the only one configured. */
@@ -12,4 +13,12 @@ export function pickConnection(config: Config, name: string | undefined): Connec
   if (config.connections.length === 1) return config.connections[0]!;
   if (config.connections.length === 0) throw new UsageError('no connection is configured (WMS_BASE_URL… or CONNECTIONS_FILE)');
   throw new UsageError(`several connections are configured: choose one with --connection (${config.connections.map((c) => c.name).join(', ')})`);
+}
+
+/** An ERP record kind given on the command line (products, delivery-points, documents). */
+export function intakeKindArg(value: string | undefined): IntakeKind {
+  if (!value || !(INTAKE_KINDS as readonly string[]).includes(value)) {
+    throw new UsageError(`expected one of ${INTAKE_KINDS.join(', ')}${value ? ` (got "${value}")` : ''}`);
+  }
+  return value as IntakeKind;
 }

@@ -1,12 +1,11 @@
 import { createLogger } from '../lib/logger.js';
 import { openDeps } from '../main.js';
 import { failedOf, followSync, loadItems, type StateCounts } from '../outbound/bulk.js';
-import { INTAKE_KINDS, type IntakeKind } from '../outbound/entities.js';
 import { FileFormatError, readItems } from '../outbound/files.js';
 import { outboundJobs } from '../outbound/jobs.js';
 import { startWorkers } from '../worker.js';
 import { UsageError, configFrom, parse, withUsage } from './args.js';
-import { pickConnection } from './connection-arg.js';
+import { intakeKindArg, pickConnection } from './connection-arg.js';
 import { ProgressLine } from './progress.js';
 import type { Command } from './types.js';
 
@@ -27,13 +26,6 @@ Options:
   --queue-only        store and queue, do not wait (a running worker pushes them)
   --timeout SECONDS   stop waiting after this long (default: wait until every item is done)`;
 
-function kindArg(value: string | undefined): IntakeKind {
-  if (!value || !(INTAKE_KINDS as readonly string[]).includes(value)) {
-    throw new UsageError(`expected what to push: ${INTAKE_KINDS.join(', ')}${value ? ` (got "${value}")` : ''}`);
-  }
-  return value as IntakeKind;
-}
-
 export const pushCommand: Command = {
   name: 'push',
   summary: 'bulk-load products, delivery points or documents into the WMS',
@@ -45,7 +37,7 @@ export const pushCommand: Command = {
         { connection: { type: 'string' }, 'queue-only': { type: 'boolean' }, timeout: { type: 'string' } },
         true,
       );
-      const kind = kindArg(positionals[0]);
+      const kind = intakeKindArg(positionals[0]);
       const file = positionals[1];
       if (!file || positionals.length > 2) throw new UsageError('expected one FILE.json or FILE.csv');
       const timeout = values.timeout === undefined ? undefined : Number(values.timeout);

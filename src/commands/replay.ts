@@ -5,6 +5,7 @@ import { WEBHOOK_KINDS, type WebhookKind } from '../wms/webhooks.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { retryEvents, withServiceDeps } from './events.js';
 import type { Command, CommandContext } from './types.js';
+import { pickConnection } from './connection-arg.js';
 
 const help = `Usage: wms-sync replay FILE... --to URL [--connection NAME] [--kind KIND]
        wms-sync replay --event ID [--event ID]...
@@ -29,16 +30,6 @@ export function kindOfFile(file: string): WebhookKind | undefined {
   const name = basename(file);
   // Longest first, so "reception-close" never shadows a longer kind that starts the same way.
   return [...WEBHOOK_KINDS].sort((a, b) => b.length - a.length).find((k) => name.startsWith(k));
-}
-
-function pickConnection(connections: readonly ConnectionConfig[], name: string | undefined): ConnectionConfig {
-  if (name) {
-    const found = connections.find((c) => c.name === name);
-    if (!found) throw new UsageError(`no connection named "${name}" is configured`);
-    return found;
-  }
-  if (connections.length !== 1) throw new UsageError(connections.length === 0 ? 'no connection is configured' : '--connection is required when several connections are configured');
-  return connections[0]!;
 }
 
 async function deliver(ctx: CommandContext, files: string[], to: string, connection: ConnectionConfig, kind: WebhookKind | undefined): Promise<number> {
@@ -92,7 +83,7 @@ export const replayCommand: Command = {
       if (!values.to || !/^https?:\/\//.test(values.to)) throw new UsageError('--to URL is required (http or https)');
       const config = configFrom(ctx);
       if (!config) return 1;
-      const connection = pickConnection(config.connections, values.connection);
+      const connection = pickConnection(config, values.connection);
       return deliver(ctx, positionals, values.to, connection, values.kind as WebhookKind | undefined);
     }),
 };

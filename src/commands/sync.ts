@@ -1,10 +1,10 @@
 import { createLogger } from '../lib/logger.js';
 import { openDeps } from '../main.js';
-import { INTAKE_KINDS, KINDS, type IntakeKind } from '../outbound/entities.js';
+import { KINDS } from '../outbound/entities.js';
 import { recordView } from '../outbound/record-view.js';
 import { retryFailed, retryRecord } from '../outbound/retry.js';
 import { UsageError, configFrom, parse, withUsage } from './args.js';
-import { pickConnection } from './connection-arg.js';
+import { intakeKindArg, pickConnection } from './connection-arg.js';
 import type { Command } from './types.js';
 
 const help = `Usage: wms-sync sync retry <products|delivery-points|documents> CODE... [--connection NAME]
@@ -21,13 +21,6 @@ Options:
   --failed            every failed record (of --kind, or of every kind)
   --kind KIND         with --failed: only this kind`;
 
-function kindArg(value: string | undefined): IntakeKind {
-  if (!value || !(INTAKE_KINDS as readonly string[]).includes(value)) {
-    throw new UsageError(`expected one of ${INTAKE_KINDS.join(', ')}${value ? ` (got "${value}")` : ''}`);
-  }
-  return value as IntakeKind;
-}
-
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'retry failed pushes, or show a record and its sync state',
@@ -43,7 +36,7 @@ export const syncCommand: Command = {
       if (action !== 'retry' && action !== 'show') throw new UsageError('expected an action: retry or show');
       if (values.failed && action !== 'retry') throw new UsageError('--failed goes with retry');
       if (values.failed && rest.length > 0) throw new UsageError('give either --failed or a kind and codes, not both');
-      const kind = values.failed ? (values.kind ? kindArg(values.kind) : undefined) : kindArg(rest[0]);
+      const kind = values.failed ? (values.kind ? intakeKindArg(values.kind) : undefined) : intakeKindArg(rest[0]);
       const codes = values.failed ? [] : rest.slice(1);
       if (!values.failed && codes.length === 0) throw new UsageError('expected at least one CODE (or --failed)');
       if (action === 'show' && codes.length !== 1) throw new UsageError('show takes one CODE');

@@ -18,7 +18,11 @@ export async function wireWebhooks(options: {
   tenant: string;
   serviceUrl: string;
   connection: string;
+  /** Basic credentials the emulator sends; the demo connection's user by default. */
+  username?: string;
   password: string;
+  /** How long the emulator waits for an answer (the spec's 45 s by default). */
+  timeoutMs?: number;
   adminToken?: string;
 }): Promise<void> {
   const control = new JsonHttp(options.emulatorUrl, options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {});
@@ -28,9 +32,10 @@ export async function wireWebhooks(options: {
   expectStatus(
     await control.put(`/_emulator/tenants/${options.tenant}/webhooks`, {
       ...urls,
-      username: DEMO_WEBHOOK_USERNAME,
+      username: options.username ?? DEMO_WEBHOOK_USERNAME,
       password: options.password,
       company: 'Demo Foods Lda',
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     }),
     200,
     'configure the emulator webhooks',

@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { listen } from '../lib/listen.js';
 import { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
 
 export interface EmulatorServerOptions extends EmulatorOptions {
@@ -20,24 +19,22 @@ export interface EmulatorServer {
 /** The emulator over real HTTP (@hono/node-server); port 0 picks a free port. */
 export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
   const emulator = options.emulator ?? createEmulator(options);
-  const host = options.host ?? '127.0.0.1';
-  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
-    const s = serve({ fetch: emulator.app.fetch, port: options.port ?? 0, hostname: host }, (info) => resolve({ server: s, address: info }));
-    s.once('error', reject);
-  });
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  let http;
+  try {
+    http = await listen(emulator.app.fetch, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  } catch (err) {
+    emulator.close();
+    throw err;
+  }
+  const server = http;
   return {
-    url: `http://${shownHost}:${address.port}`,
-    port: address.port,
+    url: server.url,
+    port: server.port,
     emulator,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => {
-          emulator.close();
-          if (err) reject(err);
-          else resolve();
-        });
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
+    close: async () => {
+      // An emulator holds no request worth waiting for: open connections are dropped at once.
+      await server.close(0);
+      emulator.close();
+    },
   };
 }

@@ -146,7 +146,7 @@ describe('CLI: push and sync', () => {
   it('usage errors exit 2 with the help; an unreadable file exits 1 with one line', async () => {
     const noKind = await run('push', 'suppliers', 'x.json');
     expect(noKind.code).toBe(2);
-    expect(noKind.err).toContain('expected what to push: products, delivery-points, documents');
+    expect(noKind.err).toContain('expected one of products, delivery-points, documents');
     expect((await run('push', 'products')).code).toBe(2);
     expect((await run('sync', 'retry', 'products')).code).toBe(2);
     expect((await run('sync', 'retry', '--failed', 'products', 'X')).code).toBe(2);

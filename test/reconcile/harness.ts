@@ -1,3 +1,4 @@
+import { wireWebhooks } from '../../src/demo/wire.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
 import { listen, type Listening } from '../../src/lib/listen.js';
 import { requestRun } from '../../src/reconcile/request.js';
@@ -16,14 +17,6 @@ export const RECONCILE_TEST_ENV = {
   QUEUE_POLL_INTERVAL_MS: '50',
   INBOUND_RETRY_DELAY_SECONDS: '0',
   WMS_TIMEOUT_MS: '5000',
-};
-
-const KINDS = {
-  receptionCloseUrl: 'reception-close',
-  clientReturnCloseUrl: 'client-return-close',
-  shippingOrderCloseUrl: 'shipping-order-close',
-  supplierReturnCloseUrl: 'supplier-return-close',
-  stockRegularizationUrl: 'stock-regularization',
 };
 
 export interface Line {
@@ -57,8 +50,11 @@ export class ReconcileHarness {
     const http = await listen(svc.app.fetch, { port: 0, host: '127.0.0.1' });
     const h = new ReconcileHarness(wms, proxy, svc, http, acme);
     const cred = acme.webhookCredentials[0]!;
-    await h.ok('PUT', '/tenants/acme/webhooks', {
-      ...Object.fromEntries(Object.entries(KINDS).map(([key, kind]) => [key, `${http.url}/webhooks/acme/${kind}`])),
+    await wireWebhooks({
+      emulatorUrl: wms.url,
+      tenant: 'acme',
+      serviceUrl: http.url,
+      connection: 'acme',
       username: cred.username,
       password: cred.password,
       timeoutMs: 5000,
