@@ -24,7 +24,7 @@ export interface Comparison {
   productExternalCode: string;
   lotCode: string;
   wms: { existence: number; available: number | null };
-  expected: { existence: number; baseline: number | null; movements: number; movementCount: number };
+  expected: { existence: number; baseline: number | null; baselineAsOf: Date | null; movements: number; movementCount: number };
   /** WMS minus expected: what the ERP must apply. */
   delta: number;
 }
@@ -96,7 +96,13 @@ export function compare(figures: readonly StockFigure[], expected: readonly Expe
       productExternalCode: product,
       lotCode: lot,
       wms: { existence: wmsExistence, available: wms ? (wms.available === null ? null : round6(wms.available)) : 0 },
-      expected: { existence: expectedExistence, baseline: exp?.baseline ?? null, movements: round6(exp?.movements ?? 0), movementCount: exp?.movementCount ?? 0 },
+      expected: {
+        existence: expectedExistence,
+        baseline: exp?.baseline ?? null,
+        baselineAsOf: exp?.baselineAsOf ?? null,
+        movements: round6(exp?.movements ?? 0),
+        movementCount: exp?.movementCount ?? 0,
+      },
       delta: round6(wmsExistence - expectedExistence),
     });
   }

@@ -3,9 +3,15 @@ import type { NewConfirmation, NewReconciliationItem, NewStockSnapshot, Reconcil
 export type Increments = Partial<Record<RunCounter, number>>;
 import type { Comparison, Observation } from './compare.js';
 
-/** The dedupe key of a drift confirmation: one per run, product and lot (`:` cannot occur inside the parts). */
-export const driftKey = (runId: number, product: string, lot: string): string =>
-  `reconcile:${runId}:${encodeURIComponent(product)}:${encodeURIComponent(lot)}`;
+/**
+ * The dedupe key of a drift confirmation: one per run, product, lot and the baseline the drift
+ * departs from (`:` cannot occur inside the parts). The drift and its new baseline commit together,
+ * so the same drift is only ever computed again from the same baseline (two attempts of a run at
+ * once); an attempt started after another one wrote its drift departs from that newer baseline,
+ * and what it finds is a new difference the ERP must receive too.
+ */
+export const driftKey = (runId: number, product: string, lot: string, baselineAsOf: Date | null): string =>
+  `reconcile:${runId}:${encodeURIComponent(product)}:${encodeURIComponent(lot)}:${baselineAsOf ? baselineAsOf.getTime() : '-'}`;
 
 /**
  * What one batch leaves behind, written in one transaction: the new baselines, the items, and a
@@ -72,7 +78,7 @@ export class BatchWrite {
     this.confirmations.push({
       connection: this.connection,
       type: 'stock.drift',
-      dedupeKey: driftKey(this.runId, c.productExternalCode, c.lotCode),
+      dedupeKey: driftKey(this.runId, c.productExternalCode, c.lotCode, c.expected.baselineAsOf),
       data: {
         runId: this.runId,
         productExternalCode: c.productExternalCode,

@@ -66,17 +66,24 @@ export function itemCounts(rows: readonly { status: ReconciliationItemStatus; n:
 
 /** Joins the baselines and the ledger sums of the same products into one figure per product/lot. */
 export function mergeExpected(
-  snapshots: readonly { productExternalCode: string; lotCode: string; existence: number }[],
+  snapshots: readonly { productExternalCode: string; lotCode: string; existence: number; asOf: Date }[],
   sums: readonly { productExternalCode: string; lotCode: string; quantity: number; n: number }[],
 ): ExpectedFigure[] {
   const out = new Map<string, ExpectedFigure>();
   const key = (p: string, l: string) => `${p}\u0000${l}`;
   for (const s of snapshots) {
-    out.set(key(s.productExternalCode, s.lotCode), { productExternalCode: s.productExternalCode, lotCode: s.lotCode, baseline: s.existence, movements: 0, movementCount: 0 });
+    out.set(key(s.productExternalCode, s.lotCode), {
+      productExternalCode: s.productExternalCode,
+      lotCode: s.lotCode,
+      baseline: s.existence,
+      baselineAsOf: s.asOf,
+      movements: 0,
+      movementCount: 0,
+    });
   }
   for (const m of sums) {
     const k = key(m.productExternalCode, m.lotCode);
-    const figure = out.get(k) ?? { productExternalCode: m.productExternalCode, lotCode: m.lotCode, baseline: null, movements: 0, movementCount: 0 };
+    const figure = out.get(k) ?? { productExternalCode: m.productExternalCode, lotCode: m.lotCode, baseline: null, baselineAsOf: null, movements: 0, movementCount: 0 };
     figure.movements = m.quantity;
     figure.movementCount = m.n;
     out.set(k, figure);

@@ -61,6 +61,8 @@ export interface ExpectedFigure {
   productExternalCode: string;
   lotCode: string;
   baseline: number | null;
+  /** When the baseline's WMS figure was asked for (null without a baseline): names the baseline a drift departs from. */
+  baselineAsOf: Date | null;
   /** Net quantity of the movements counted. */
   movements: number;
   /** How many movements were counted (0: the baseline alone). */

@@ -9,7 +9,7 @@ const qty = fc.integer({ min: -1_000_000, max: 1_000_000 }).map((n) => n / 1000)
 
 const figureArb = fc.uniqueArray(fc.record({ product, lot, existence: qty, available: fc.option(qty, { nil: null }) }), { selector: (f) => pairKey(f.product, f.lot), maxLength: 9 });
 const expectedArb = fc.uniqueArray(
-  fc.record({ productExternalCode: product, lotCode: lot, baseline: fc.option(qty, { nil: null }), movements: qty, movementCount: fc.nat(5) }),
+  fc.record({ productExternalCode: product, lotCode: lot, baseline: fc.option(qty, { nil: null }), baselineAsOf: fc.constant(null), movements: qty, movementCount: fc.nat(5) }),
   { selector: (f) => pairKey(f.productExternalCode, f.lotCode), maxLength: 9 },
 );
 
@@ -42,12 +42,12 @@ describe('compare', () => {
       }),
     );
     expect(compare([], [], new Set([pairKey('Z', 'L')]))).toEqual([
-      { productExternalCode: 'Z', lotCode: 'L', wms: { existence: 0, available: 0 }, expected: { existence: 0, baseline: null, movements: 0, movementCount: 0 }, delta: 0 },
+      { productExternalCode: 'Z', lotCode: 'L', wms: { existence: 0, available: 0 }, expected: { existence: 0, baseline: null, baselineAsOf: null, movements: 0, movementCount: 0 }, delta: 0 },
     ]);
   });
 
   it('float sums are compared at the WMS’s 6 decimals: no drift out of rounding noise', () => {
-    const [c] = compare([{ product: 'A', lot: '', existence: 0.3, available: 0.3 }], [{ productExternalCode: 'A', lotCode: '', baseline: 0.1, movements: 0.1 + 0.1, movementCount: 2 }]);
+    const [c] = compare([{ product: 'A', lot: '', existence: 0.3, available: 0.3 }], [{ productExternalCode: 'A', lotCode: '', baseline: 0.1, baselineAsOf: new Date(0), movements: 0.1 + 0.1, movementCount: 2 }]);
     expect(c!.delta).toBe(0);
     expect(round6(1e-7)).toBe(0);
     expect(round6(-1e-9)).toBe(0);

@@ -13,10 +13,10 @@ import { reconciliationItems as items, reconciliationRuns as runs, reconciliatio
  * under 1 ms per batch of 100 products (bench:reconcile on Postgres).
  */
 const SNAPSHOTS_SQL = `
-  SELECT s.product_external_code AS product, s.lot_code AS lot, s.existence
+  SELECT s.product_external_code AS product, s.lot_code AS lot, s.existence, s.as_of
   FROM unnest($2::text[]) AS p(code)
   CROSS JOIN LATERAL (
-    SELECT product_external_code, lot_code, existence FROM reconciliation_snapshots
+    SELECT product_external_code, lot_code, existence, as_of FROM reconciliation_snapshots
     WHERE connection = $1 AND product_external_code = p.code OFFSET 0
   ) s`;
 
@@ -145,10 +145,10 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
 
     expected: async (connection, products, cut) => {
       // Sequential on purpose: a run has several batches in flight, each would hold two connections.
-      const base = await orm.$client.query<{ product: string; lot: string; existence: number }>(SNAPSHOTS_SQL, [connection, products]);
+      const base = await orm.$client.query<{ product: string; lot: string; existence: number; as_of: Date }>(SNAPSHOTS_SQL, [connection, products]);
       const sums = await orm.$client.query<{ product: string; lot: string; quantity: number; n: string }>(LEDGER_SUMS_SQL, [connection, products, cut]);
       return mergeExpected(
-        base.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, existence: r.existence })),
+        base.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, existence: r.existence, asOf: r.as_of })),
         sums.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, quantity: r.quantity, n: Number(r.n) })),
       );
     },

@@ -10,8 +10,8 @@ import type { NewStockSnapshot } from '../reconciliation-types.js';
 export function prepareReconciliationStatements(db: Database.Database) {
   return {
     snapshots: db
-      .prepare<[string, string], [string, string, number]>(
-        `SELECT product_external_code, lot_code, existence FROM reconciliation_snapshots
+      .prepare<[string, string], [string, string, number, number]>(
+        `SELECT product_external_code, lot_code, existence, as_of FROM reconciliation_snapshots
          WHERE connection = ? AND product_external_code IN (SELECT value FROM json_each(?))`,
       )
       .raw(),

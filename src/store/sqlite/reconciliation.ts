@@ -120,7 +120,7 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
         const codes = JSON.stringify(products);
         const base = statements()
           .snapshots.all(connection, codes)
-          .map(([productExternalCode, lotCode, existence]) => ({ productExternalCode, lotCode, existence }));
+          .map(([productExternalCode, lotCode, existence, asOf]) => ({ productExternalCode, lotCode, existence, asOf: new Date(asOf) }));
         const sums = statements()
           .ledgerSums.all(connection, codes, cut.getTime())
           .map(([productExternalCode, lotCode, quantity, n]) => ({ productExternalCode, lotCode, quantity, n }));

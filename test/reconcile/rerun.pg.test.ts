@@ -1,0 +1,3 @@
+import { rerunSuite } from './rerun.suite.js';
+
+rerunSuite('postgres');
