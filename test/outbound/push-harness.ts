@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/lib/clock.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
 import type { OutboundEntity, OutboundRecord } from '../../src/store/index.js';
 import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
@@ -36,11 +37,11 @@ export const FAST_PUSH_ENV = {
  * The service with its worker, on SQLite or Postgres, pushing to the real emulator through a
  * faulty proxy: the tenant `acme` exists in the emulator with an API client the connection uses.
  */
-export async function startPushHarness(label: string, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<PushHarness> {
+export async function startPushHarness(label: string, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}, clock?: Clock): Promise<PushHarness> {
   const wms = await startEmulator();
   const proxy = await startFaultyProxy(wms.url);
   const acme = wmsConnection('acme', proxy.url, await wms.tenant('acme'));
-  const svc = await startTestService({ label, dialect, connections: [acme], worker: true, env: { ...FAST_PUSH_ENV, ...env } });
+  const svc = await startTestService({ label, dialect, connections: [acme], worker: true, env: { ...FAST_PUSH_ENV, ...env }, ...(clock ? { clock } : {}) });
   return {
     wms,
     proxy,

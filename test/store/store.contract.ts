@@ -196,6 +196,11 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         // A push of the older payload finishing late does not mark the newer one synced.
         await store.outbox.markSynced(created.record.id, 'h1', at);
         expect((await store.outbox.getById(created.record.id))?.state).toBe('pending');
+        // Nor leaves it synced when an overlapping push (lease run out) synced it first: h1 may have
+        // reached the WMS last, so h2 is to be pushed again.
+        await store.outbox.markSynced(created.record.id, 'h2', at);
+        await store.outbox.markSynced(created.record.id, 'h1', at);
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h2', syncedHash: 'h1' });
 
         await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at);
         expect(await store.outbox.getById(created.record.id)).toMatchObject({

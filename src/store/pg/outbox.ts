@@ -52,7 +52,8 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
         .update(t)
         .set({
           syncedHash: pushedHash,
-          state: sql`CASE WHEN ${t.payloadHash} = ${pushedHash} THEN 'synced' ELSE ${t.state} END`,
+          // A newer payload is pending even if an overlapping push marked it synced (see the SQLite adapter).
+          state: sql`CASE WHEN ${t.payloadHash} = ${pushedHash} THEN 'synced' ELSE 'pending' END`,
           lastError: null,
           updatedAt: at,
         })

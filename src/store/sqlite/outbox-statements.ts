@@ -66,8 +66,10 @@ function prepare(orm: SqliteOrm) {
       .update(t)
       .set({
         syncedHash: v('hash'),
-        // Only the payload that was pushed becomes synced; a newer one stored meanwhile stays pending.
-        state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE ${t.state} END`,
+        // Only the payload that was pushed becomes synced; a newer one stored meanwhile is pending,
+        // even when a push that overlapped this one (its lease ran out) marked it synced: this older
+        // payload may have reached the WMS after it, so the newer one must be pushed again.
+        state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
         lastError: null,
         updatedAt: v('at'),
       })

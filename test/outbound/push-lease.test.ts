@@ -1,0 +1,3 @@
+import { pushLeaseSuite } from './push-lease.suite.js';
+
+pushLeaseSuite('sqlite');
