@@ -137,7 +137,9 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       tx.afterCommit(() => this.#wake(name));
       return Promise.resolve(ids);
     }
-    return this.#run(() => this.database.raw.transaction(write)()).then((ids) => {
+    // IMMEDIATE: the write lock first. A deferred transaction reads (the queue's settings) before it
+    // writes, and SQLite fails it at once with SQLITE_BUSY when another process wrote meanwhile.
+    return this.#run(() => this.database.raw.transaction(write).immediate()).then((ids) => {
       this.#wake(name);
       return ids;
     });
@@ -213,10 +215,12 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   /** Fails jobs whose lease ran out (their worker died) and purges old finished jobs. */
   async maintain(): Promise<void> {
     const expired = await this.#run(() =>
-      this.database.raw.transaction(() => {
-        const rows = this.#s.expired.all({ now: Date.now() });
-        return rows.map((row) => ({ row, dead: this.#fail(row.id, { message: 'lease expired: the worker stopped before finishing' }) }));
-      })(),
+      this.database.raw
+        .transaction(() => {
+          const rows = this.#s.expired.all({ now: Date.now() });
+          return rows.map((row) => ({ row, dead: this.#fail(row.id, { message: 'lease expired: the worker stopped before finishing' }) }));
+        })
+        .immediate(),
     );
     for (const { row, dead } of expired) {
       this.emit('failed', { name: row.name, id: String(row.id), error: new Error('lease expired'), dead });
@@ -243,18 +247,20 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
    */
   async tickCron(): Promise<void> {
     const fired = await this.#run(() =>
-      this.database.raw.transaction(() => {
-        const now = Date.now();
-        const names: string[] = [];
-        for (const s of this.#s.schedules.all()) {
-          const prev = cronParser.parseExpression(s.cron, { currentDate: new Date(now), ...(s.tz ? { tz: s.tz } : {}) }).prev().getTime();
-          if (now - prev >= 60_000 || (s.last_fired_at !== null && s.last_fired_at >= prev)) continue;
-          if (this.#s.markFired.run({ name: s.name, fired: prev }).changes === 0) continue;
-          this.#s.insert.get(this.#insertParams(s.name, JSON.parse(s.data) as object, { singletonKey: `cron:${prev}` }));
-          names.push(s.name);
-        }
-        return names;
-      })(),
+      this.database.raw
+        .transaction(() => {
+          const now = Date.now();
+          const names: string[] = [];
+          for (const s of this.#s.schedules.all()) {
+            const prev = cronParser.parseExpression(s.cron, { currentDate: new Date(now), ...(s.tz ? { tz: s.tz } : {}) }).prev().getTime();
+            if (now - prev >= 60_000 || (s.last_fired_at !== null && s.last_fired_at >= prev)) continue;
+            if (this.#s.markFired.run({ name: s.name, fired: prev }).changes === 0) continue;
+            this.#s.insert.get(this.#insertParams(s.name, JSON.parse(s.data) as object, { singletonKey: `cron:${prev}` }));
+            names.push(s.name);
+          }
+          return names;
+        })
+        .immediate(),
     );
     for (const name of fired) this.#wake(name);
   }
