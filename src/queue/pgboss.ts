@@ -7,6 +7,7 @@ import {
   DEFAULT_RETRY,
   emptyCounts,
   serializeError,
+  toError,
   type Job,
   type JobHandler,
   type JobInfo,
@@ -30,6 +31,9 @@ export interface PgBossQueueOptions {
 
 type BossJob = { id: string; name: string; data: unknown; retryCount?: number; retryLimit?: number };
 
+/** The output pg-boss 10 gives a job it failed because its lease ran out (plans.js, failJobsByTimeout). */
+const BOSS_TIMEOUT_MESSAGE = 'job failed by timeout in active state';
+
 /**
  * The Postgres adapter: pg-boss 10 owns the tables, SKIP LOCKED claims, retries, expiry (leases),
  * cron and archiving; our shared `WorkerLoop` drives `fetch`/`complete`/`fail` so that a full
@@ -43,11 +47,14 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   readonly #schema: string;
   readonly #created = new Map<string, Promise<void>>();
   readonly #loops = new Map<string, WorkerLoop[]>();
+  readonly #maintenanceMs: number;
+  #deadSweep: NodeJS.Timeout | undefined;
 
   constructor(options: PgBossQueueOptions) {
     super();
     this.#pool = options.pool;
     this.#schema = options.schema;
+    this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => options.pool.query(text, values) },
       schema: options.schema,
@@ -66,6 +73,8 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async stop(options: { graceMs?: number } = {}): Promise<void> {
+    clearInterval(this.#deadSweep);
+    this.#deadSweep = undefined;
     const loops = [...this.#loops.values()].flat();
     this.#loops.clear();
     await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
@@ -148,6 +157,31 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, driver, this);
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
+    this.#deadSweep ??= setInterval(() => {
+      this.reportExpiredDead().catch((err: unknown) => this.emit('error', toError(err)));
+    }, this.#maintenanceMs).unref();
+  }
+
+  /**
+   * pg-boss fails a job whose lease ran out in its own maintenance, without a word to anyone: a job
+   * whose worker died on its last attempt would end dead with no 'failed' event, and what listens
+   * for dead jobs (an inbound job's events are marked failed, a run is ended) would never learn it.
+   * This reports each such job once, as the embedded queue does: the first process working its
+   * queue to see it marks it in the job's output and emits `failed` with `dead: true`.
+   */
+  async reportExpiredDead(): Promise<void> {
+    const names = [...this.#loops.keys()];
+    if (names.length === 0) return;
+    const { rows } = await this.#pool.query<{ id: string; name: string }>(
+      `UPDATE ${quoteIdent(this.#schema)}.job SET output = jsonb_set(output, '{deadReported}', 'true'::jsonb)
+       WHERE name = ANY($1::text[]) AND state = 'failed' AND jsonb_typeof(output) = 'object'
+         AND output->'value'->>'message' = $2 AND NOT output ? 'deadReported'
+       RETURNING id, name`,
+      [names, BOSS_TIMEOUT_MESSAGE],
+    );
+    for (const row of rows) {
+      this.emit('failed', { name: row.name, id: row.id, error: new Error('lease expired: the worker stopped before finishing'), dead: true });
+    }
   }
 
   async schedule(name: string, cron: string, data: object = {}, options: { tz?: string } = {}): Promise<void> {

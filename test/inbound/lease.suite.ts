@@ -29,6 +29,49 @@ function dyingWorker(when: 'before commit' | 'after commit', died: Promise<void>
 
 export function leaseSuite(dialect: 'sqlite' | 'postgres'): void {
   for (const when of ['before commit', 'after commit'] as const) leaseCase(dialect, when);
+  lastAttemptCase(dialect);
+}
+
+/** The worker dies on the job's last attempt: no retry is left, so its events must show failed. */
+function lastAttemptCase(dialect: 'sqlite' | 'postgres'): void {
+  describe(`a worker killed on the job's last attempt (${dialect})`, () => {
+    let svc: TestService;
+    let release!: () => void;
+    const died = new Promise<void>((resolve) => (release = resolve));
+    const acme = testConnection('acme');
+
+    beforeAll(async () => {
+      svc = await startTestService({
+        label: 'lease-last',
+        dialect,
+        connections: [acme],
+        env: { INBOUND_LEASE_SECONDS: '1', INBOUND_RETRY_LIMIT: '0', QUEUE_POLL_INTERVAL_MS: '50' },
+        worker: [dyingWorker('before commit', died)],
+      });
+    });
+    afterAll(async () => {
+      release();
+      await svc.close();
+    });
+
+    it('marks its events failed once the lease expires, for the operator to retry', async () => {
+      const payload = uniquePayload('reception-close');
+      expect((await postWebhook(svc.app, acme, 'reception-close', payload)).status).toBe(200);
+      const key = `reception-close:${payload.closingDocumentCode as string}`;
+      await until(async () => (await svc.deps.queue.counts(INBOUND_QUEUE)).active === 1, { message: 'the dying worker holds the job' });
+      // A healthy process joins (its worker and its listener of dead jobs).
+      await inboundJobs.register(svc.deps);
+      const failed = await until(
+        async () => {
+          const e = await svc.deps.store.inbox.findByKey('acme', key);
+          return e?.status === 'failed' ? e : undefined;
+        },
+        { timeoutMs: 15_000, message: 'the event marked failed' },
+      );
+      expect(failed.error).toMatch(/lease expired/);
+      expect((await svc.deps.queue.counts(INBOUND_QUEUE)).failed).toBe(1);
+    });
+  });
 }
 
 function leaseCase(dialect: 'sqlite' | 'postgres', when: 'before commit' | 'after commit'): void {

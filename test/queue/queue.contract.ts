@@ -208,6 +208,23 @@ export function queueContract(label: string, open: () => Promise<QueueFixture>):
       await peer.close();
     });
 
+    it('reports a job whose worker was killed on its last attempt as dead once its lease expires', async () => {
+      const name = qname('lease-dead');
+      let started!: () => void;
+      const claimed = new Promise<void>((r) => (started = r));
+      // The only attempt: its worker never finishes it (killed), so the lease is what ends it.
+      await f.queue.work(name, { pollIntervalMs: 100 }, () => {
+        started();
+        return new Promise<void>(() => undefined);
+      });
+      const dead = nextEvent(f.queue, 'failed', (e) => e.name === name && e.dead, 20_000);
+      const id = (await f.queue.send(name, { v: 1 }, { expireInSeconds: 1, retryLimit: 0 }))!;
+      await claimed;
+      // Listeners of dead jobs (inbound events marked failed, a reconciliation run ended) rely on this event.
+      expect(await dead).toMatchObject({ name, id, dead: true });
+      expect((await f.queue.getJob(name, id))?.state).toBe('failed');
+    });
+
     it('sends a job at each cron tick', async () => {
       const name = qname('cron');
       const ran: unknown[] = [];
