@@ -158,7 +158,11 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
     this.#deadSweep ??= setInterval(() => {
-      this.reportExpiredDead().catch((err: unknown) => this.emit('error', toError(err)));
+      this.reportExpiredDead().catch((err: unknown) => {
+        // The database may be down: report it like the worker loops do, never as an unhandled 'error'.
+        if (this.listenerCount('error') > 0) this.emit('error', toError(err));
+        else console.error('[queue] reporting expired jobs failed:', err);
+      });
     }, this.#maintenanceMs).unref();
   }
 
