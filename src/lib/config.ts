@@ -42,6 +42,7 @@ export const envSchema = z.object({
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier').default('public'),
   DATA_DIR: z.string().min(1).default('./data'),
   SQLITE_FILE: optionalString,
+  SQLITE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
@@ -99,7 +100,7 @@ export interface Config {
   host: string;
   publicUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolSize: number; schema: string };
+  database: { kind: 'sqlite'; file: string; synchronous: 'normal' | 'full' } | { kind: 'postgres'; url: string; poolSize: number; schema: string };
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
@@ -157,7 +158,7 @@ export function loadConfig(source: Source = process.env): Config {
     logLevel: env.LOG_LEVEL,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, schema: env.DATABASE_SCHEMA }
-      : { kind: 'sqlite', file: env.SQLITE_FILE ?? join(env.DATA_DIR, 'wms-sync.db') },
+      : { kind: 'sqlite', file: env.SQLITE_FILE ?? join(env.DATA_DIR, 'wms-sync.db'), synchronous: env.SQLITE_SYNCHRONOUS },
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

@@ -42,9 +42,13 @@ export async function checkBatch(ctx: BatchContext, products: string[], previous
   if (!previous) write.count('productsChecked', products.length);
 
   for (const observation of result.observations) {
-    // Read before the ledger is: a movement learnt after this instant counts on top of the baseline.
-    const takenAt = ctx.clock.now();
     const expected = await ctx.store.reconciliation.expected(ctx.connection, observation.products, observation.sentAt);
+    // Taken once the ledger has been read: every movement the read saw was stamped (createdAt)
+    // before it committed, so before this instant, and is not counted again on top of the new
+    // baseline. Stamping before the read let a movement stamped in between be counted twice.
+    // A movement stamped earlier but committed after the read is in the WMS figure (timed before
+    // the request), so leaving it out of the next run is right too.
+    const takenAt = ctx.clock.now();
     const only = previous ? pairsOf(previous, observation.products) : undefined;
     const comparisons = compare(observation.figures, expected, only);
     write.count(previous ? 'rowsRechecked' : 'rowsChecked', comparisons.length);

@@ -15,7 +15,7 @@ export function openStore(
   database: Config['database'],
   options: { onIdleError?: (err: Error) => void } = {},
 ): AnyStore {
-  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file });
+  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file, synchronous: database.synchronous });
   return createPgStore({
     url: database.url,
     poolSize: database.poolSize,

@@ -33,7 +33,7 @@ describe('config', () => {
       port: 8080,
       host: '127.0.0.1',
       logLevel: 'info',
-      database: { kind: 'sqlite', file: join('./data', 'wms-sync.db') },
+      database: { kind: 'sqlite', file: join('./data', 'wms-sync.db'), synchronous: 'normal' },
       bodyLimitBytes: 10 * 1024 * 1024,
       connections: [],
     });

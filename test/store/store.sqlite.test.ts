@@ -58,6 +58,14 @@ describe('sqlite store specifics', () => {
     tmp.remove();
   });
 
+  it('fsyncs every commit with synchronous=FULL when asked (SQLITE_SYNCHRONOUS=full)', async () => {
+    const tmp = tempDir('pragma-full');
+    const store = createSqliteStore({ file: `${tmp.dir}/x.db`, synchronous: 'full' });
+    expect(store.database.raw.pragma('synchronous', { simple: true })).toBe(2);
+    await store.close();
+    tmp.remove();
+  });
+
   it('refuses, instead of hanging, a store call made inside its own transaction', async () => {
     const tmp = tempDir('reentry');
     const store = createSqliteStore({ file: `${tmp.dir}/x.db` });

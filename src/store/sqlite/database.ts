@@ -17,12 +17,16 @@ export interface SqliteDatabase {
   close(): Promise<void>;
 }
 
-export function openSqlite(file: string): SqliteDatabase {
+/**
+ * `synchronous`: NORMAL (the default) never corrupts and loses nothing when the process crashes,
+ * but a power cut or OS crash may undo the last commits, webhooks already acknowledged among them.
+ * FULL fsyncs every commit (group commit keeps that affordable: docs/benchmarks.md, Ingest).
+ */
+export function openSqlite(file: string, synchronous: 'normal' | 'full' = 'normal'): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode: a power cut may lose the last commits, never corrupt; an app crash loses nothing.
-  raw.pragma('synchronous = NORMAL');
+  raw.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
   let checkpointer: Checkpointer | undefined;

@@ -26,8 +26,8 @@ export interface SqliteStore extends Store {
   readonly database: SqliteDatabase;
 }
 
-export function createSqliteStore(options: { file: string }): SqliteStore {
-  const database = openSqlite(options.file);
+export function createSqliteStore(options: { file: string; synchronous?: 'normal' | 'full' }): SqliteStore {
+  const database = openSqlite(options.file, options.synchronous);
   const { raw, orm, lock } = database;
   // Repos bound to a transaction run their statements directly: the lock is already held.
   const statements = lazyOutboxStatements(orm);
