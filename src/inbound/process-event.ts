@@ -38,7 +38,10 @@ export async function processEvent(deps: ProcessDeps, eventId: number): Promise<
 
   const at = deps.clock.now();
   const { confirmation, created } = await store.transaction(async (tx) => {
-    const appended = await tx.confirmations.append({
+    await tx.ledger.record(effects.movements.map((m) => ({ ...m, at })));
+    await tx.inbox.markProcessed(event.id, at);
+    // Last: on Postgres the append takes the feed-order lock, held until this transaction commits.
+    return tx.confirmations.append({
       connection: event.connection,
       type: effects.type,
       dedupeKey: effects.dedupeKey,
@@ -46,9 +49,6 @@ export async function processEvent(deps: ProcessDeps, eventId: number): Promise<
       data: effects.data,
       at,
     });
-    await tx.ledger.record(effects.movements.map((m) => ({ ...m, at })));
-    await tx.inbox.markProcessed(event.id, at);
-    return appended;
   });
   deps.metrics.processed.inc({ connection: event.connection, kind: event.kind });
   deps.metrics.processingLagSeconds.observe({ kind: event.kind }, Math.max(0, at.getTime() - event.receivedAt.getTime()) / 1000);
