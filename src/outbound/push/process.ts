@@ -70,10 +70,16 @@ async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJo
   return { kind: 'failed', failure };
 }
 
-/** Records that waited for this one can go now: each gets a job and checks all its references again. */
+/**
+ * Records that waited for this one can go now: each gets a job and checks all its references again.
+ * The waits end and the jobs are queued in one transaction, so a failure in between never leaves a
+ * waiter without its wake-up until its deadline.
+ */
 async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<void> {
-  const waiters = await ctx.store.outbox.releaseWaiters(record.connection, { entity: record.entity, externalCode: record.externalCode });
-  if (waiters.length > 0) await ctx.queue.sendMany<PushJob>(PUSH_QUEUE, pushJobs(waiters));
+  await ctx.store.transaction(async (tx) => {
+    const waiters = await tx.outbox.releaseWaiters(record.connection, { entity: record.entity, externalCode: record.externalCode });
+    if (waiters.length > 0) await ctx.queue.sendMany<PushJob>(PUSH_QUEUE, pushJobs(waiters), { tx });
+  });
 }
 
 /**
