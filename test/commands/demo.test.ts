@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 function capture() {
   let text = '';
@@ -14,10 +17,10 @@ function capture() {
   return { stream, text: () => text };
 }
 
-async function demo(args: string[]) {
+async function demo(args: string[], env: Record<string, string> = {}) {
   const out = capture();
   const err = capture();
-  const code = await main(['demo', ...args], { env: { LOG_LEVEL: 'silent' }, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => {}) });
+  const code = await main(['demo', ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => {}) });
   return { code, out: out.text(), err: err.text() };
 }
 
@@ -46,6 +49,21 @@ describe('wms-sync demo without a running start', () => {
       const { code, err } = await demo([...args, '--token', 'demo-token-0123456789']);
       expect(code).toBe(2);
       expect(err.split('\n')[0]).toBe(`wms-sync: ${args[0]} expects an http(s) URL, got "${args[1]}"`);
+    }
+  });
+
+  it('a damaged DATA_DIR/demo-connection.json is named, with the way out, in one line', async () => {
+    const tmp = tempDir('demo-secrets');
+    try {
+      const file = join(tmp.dir, 'demo-connection.json');
+      writeFileSync(file, '{"webhookPassword": ');
+      const { code, err } = await demo([], { DATA_DIR: tmp.dir });
+      expect(code).toBe(1);
+      expect(err.trim().split('\n')).toHaveLength(1);
+      expect(err).toContain(`${file} is not valid JSON`);
+      expect(err).toContain('wms-sync start --fresh');
+    } finally {
+      tmp.remove();
     }
   });
 });
