@@ -72,16 +72,22 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
 export async function runService(config: Config, options: RunOptions): Promise<RunningService> {
   const deps = await openDeps(config, options);
   const { logger } = deps;
-  if (options.worker) await startWorkers(deps);
   let app: ServiceApp | undefined;
   let http: Listening | undefined;
-  if (options.http) {
-    app = buildApp(deps);
-    http = await listen(app.fetch, { port: config.port, host: config.host });
-    logger.info({ url: http.url, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
-  } else {
-    logger.info({ database: config.database.kind }, 'wms-sync worker running');
+  try {
+    if (options.worker) await startWorkers(deps);
+    if (options.http) {
+      app = buildApp(deps);
+      http = await listen(app.fetch, { port: config.port, host: config.host });
+    }
+  } catch (err) {
+    // A port in use must end the command, not leave its workers and store holding the process open.
+    await deps.queue.stop({ graceMs: 0 }).catch(() => undefined);
+    await deps.store.close().catch(() => undefined);
+    throw err;
   }
+  if (http) logger.info({ url: http.url, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
+  else logger.info({ database: config.database.kind }, 'wms-sync worker running');
   // Queue timers do not hold the process open (so tests and one-shot commands can end); a running
   // service must stay up until close(), even a worker with nothing to poll yet.
   const keepAlive = setInterval(() => undefined, 1 << 30);

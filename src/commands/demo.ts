@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoSecretsFile, loadOrCreateDemoSecrets } from '../demo/connection.js';
+import { UnreachableError } from '../demo/http.js';
 import { runScenario } from '../demo/scenario.js';
 import { startDemoStack } from '../demo/stack.js';
 import { DEMO_TENANT } from '../emulator/index.js';
@@ -38,6 +39,10 @@ export const demoCommand: Command = {
         embedded: { type: 'boolean' },
         'timeout-ms': { type: 'string' },
       });
+      for (const option of ['service', 'emulator'] as const) {
+        const url = values[option];
+        if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--${option} expects an http(s) URL, got "${url}"`);
+      }
       const timeoutMs = values['timeout-ms'] === undefined ? 30_000 : Number(values['timeout-ms']);
       if (!Number.isInteger(timeoutMs) || timeoutMs < 1000) throw new UsageError('--timeout-ms expects an integer ≥ 1000');
       const out = (line: string) => ctx.stdout.write(`${line}\n`);
@@ -78,17 +83,24 @@ export const demoCommand: Command = {
         }
         token = loadOrCreateDemoSecrets(config.dataDir).erpApiToken;
       }
-      const result = await runScenario(
-        {
-          serviceUrl: values.service ?? `http://127.0.0.1:${config.port}`,
-          emulatorUrl: values.emulator ?? `http://127.0.0.1:${config.emulator.port}`,
-          tenant: DEMO_TENANT,
-          erpToken: token,
-          ...(config.emulator.adminToken ? { adminToken: config.emulator.adminToken } : {}),
-        },
-        out,
-        { timeoutMs },
-      );
+      let result;
+      try {
+        result = await runScenario(
+          {
+            serviceUrl: values.service ?? `http://127.0.0.1:${config.port}`,
+            emulatorUrl: values.emulator ?? `http://127.0.0.1:${config.emulator.port}`,
+            tenant: DEMO_TENANT,
+            erpToken: token,
+            ...(config.emulator.adminToken ? { adminToken: config.emulator.adminToken } : {}),
+          },
+          out,
+          { timeoutMs },
+        );
+      } catch (err) {
+        if (!(err instanceof UnreachableError)) throw err;
+        ctx.stderr.write(`wms-sync demo: ${err.message}: is \`wms-sync start\` running there? Point at it with --service URL --emulator URL\n`);
+        return 1;
+      }
       return report(result.failures, out);
     }),
 };

@@ -31,6 +31,12 @@ function stateFiles(dataDir: string, sqliteFile: string | undefined): string[] {
   return [...dbs.flatMap((f) => [f, `${f}-wal`, `${f}-shm`]), demoSecretsFile(dataDir)];
 }
 
+/** `demo` finds start on the default ports by itself; on any other ports it must be told where. */
+function demoCommandLine(url: string, emulator: string): string {
+  const defaults = url === 'http://127.0.0.1:8080' && emulator === 'http://127.0.0.1:8090';
+  return (defaults ? 'npx wms-sync demo' : `npx wms-sync demo --service ${url} --emulator ${emulator}`).padEnd(32);
+}
+
 export function startSummary(stack: DemoStack, storage: string, dataDir: string): string {
   const url = stack.serviceUrl;
   const emulator = stack.emulator.url;
@@ -54,7 +60,7 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string)
     line('  Data', dataDir, 'wms-sync start --fresh starts over'),
     '',
     'Try:',
-    '  npx wms-sync demo                 # a reception, a shipment, a return, a lost webhook, a reconciliation',
+    `  ${demoCommandLine(url, emulator)}  # a reception, a shipment, a return, a lost webhook, a reconciliation`,
     `  curl -s -H "Authorization: Bearer ${token}" ${url}/erp/v1/events`,
     `  npx wms-sync emulator trigger regularization --url ${emulator} --product OLV-OIL-1L --lot L2600A --quantity 3 --wait`,
     '',

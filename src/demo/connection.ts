@@ -22,7 +22,13 @@ export function demoSecretsFile(dataDir: string): string {
 export function loadOrCreateDemoSecrets(dataDir: string): DemoSecrets {
   const file = demoSecretsFile(dataDir);
   if (existsSync(file)) {
-    const parsed = secretsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    let stored: unknown;
+    try {
+      stored = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix it, or start over with wms-sync start --fresh`);
+    }
+    const parsed = secretsSchema.safeParse(stored);
     if (parsed.success) return parsed.data;
   }
   const secrets: DemoSecrets = { webhookPassword: randomBytes(12).toString('hex'), erpApiToken: `demo-${randomBytes(16).toString('hex')}` };

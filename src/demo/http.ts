@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { isTimeoutError, type KyInstance } from 'ky';
 
 export interface JsonAnswer<T = unknown> {
   status: number;
@@ -12,12 +12,20 @@ export interface JsonAnswer<T = unknown> {
 export class JsonHttp {
   readonly #ky: KyInstance;
 
-  constructor(baseUrl: string, headers: Record<string, string> = {}) {
+  constructor(
+    readonly baseUrl: string,
+    headers: Record<string, string> = {},
+  ) {
     this.#ky = ky.create({ prefixUrl: baseUrl, headers, throwHttpErrors: false, retry: 0, timeout: 60_000 });
   }
 
   async request<T = unknown>(method: string, path: string, json?: unknown): Promise<JsonAnswer<T>> {
-    const res = await this.#ky(path.replace(/^\//, ''), { method, ...(json === undefined ? {} : { json }) });
+    let res: Response;
+    try {
+      res = await this.#ky(path.replace(/^\//, ''), { method, ...(json === undefined ? {} : { json }) });
+    } catch (err) {
+      throw new UnreachableError(this.baseUrl, err);
+    }
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
   }
@@ -32,6 +40,18 @@ export class JsonHttp {
 
   put<T = unknown>(path: string, json: unknown) {
     return this.request<T>('PUT', path, json);
+  }
+}
+
+/** No answer at all from `url` (refused, unknown host, timeout): fetch's own message is only "fetch failed". */
+export class UnreachableError extends Error {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    const reason = isTimeoutError(cause) ? 'no answer in time' : ((cause as { cause?: { code?: string; message?: string } }).cause?.code ?? (cause as Error).message);
+    super(`cannot reach ${url} (${reason})`);
+    this.name = 'UnreachableError';
   }
 }
 

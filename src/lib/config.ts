@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   assertUniqueNames,
   CONNECTION_ENV_NAMES,
+  sharedErpToken,
   connectionInputSchema,
   toConnectionConfig,
   type ConnectionConfig,
@@ -149,6 +150,10 @@ export function loadConfig(source: Source = process.env): Config {
   const connections = env.CONNECTIONS_FILE ? connectionsFromFile(env.CONNECTIONS_FILE) : connectionFromEnv(env);
   const duplicate = assertUniqueNames(connections);
   if (duplicate) throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connection name "${duplicate}" appears twice`);
+  const shared = sharedErpToken(connections);
+  if (shared) {
+    throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connections "${shared[0]}" and "${shared[1]}" have the same erpApiToken; each needs its own`);
+  }
 
   return {
     env,

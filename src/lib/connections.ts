@@ -92,6 +92,20 @@ export const CONNECTION_ENV_NAMES: Record<keyof ConnectionInput, string> = {
   erpApiToken: 'ERP_API_TOKEN',
 };
 
+/**
+ * The names of two connections sharing an ERP token: the token selects the connection, so with a
+ * shared one the second connection's ERP would read and change the first's records.
+ */
+export function sharedErpToken(connections: readonly ConnectionConfig[]): [string, string] | undefined {
+  const seen = new Map<string, string>();
+  for (const c of connections) {
+    const earlier = seen.get(c.erpApiToken);
+    if (earlier !== undefined) return [earlier, c.name];
+    seen.set(c.erpApiToken, c.name);
+  }
+  return undefined;
+}
+
 export function assertUniqueNames(connections: readonly ConnectionConfig[]): string | undefined {
   const seen = new Set<string>();
   for (const c of connections) {

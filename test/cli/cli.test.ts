@@ -62,6 +62,8 @@ describe('wms-sync CLI', () => {
     const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start') });
     const [summary, url, emulator] = await waitForOutput(child, /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/);
     expect(summary).toContain(`${url}/docs`);
+    // Not on the default ports: the printed demo command says where they are.
+    expect(summary).toContain(`npx wms-sync demo --service ${url} --emulator ${emulator}`);
     expect(summary).toMatch(/ERP token\s+demo-[0-9a-f]{32}/);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(200);

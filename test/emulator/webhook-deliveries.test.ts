@@ -238,6 +238,8 @@ describe('PUT/GET /_emulator/tenants/{tenant}/webhooks', () => {
       { retries: 11 },
       { duplicates: -1 },
       { receptionCloseURL: 'https://x' },
+      // Credentials in a URL would be shown by GET and the delivery log, and fetch refuses such URLs anyway.
+      { stockRegularizationUrl: 'https://wms-demo:very-secret@erp.example/hooks/stock' },
     ]) {
       const res = await control(env.app, 'PUT', `${T}/webhooks`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -74,6 +74,19 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
       });
     }
 
+    // Postgres cannot store U+0000 in text or jsonb: accepted, such an event could never be processed there.
+    it('stock-regularization: NUL in a string → 400 naming the field, stored as rejected, nothing to process', async () => {
+      const body = JSON.stringify({ ...uniquePayload('stock-regularization'), productExternalCode: 'OIL\u0000' });
+      const jobs = (await svc.deps.queue.counts(INBOUND_QUEUE)).created;
+      const res = await postWebhook(svc.app, acme, 'stock-regularization', body);
+      expect(res.status).toBe(400);
+      const answer = (await res.json()) as { success: boolean; error: string; message: string };
+      expect(answer).toMatchObject({ success: false, error: 'validation_failed' });
+      expect(answer.message).toMatch(/productExternalCode: .*U\+0000/);
+      expect(await rejectedRow('stock-regularization', body)).toMatchObject({ status: 'rejected', payload: body });
+      expect((await svc.deps.queue.counts(INBOUND_QUEUE)).created).toBe(jobs);
+    });
+
     for (const body of ['{"closingDocumentCode": "X", ', '', 'closingDocumentCode=X']) {
       it(`malformed JSON ${JSON.stringify(body)} → 400 malformed_json, stored as rejected`, async () => {
         const res = await postWebhook(svc.app, acme, 'reception-close', body);

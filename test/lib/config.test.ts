@@ -116,6 +116,11 @@ describe('config', () => {
     expect(failure({ CONNECTIONS_FILE: file })).toBe('Invalid configuration: CONNECTIONS_FILE: [1].wmsBaseUrl: expected an http(s) URL');
     writeFileSync(file, JSON.stringify([entry('a'), entry('a')]));
     expect(failure({ CONNECTIONS_FILE: file })).toMatch(/connection name "a" appears twice/);
+    // The ERP token selects the connection: shared, one ERP would read and change the other's records.
+    writeFileSync(file, JSON.stringify([entry('a'), { ...entry('b'), erpApiToken: entry('a').erpApiToken }]));
+    const shared = failure({ CONNECTIONS_FILE: file });
+    expect(shared).toBe('Invalid configuration: CONNECTIONS_FILE: connections "a" and "b" have the same erpApiToken; each needs its own');
+    expect(shared).not.toContain(entry('a').erpApiToken);
     writeFileSync(file, '{not json');
     expect(failure({ CONNECTIONS_FILE: file })).toMatch(/^Invalid configuration: CONNECTIONS_FILE: cannot read .* as JSON/);
     expect(failure({ CONNECTIONS_FILE: join(tmp.dir, 'missing.json') })).toMatch(/^Invalid configuration: CONNECTIONS_FILE: cannot read/);

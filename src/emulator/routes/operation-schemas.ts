@@ -88,7 +88,11 @@ export const regularizationSchema = z
   })
   .meta({ id: 'EmulatorRegularizationInput' });
 
-const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).nullish();
+const url = z
+  .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+  // The password would be shown back by GET and the delivery log; username/password carry it.
+  .refine((u) => !/^https?:\/\/[^/?#]*@/i.test(u), 'credentials go in username and password, not in the URL')
+  .nullish();
 
 export const webhookConfigInputSchema = z
   .strictObject({

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { NUL_MESSAGE } from '../../lib/nul.js';
 import { DOCUMENT_TYPES } from '../../wms/index.js';
 import { MAX_BATCH_ITEMS } from '../entities.js';
 import { recordViewSchema } from '../record-view.js';
@@ -27,7 +28,11 @@ export const bodyErrors = {
 export const notFoundError = { 404: errorResponse('wms-sync holds no such record for this connection') };
 
 export const codeParamsSchema = z.object({
-  externalCode: z.string().min(1).openapi({ param: { name: 'externalCode', in: 'path' }, example: 'SKU-1001' }),
+  externalCode: z
+    .string()
+    .min(1)
+    .refine((code) => !code.includes('\u0000'), NUL_MESSAGE)
+    .openapi({ param: { name: 'externalCode', in: 'path' }, example: 'SKU-1001' }),
 });
 
 export const documentViewSchema = recordViewSchema

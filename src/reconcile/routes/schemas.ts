@@ -3,27 +3,27 @@ import { errorResponse } from '../../lib/openapi-errors.js';
 
 export const SECURITY = [{ erpBearer: [] }];
 
-const positive = (name: string) =>
-  z.coerce.number({ error: `${name}: expected a positive integer` }).int(`${name}: expected a positive integer`).min(1, `${name}: expected a positive integer`);
+// Messages without the parameter's name: the error body prefixes each with its path already.
+const positive = () => z.coerce.number({ error: 'expected a positive integer' }).int('expected a positive integer').min(1, 'expected a positive integer');
 
 export const runIdParamsSchema = z.object({
-  id: positive('id').openapi({ param: { name: 'id', in: 'path' }, example: 12 }),
+  id: positive().openapi({ param: { name: 'id', in: 'path' }, example: 12 }),
 });
 
 export const MAX_ITEMS_PAGE = 1000;
 
 export const runQuerySchema = z.object({
   itemsAfter: z.coerce
-    .number({ error: 'itemsAfter: expected a non-negative integer' })
-    .int('itemsAfter: expected a non-negative integer')
-    .min(0, 'itemsAfter: expected a non-negative integer')
+    .number({ error: 'expected a non-negative integer' })
+    .int('expected a non-negative integer')
+    .min(0, 'expected a non-negative integer')
     .default(0)
     .openapi({ description: 'Items with an id above this one (`nextItemsAfter` of the previous page)', example: 0 }),
   itemsLimit: z.coerce
-    .number({ error: `itemsLimit: expected an integer from 1 to ${MAX_ITEMS_PAGE}` })
-    .int(`itemsLimit: expected an integer from 1 to ${MAX_ITEMS_PAGE}`)
-    .min(1, `itemsLimit: expected an integer from 1 to ${MAX_ITEMS_PAGE}`)
-    .max(MAX_ITEMS_PAGE, `itemsLimit: expected an integer from 1 to ${MAX_ITEMS_PAGE}`)
+    .number({ error: `expected an integer from 1 to ${MAX_ITEMS_PAGE}` })
+    .int(`expected an integer from 1 to ${MAX_ITEMS_PAGE}`)
+    .min(1, `expected an integer from 1 to ${MAX_ITEMS_PAGE}`)
+    .max(MAX_ITEMS_PAGE, `expected an integer from 1 to ${MAX_ITEMS_PAGE}`)
     .default(500)
     .openapi({ example: 500 }),
 });

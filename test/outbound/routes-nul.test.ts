@@ -1,0 +1,3 @@
+import { routesNulSuite } from './routes-nul.suite.js';
+
+routesNulSuite('sqlite');
