@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
+import { adminRoutes } from './admin/routes/index.js';
 import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
@@ -38,6 +39,7 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
   app.route('/', inboundRoutes(deps));
   app.route('/', erpFeedRoutes(deps));
   app.route('/', reconcileRoutes(deps));
+  app.route('/', adminRoutes(deps));
   app.get('/metrics', async (c) => {
     return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });

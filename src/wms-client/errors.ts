@@ -87,13 +87,3 @@ function describe(init: WmsErrorInit): string {
       return `${where}: ${init.status} ${wmsMessage(init.body) ?? 'error'}`;
   }
 }
-
-/** `Retry-After` as delta-seconds or an HTTP date, in ms from `nowMs`; undefined when absent or unreadable. */
-export function parseRetryAfter(header: string | null | undefined, nowMs: number): number | undefined {
-  if (!header) return undefined;
-  const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
-}

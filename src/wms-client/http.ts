@@ -1,6 +1,7 @@
 import ky, { isTimeoutError } from 'ky';
 import type { z } from 'zod';
-import { WmsError, parseRetryAfter } from './errors.js';
+import { parseRetryAfter } from '../lib/backoff.js';
+import { WmsError } from './errors.js';
 
 /** One HTTP exchange with the WMS (or its identity provider). */
 export interface HttpRequest {

@@ -7,7 +7,8 @@ import { TokenManager } from './token-manager.js';
 import { tokenSource } from './token-source.js';
 import { Transport, type CallInfo } from './transport.js';
 
-export { WmsError, isRetryable, parseRetryAfter, wmsMessage, type WmsErrorKind } from './errors.js';
+export { WmsError, isRetryable, wmsMessage, type WmsErrorKind } from './errors.js';
+export { parseRetryAfter } from '../lib/backoff.js';
 export { Limiter } from './limiter.js';
 export { hasNextPage, iteratePages, parseLinkHeader, parseTotalCount, type Page } from './page.js';
 export { TokenManager, type TokenStats } from './token-manager.js';

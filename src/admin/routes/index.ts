@@ -1,0 +1,34 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ServiceDeps } from '../../deps.js';
+import { validationFailed } from '../../lib/errors.js';
+import type { AppEnv } from '../../lib/http.js';
+import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
+import { adminAuth } from '../auth.js';
+import { registerConnections } from './connections.js';
+import { ADMIN_PREFIX, type AdminRouteRegistrar } from './types.js';
+
+/** Every admin route, one registrar per file; rooms add theirs here. */
+const registrars: AdminRouteRegistrar[] = [registerConnections];
+
+/**
+ * The operators' JSON API under /admin/v1, behind `ADMIN_TOKEN` (Bearer). With no token
+ * configured the API does not exist: every path answers the service's plain 404, and nothing is
+ * added to the OpenAPI document.
+ */
+export function adminRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
+    },
+  });
+  const token = deps.config.admin.token;
+  if (!token) return app;
+  app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'ADMIN_TOKEN: the operators\' token for /admin/v1 (and the console sign-in)',
+  });
+  app.use(`${ADMIN_PREFIX}/*`, adminAuth(token));
+  for (const register of registrars) register(app, deps);
+  return app;
+}

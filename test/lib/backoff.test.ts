@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backoffCapMs, backoffDelayMs, parseRetryAfter, scheduleDelayMs, type BackoffPolicy } from '../../src/lib/backoff.js';
+
+const policy = fc.record({
+  baseMs: fc.integer({ min: 1, max: 60_000 }),
+  maxMs: fc.integer({ min: 1, max: 24 * 3600_000 }),
+  jitter: fc.constantFrom<NonNullable<BackoffPolicy['jitter']>>('full', 'equal', 'none'),
+});
+const random = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
+
+describe('backoff: exponential, capped, full jitter, Retry-After honoured', () => {
+  it('the cap doubles per retry from base and never passes max', () => {
+    const p = { baseMs: 1000, maxMs: 300_000 };
+    expect([0, 1, 2, 3, 8, 9, 1000].map((r) => backoffCapMs(p, r))).toEqual([1000, 2000, 4000, 8000, 256_000, 300_000, 300_000]);
+  });
+
+  it('full jitter: every delay lies in [0, cap]; equal jitter in [cap/2, cap]; none is the cap', () => {
+    fc.assert(
+      fc.property(policy, fc.nat({ max: 100 }), random, (p, retry, r) => {
+        const cap = backoffCapMs(p, retry);
+        const d = backoffDelayMs(p, retry, { random: r });
+        const low = p.jitter === 'full' ? 0 : p.jitter === 'equal' ? cap / 2 : cap;
+        expect(d).toBeGreaterThanOrEqual(Math.floor(low));
+        expect(d).toBeLessThanOrEqual(Math.ceil(cap));
+      }),
+    );
+  });
+
+  it('full jitter spreads: random 0 retries at once, random near 1 waits the cap', () => {
+    const p = { baseMs: 1000, maxMs: 60_000 };
+    expect(backoffDelayMs(p, 3, { random: 0 })).toBe(0);
+    expect(backoffDelayMs(p, 3, { random: 0.999_999 })).toBe(8000);
+  });
+
+  it('never shorter than Retry-After, which is itself capped at max', () => {
+    fc.assert(
+      fc.property(policy, fc.nat({ max: 100 }), random, fc.nat({ max: 10 * 24 * 3600_000 }), (p, retry, r, retryAfterMs) => {
+        const d = backoffDelayMs(p, retry, { random: r, retryAfterMs });
+        expect(d).toBeGreaterThanOrEqual(Math.min(retryAfterMs, p.maxMs));
+        expect(d).toBeLessThanOrEqual(Math.max(p.maxMs, Math.ceil(backoffCapMs(p, retry))));
+      }),
+    );
+  });
+
+  it('a schedule gives its entries in order, then its last one', () => {
+    const schedule = [0, 5000, 300_000];
+    expect([0, 1, 2, 3, 10].map((r) => scheduleDelayMs(schedule, r, { jitter: 'none' }))).toEqual([0, 5000, 300_000, 300_000, 300_000]);
+    expect(scheduleDelayMs(schedule, 1, { random: 0.5 })).toBe(2500);
+    expect(scheduleDelayMs(schedule, 0, { retryAfterMs: 7000 })).toBe(7000);
+    expect(() => scheduleDelayMs([], 0)).toThrow(/empty/);
+  });
+
+  it('Retry-After: delay-seconds or an HTTP-date (RFC 9110), in ms from now', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
