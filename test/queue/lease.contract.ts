@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LEASE_EXPIRED, type Queue, type QueueEvents } from '../../src/queue/types.js';
 import { until } from '../support/wait.js';
 import { nextEvent } from './events.js';
-import type { QueueFixture } from './queue.contract.js';
+import { useFixture, type QueueFixture } from './queue.contract.js';
 
 /** The lease every queue of these suites is opened with (short, so a dead worker's job comes back fast). */
 export const TEST_LEASE_SECONDS = 2;
@@ -24,34 +24,33 @@ function failures(queue: Queue, name: string): QueueEvents['failed'][0][] {
  */
 export function leaseContract(label: string, open: () => Promise<QueueFixture>): void {
   describe(`queue leases: ${label}`, () => {
+    const { f: fixture, qname } = useFixture(open);
     let f: QueueFixture;
-    let n = 0;
-    const qname = (p: string) => `${p}-${++n}`;
-
-    beforeAll(async () => {
-      f = await open();
-      await f.queue.start();
-    });
-    afterAll(async () => {
-      await f.queue.stop({ graceMs: 1000 });
-      await f.close();
+    beforeEach(() => {
+      f = fixture();
     });
 
-    it('runs the job of a worker that died again one lease later, at once and not expireInSeconds later', async () => {
-      const name = qname('died');
+    /** A peer process takes the job and is killed (it stops renewing); resolves once it is dead. */
+    const killedWorker = async (name: string, send: () => Promise<string | null>): Promise<string> => {
       const peer = await f.openPeer();
       await peer.queue.start();
       let claimed!: () => void;
       const running = new Promise<void>((r) => (claimed = r));
-      // The peer stands for a process that takes the job and is then killed: it stops renewing.
       await peer.queue.work(name, { pollIntervalMs: 100 }, () => {
         claimed();
         return new Promise<void>(() => undefined);
       });
-      // A retry delay of an hour and a run time of an hour: only the lease can bring it back soon.
-      const id = (await f.queue.send(name, { v: 1 }, { expireInSeconds: 3600, retryLimit: 2, retryDelay: 3600, retryBackoff: false }))!;
+      const id = (await send())!;
       await running;
       await peer.queue.stop({ graceMs: 0 });
+      await peer.close();
+      return id;
+    };
+
+    it('runs the job of a worker that died again one lease later, at once and not expireInSeconds later', async () => {
+      const name = qname('died');
+      // A retry delay of an hour and a run time of an hour: only the lease can bring it back soon.
+      const id = await killedWorker(name, () => f.queue.send(name, { v: 1 }, { expireInSeconds: 3600, retryLimit: 2, retryDelay: 3600, retryBackoff: false }));
       const failed = failures(f.queue, name);
       const retries: number[] = [];
       await f.queue.work(name, { pollIntervalMs: 100 }, async (job) => {
@@ -60,7 +59,6 @@ export function leaseContract(label: string, open: () => Promise<QueueFixture>):
       await nextEvent(f.queue, 'completed', (e) => e.id === id, 15_000);
       expect(retries).toEqual([1]);
       expect(failed).toMatchObject([{ id, dead: false, error: { message: LEASE_EXPIRED } }]);
-      await peer.close();
     });
 
     it('a live worker keeps its job while it runs longer than the lease: the job runs once', async () => {
@@ -117,17 +115,7 @@ export function leaseContract(label: string, open: () => Promise<QueueFixture>):
 
     it('reports a job whose worker was killed on its last attempt as dead once its lease expires', async () => {
       const name = qname('lease-dead');
-      const peer = await f.openPeer();
-      await peer.queue.start();
-      let started!: () => void;
-      const claimed = new Promise<void>((r) => (started = r));
-      await peer.queue.work(name, { pollIntervalMs: 100 }, () => {
-        started();
-        return new Promise<void>(() => undefined);
-      });
-      const id = (await f.queue.send(name, { v: 1 }, { expireInSeconds: 3600, retryLimit: 0 }))!;
-      await claimed;
-      await peer.queue.stop({ graceMs: 0 });
+      const id = await killedWorker(name, () => f.queue.send(name, { v: 1 }, { expireInSeconds: 3600, retryLimit: 0 }));
       // Listeners of dead jobs (inbound events marked failed, a reconciliation run ended) rely on this
       // event, from a process working the queue.
       const dead = nextEvent(f.queue, 'failed', (e) => e.name === name && e.dead, 20_000);
@@ -137,7 +125,6 @@ export function leaseContract(label: string, open: () => Promise<QueueFixture>):
       expect(info.state).toBe('failed');
       expect(info.output).toMatchObject({ message: LEASE_EXPIRED });
       expect((await f.queue.listDead({ name })).map((j) => j.id)).toEqual([id]);
-      await peer.close();
     });
   });
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Queue } from '../../src/queue/types.js';
 import type { Store } from '../../src/store/types.js';
 import { until } from '../support/wait.js';
@@ -12,20 +12,31 @@ export interface QueueFixture {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the fixture for the enclosing describe (started before its tests, stopped after them);
+ * `f()` is the open fixture, `qname` a queue name of its own for each test.
+ */
+export function useFixture(open: () => Promise<QueueFixture>): { f: () => QueueFixture; qname: (prefix: string) => string } {
+  let fixture: QueueFixture | undefined;
+  let n = 0;
+  beforeAll(async () => {
+    fixture = await open();
+    await fixture.queue.start();
+  });
+  afterAll(async () => {
+    await fixture?.queue.stop({ graceMs: 1000 });
+    await fixture?.close();
+  });
+  return { f: () => fixture!, qname: (prefix) => `${prefix}-${++n}` };
+}
+
 /** The queue port's guarantees, run against the embedded queue and pg-boss alike. */
 export function queueContract(label: string, open: () => Promise<QueueFixture>): void {
   describe(`queue contract: ${label}`, () => {
+    const { f: fixture, qname } = useFixture(open);
     let f: QueueFixture;
-    let n = 0;
-    const qname = (p: string) => `${p}-${++n}`;
-
-    beforeAll(async () => {
-      f = await open();
-      await f.queue.start();
-    });
-    afterAll(async () => {
-      await f.queue.stop({ graceMs: 1000 });
-      await f.close();
+    beforeEach(() => {
+      f = fixture();
     });
 
     it('runs a sent job with its data, and reports it completed', async () => {

@@ -4,15 +4,11 @@ import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { createUser, deleteUser, listUsers } from '../users/users.js';
 import { json, jsonBody } from './common.js';
-import { controlErrorSchema, tenantParams } from './control-schemas.js';
+import { CONTROL_ERRORS } from './control-common.js';
+import { tenantParams } from './control-schemas.js';
 
 const tags = ['Emulator control'];
-const ERRORS = {
-  400: json(controlErrorSchema, 'Invalid request'),
-  401: json(controlErrorSchema, 'Admin token required'),
-  403: json(controlErrorSchema, 'Not from loopback'),
-  404: json(controlErrorSchema, 'Unknown tenant or user'),
-};
+const { 409: _conflict, ...ERRORS } = CONTROL_ERRORS;
 
 const createUserSchema = z
   .strictObject({
@@ -31,7 +27,7 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
       method: 'post', path: base, tags,
       summary: 'Create an identity-provider user (option B password flow); a generated password is shown once',
       request: { params: tenantParams, body: jsonBody(createUserSchema, 'Username and optional password') },
-      responses: { 201: json(createdUserSchema, 'The username and its password'), 409: json(controlErrorSchema, 'The user exists'), ...ERRORS },
+      responses: { 201: json(createdUserSchema, 'The username and its password'), ...CONTROL_ERRORS },
     }),
     async (c) => c.json(await createUser(ctx, c.req.valid('param').tenant, c.req.valid('json')), 201),
   );
