@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { quoteIdent } from '../store/pg/database.js';
-import type { JobState } from './types.js';
+import { DEFAULT_RETRY, type JobInfo, type JobState } from './types.js';
 
 /**
  * Every statement wms-sync runs on pg-boss's own tables, in one place: pg-boss 10 offers no API for
@@ -37,7 +37,7 @@ export const BOSS_TIMEOUT_MESSAGE = 'job failed by timeout in active state';
 /** Our index on pg-boss's job table: the running jobs, so the lease sweep reads only them. */
 export const LEASE_INDEX = 'job_active_lease';
 
-export interface BossRow {
+interface BossRow {
   id: string;
   name: string;
   data: unknown;
@@ -142,7 +142,7 @@ export class BossTables {
     return rows;
   }
 
-  async listDead(name: string | undefined, limit: number): Promise<BossRow[]> {
+  async listDead(name: string | undefined, limit: number): Promise<JobInfo[]> {
     const { rows } = await this.pool.query<BossRow>(
       `SELECT id, name, data, state, retry_count, retry_limit, EXTRACT(epoch FROM expire_in) AS expire_in_seconds,
               singleton_key, start_after, created_on, completed_on, output
@@ -150,7 +150,7 @@ export class BossTables {
        ORDER BY completed_on DESC LIMIT $2`,
       [name ?? null, limit],
     );
-    return rows;
+    return rows.map(rowToInfo);
   }
 
   async countByState(name: string | undefined): Promise<{ state: JobState; n: number }[]> {
@@ -164,4 +164,27 @@ export class BossTables {
   async ping(): Promise<void> {
     await this.pool.query(`SELECT 1 FROM ${quoteIdent(this.schema)}.version`);
   }
+}
+
+function rowToInfo(r: BossRow): JobInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    data: r.data,
+    state: r.state,
+    retryCount: r.retry_count,
+    retryLimit: r.retry_limit,
+    expireInSeconds: seconds(r.expire_in_seconds),
+    singletonKey: r.singleton_key,
+    startAfter: r.start_after,
+    createdAt: r.created_on,
+    completedAt: r.completed_on,
+    output: r.output,
+  };
+}
+
+/** A job's expireInSeconds as pg-boss gives it (numeric, so a string), never NaN: the heartbeat compares with it. */
+export function seconds(value: number | string | undefined): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_RETRY.expireInSeconds;
 }

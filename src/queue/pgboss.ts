@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { StoreTx } from '../store/types.js';
-import { BossTables, type BossRow } from './pgboss-tables.js';
+import { BossTables, seconds } from './pgboss-tables.js';
 import {
   DEFAULT_LEASE_SECONDS,
   DEFAULT_RETRY,
@@ -160,7 +160,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
           data: j.data,
           retryCount: j.retryCount ?? 0,
           retryLimit: j.retryLimit ?? 0,
-          expireInSeconds: Number(j.expireInSeconds ?? DEFAULT_RETRY.expireInSeconds),
+          expireInSeconds: seconds(j.expireInSeconds),
         }));
       },
       complete: async (n: string, ids: string[]) => {
@@ -239,7 +239,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async listDead(options: { name?: string; limit?: number } = {}): Promise<JobInfo[]> {
-    return (await this.#tables.listDead(options.name, options.limit ?? 100)).map(rowToInfo);
+    return this.#tables.listDead(options.name, options.limit ?? 100);
   }
 
   async retryDead(name: string, id: string): Promise<boolean> {
@@ -282,28 +282,11 @@ function toInfo(job: BossJobWithMetadata): JobInfo {
     state: job.state,
     retryCount: job.retryCount,
     retryLimit: job.retryLimit,
-    expireInSeconds: Number((job as { expireInSeconds?: number | string }).expireInSeconds ?? DEFAULT_RETRY.expireInSeconds),
+    expireInSeconds: seconds((job as { expireInSeconds?: number | string }).expireInSeconds),
     singletonKey: job.singletonKey ?? null,
     startAfter: new Date(job.startAfter),
     createdAt: new Date(job.createdOn),
     completedAt: job.completedOn ? new Date(job.completedOn) : null,
     output: job.output ?? null,
-  };
-}
-
-function rowToInfo(r: BossRow): JobInfo {
-  return {
-    id: r.id,
-    name: r.name,
-    data: r.data,
-    state: r.state,
-    retryCount: r.retry_count,
-    retryLimit: r.retry_limit,
-    expireInSeconds: Number(r.expire_in_seconds),
-    singletonKey: r.singleton_key,
-    startAfter: r.start_after,
-    createdAt: r.created_on,
-    completedAt: r.completed_on,
-    output: r.output,
   };
 }
