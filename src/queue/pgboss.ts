@@ -177,16 +177,20 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     loop.start();
     this.#leaseSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.releaseExpired());
     this.#deadSweep ??= this.#every(this.#maintenanceMs, () => this.reportExpiredDead());
+    // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
+    this.#report(this.releaseExpired());
   }
 
   #every(ms: number, fn: () => Promise<void>): NodeJS.Timeout {
-    return setInterval(() => {
-      fn().catch((err: unknown) => {
-        // The database may be down: report it like the worker loops do, never as an unhandled 'error'.
-        if (this.listenerCount('error') > 0) this.emit('error', toError(err));
-        else console.error('[queue] lease maintenance failed:', err);
-      });
-    }, ms).unref();
+    return setInterval(() => this.#report(fn()), ms).unref();
+  }
+
+  #report(done: Promise<void>): void {
+    done.catch((err: unknown) => {
+      // The database may be down: report it like the worker loops do, never as an unhandled 'error'.
+      if (this.listenerCount('error') > 0) this.emit('error', toError(err));
+      else console.error('[queue] lease maintenance failed:', err);
+    });
   }
 
   /**

@@ -106,6 +106,7 @@ export function crashSuite(dialect: 'sqlite' | 'postgres'): void {
 
       const restartedAt = Date.now();
       child = await spawnService(env);
+      const listeningMs = Date.now() - restartedAt;
       // The events answered 2xx before the kill are all there and all get processed, in time.
       await until(
         async () => {
@@ -115,7 +116,10 @@ export function crashSuite(dialect: 'sqlite' | 'postgres'): void {
         { timeoutMs: RECOVERY_DEADLINE_MS - (Date.now() - restartedAt), everyMs: 50, message: 'every acknowledged event processed after the restart' },
       );
       const recoveryMs = Date.now() - restartedAt;
-      console.info(`[crash ${dialect}] ${ackedBeforeKill.size} acknowledged, ${heldByTheDead} jobs held by the killed process; restart → last event processed: ${recoveryMs} ms`);
+      console.info(
+        `[crash ${dialect}] ${ackedBeforeKill.size} acknowledged, ${heldByTheDead} jobs held by the killed process; ` +
+          `restart → listening ${listeningMs} ms, → last event processed ${recoveryMs} ms`,
+      );
       expect(recoveryMs).toBeLessThan(RECOVERY_DEADLINE_MS);
       await until(async () => (await queue.counts(INBOUND_QUEUE)).active === 0, { message: 'no job left running' });
 

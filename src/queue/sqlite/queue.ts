@@ -183,6 +183,8 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, this.#driver(), this, heartbeatMs(this.#options.leaseSeconds));
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
+    // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
+    if (this.#started) this.maintain().catch((err: unknown) => this.emit('error', err as Error));
   }
 
   #driver() {
