@@ -10,6 +10,10 @@ export interface ConnectionConfig {
     clientSecret: string;
     authUrl?: string;
     audience?: string;
+    /** Option B's grant: `client_credentials`, or `password` (the spec's declared flow, scope openid) with the user below. */
+    authGrant?: 'client_credentials' | 'password';
+    username?: string;
+    password?: string;
   };
   /** Basic credentials the WMS sends on webhooks; two at once while rotating. */
   webhookCredentials: { username: string; password: string }[];
@@ -34,6 +38,9 @@ export const connectionInputSchema = z
     wmsClientSecret: z.string().min(1),
     wmsAuthUrl: url.optional(),
     wmsAudience: z.string().min(1).optional(),
+    wmsAuthGrant: z.enum(['client_credentials', 'password']).default('client_credentials'),
+    wmsAuthUsername: z.string().min(1).optional(),
+    wmsAuthPassword: z.string().min(1).optional(),
     webhookUsername: z.string().min(1),
     webhookPassword: z.string().min(8, 'expected at least 8 characters'),
     webhookPreviousUsername: z.string().min(1).optional(),
@@ -44,6 +51,11 @@ export const connectionInputSchema = z
     if (c.wmsAuthMode === 'oauth2') {
       if (!c.wmsAuthUrl) ctx.addIssue({ code: 'custom', path: ['wmsAuthUrl'], message: 'required when the auth mode is oauth2' });
       if (!c.wmsAudience) ctx.addIssue({ code: 'custom', path: ['wmsAudience'], message: 'required when the auth mode is oauth2' });
+    }
+    if (c.wmsAuthGrant === 'password') {
+      if (c.wmsAuthMode !== 'oauth2') ctx.addIssue({ code: 'custom', path: ['wmsAuthGrant'], message: 'the password grant is option B: needs the auth mode oauth2' });
+      if (!c.wmsAuthUsername) ctx.addIssue({ code: 'custom', path: ['wmsAuthUsername'], message: 'required when the auth grant is password' });
+      if (!c.wmsAuthPassword) ctx.addIssue({ code: 'custom', path: ['wmsAuthPassword'], message: 'required when the auth grant is password' });
     }
     if (!!c.webhookPreviousUsername !== !!c.webhookPreviousPassword) {
       ctx.addIssue({
@@ -70,6 +82,8 @@ export function toConnectionConfig(c: z.output<typeof connectionInputSchema>): C
       clientSecret: c.wmsClientSecret,
       ...(c.wmsAuthUrl ? { authUrl: c.wmsAuthUrl.replace(/\/+$/, '') } : {}),
       ...(c.wmsAudience ? { audience: c.wmsAudience } : {}),
+      authGrant: c.wmsAuthGrant,
+      ...(c.wmsAuthGrant === 'password' ? { username: c.wmsAuthUsername!, password: c.wmsAuthPassword! } : {}),
     },
     webhookCredentials,
     erpApiToken: c.erpApiToken,
@@ -85,6 +99,9 @@ export const CONNECTION_ENV_NAMES: Record<keyof ConnectionInput, string> = {
   wmsClientSecret: 'WMS_CLIENT_SECRET',
   wmsAuthUrl: 'WMS_AUTH_URL',
   wmsAudience: 'WMS_AUDIENCE',
+  wmsAuthGrant: 'WMS_AUTH_GRANT',
+  wmsAuthUsername: 'WMS_AUTH_USERNAME',
+  wmsAuthPassword: 'WMS_AUTH_PASSWORD',
   webhookUsername: 'WEBHOOK_USERNAME',
   webhookPassword: 'WEBHOOK_PASSWORD',
   webhookPreviousUsername: 'WEBHOOK_PREVIOUS_USERNAME',

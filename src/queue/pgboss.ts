@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { quoteIdent } from '../store/pg/database.js';
 import type { StoreTx } from '../store/types.js';
+import { BossTables, seconds } from './pgboss-tables.js';
 import {
+  DEFAULT_LEASE_SECONDS,
   DEFAULT_RETRY,
   emptyCounts,
+  heartbeatMs,
+  LEASE_EXPIRED,
   serializeError,
   toError,
   type Job,
@@ -27,34 +30,38 @@ export interface PgBossQueueOptions {
   maintenanceIntervalSeconds?: number;
   cronWorkerIntervalSeconds?: number;
   cronMonitorIntervalSeconds?: number;
+  /** A running job's lease (see `DEFAULT_LEASE_SECONDS`); the same in every process. */
+  leaseSeconds?: number;
 }
 
-type BossJob = { id: string; name: string; data: unknown; retryCount?: number; retryLimit?: number };
-
-/** The output pg-boss 10 gives a job it failed because its lease ran out (plans.js, failJobsByTimeout). */
-const BOSS_TIMEOUT_MESSAGE = 'job failed by timeout in active state';
+type BossJob = { id: string; name: string; data: unknown; retryCount?: number; retryLimit?: number; expireInSeconds?: number | string };
 
 /**
- * The Postgres adapter: pg-boss 10 owns the tables, SKIP LOCKED claims, retries, expiry (leases),
- * cron and archiving; our shared `WorkerLoop` drives `fetch`/`complete`/`fail` so that a full
- * batch is followed by another fetch at once and a local send wakes an idle worker.
+ * The Postgres adapter: pg-boss 10 owns the tables, SKIP LOCKED claims, retries, cron and
+ * archiving; our shared `WorkerLoop` drives `fetch`/`complete`/`fail` so that a full batch is
+ * followed by another fetch at once and a local send wakes an idle worker. Leases are ours
+ * (pg-boss 10 has no heartbeat): workers renew their jobs' leases, and each process working a queue
+ * puts back in line, every heartbeat, that queue's jobs whose worker stopped renewing them
+ * (`pgboss-tables.ts` holds every statement on pg-boss's tables).
  * pg-boss runs its SQL through the store's pool, and through the transaction's client for `{ tx }`.
  */
 export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   readonly kind = 'pgboss' as const;
   readonly boss: PgBoss;
-  readonly #pool: pg.Pool;
-  readonly #schema: string;
+  readonly #tables: BossTables;
   readonly #created = new Map<string, Promise<void>>();
   readonly #loops = new Map<string, WorkerLoop[]>();
   readonly #maintenanceMs: number;
+  readonly #leaseSeconds: number;
   #deadSweep: NodeJS.Timeout | undefined;
+  #leaseSweep: NodeJS.Timeout | undefined;
+  #sweeping = false;
 
   constructor(options: PgBossQueueOptions) {
     super();
-    this.#pool = options.pool;
-    this.#schema = options.schema;
+    this.#tables = new BossTables(options.pool, options.schema);
     this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
+    this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => options.pool.query(text, values) },
       schema: options.schema,
@@ -70,11 +77,14 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
 
   async start(): Promise<void> {
     await this.boss.start();
+    await this.#tables.ensureLeaseIndex();
   }
 
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     clearInterval(this.#deadSweep);
+    clearInterval(this.#leaseSweep);
     this.#deadSweep = undefined;
+    this.#leaseSweep = undefined;
     const loops = [...this.#loops.values()].flat();
     this.#loops.clear();
     await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
@@ -144,7 +154,14 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     const driver = {
       fetch: async (n: string, batchSize: number): Promise<Job[]> => {
         const jobs = (await this.boss.fetch(n, { batchSize, includeMetadata: true })) as BossJob[];
-        return jobs.map((j) => ({ id: j.id, name: j.name, data: j.data, retryCount: j.retryCount ?? 0, retryLimit: j.retryLimit ?? 0 }));
+        return jobs.map((j) => ({
+          id: j.id,
+          name: j.name,
+          data: j.data,
+          retryCount: j.retryCount ?? 0,
+          retryLimit: j.retryLimit ?? 0,
+          expireInSeconds: seconds(j.expireInSeconds),
+        }));
       },
       complete: async (n: string, ids: string[]) => {
         await this.boss.complete(n, ids);
@@ -153,38 +170,61 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
         await this.boss.fail(n, job.id, serializeError(error));
         return job.retryCount >= job.retryLimit;
       },
+      renew: (n: string, ids: string[]) => this.#tables.renew(n, ids),
     };
-    const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, driver, this);
+    const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, driver, this, heartbeatMs(this.#leaseSeconds));
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
-    this.#deadSweep ??= setInterval(() => {
-      this.reportExpiredDead().catch((err: unknown) => {
-        // The database may be down: report it like the worker loops do, never as an unhandled 'error'.
-        if (this.listenerCount('error') > 0) this.emit('error', toError(err));
-        else console.error('[queue] reporting expired jobs failed:', err);
-      });
-    }, this.#maintenanceMs).unref();
+    this.#leaseSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.releaseExpired());
+    this.#deadSweep ??= this.#every(this.#maintenanceMs, () => this.reportExpiredDead());
+    // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
+    this.#report(this.releaseExpired());
+  }
+
+  #every(ms: number, fn: () => Promise<void>): NodeJS.Timeout {
+    return setInterval(() => this.#report(fn()), ms).unref();
+  }
+
+  #report(done: Promise<void>): void {
+    done.catch((err: unknown) => {
+      // The database may be down: report it like the worker loops do, never as an unhandled 'error'.
+      if (this.listenerCount('error') > 0) this.emit('error', toError(err));
+      else console.error('[queue] lease maintenance failed:', err);
+    });
   }
 
   /**
-   * pg-boss fails a job whose lease ran out in its own maintenance, without a word to anyone: a job
-   * whose worker died on its last attempt would end dead with no 'failed' event, and what listens
-   * for dead jobs (an inbound job's events are marked failed, a run is ended) would never learn it.
-   * This reports each such job once, as the embedded queue does: the first process working its
-   * queue to see it marks it in the job's output and emits `failed` with `dead: true`.
+   * Puts back in line the jobs of the queues this process works whose lease ran out: their worker
+   * died or froze (no heartbeat for `leaseSeconds`), or ran past `expireInSeconds`. A job released
+   * with no retry left is dead and reported here.
+   */
+  async releaseExpired(): Promise<void> {
+    const names = [...this.#loops.keys()];
+    if (names.length === 0 || this.#sweeping) return;
+    this.#sweeping = true;
+    try {
+      const released = await this.#tables.releaseExpired(names, this.#leaseSeconds, LEASE_EXPIRED);
+      for (const job of released) {
+        this.emit('failed', { name: job.name, id: job.id, error: new Error(LEASE_EXPIRED), dead: job.dead });
+        if (!job.dead) this.#wake(job.name);
+      }
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
+  /**
+   * pg-boss's own maintenance also fails jobs that ran out their `expire_in` (when no process
+   * working their queue released them first), without a word to anyone: a job whose worker died on
+   * its last attempt would end dead with no 'failed' event, and what listens for dead jobs (an
+   * inbound job's events are marked failed, a run is ended) would never learn it. This reports each
+   * such job once: the first process working its queue to see it marks it and emits `failed`.
    */
   async reportExpiredDead(): Promise<void> {
     const names = [...this.#loops.keys()];
     if (names.length === 0) return;
-    const { rows } = await this.#pool.query<{ id: string; name: string }>(
-      `UPDATE ${quoteIdent(this.#schema)}.job SET output = jsonb_set(output, '{deadReported}', 'true'::jsonb)
-       WHERE name = ANY($1::text[]) AND state = 'failed' AND jsonb_typeof(output) = 'object'
-         AND output->'value'->>'message' = $2 AND NOT output ? 'deadReported'
-       RETURNING id, name`,
-      [names, BOSS_TIMEOUT_MESSAGE],
-    );
-    for (const row of rows) {
-      this.emit('failed', { name: row.name, id: row.id, error: new Error('lease expired: the worker stopped before finishing'), dead: true });
+    for (const row of await this.#tables.takeUnreportedTimeouts(names)) {
+      this.emit('failed', { name: row.name, id: row.id, error: new Error(LEASE_EXPIRED), dead: true });
     }
   }
 
@@ -203,13 +243,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async listDead(options: { name?: string; limit?: number } = {}): Promise<JobInfo[]> {
-    const { rows } = await this.#pool.query<BossRow>(
-      `SELECT id, name, data, state, retry_count, retry_limit, singleton_key, start_after, created_on, completed_on, output
-       FROM ${quoteIdent(this.#schema)}.job WHERE state = 'failed' AND ($1::text IS NULL OR name = $1)
-       ORDER BY completed_on DESC LIMIT $2`,
-      [options.name ?? null, options.limit ?? 100],
-    );
-    return rows.map(rowToInfo);
+    return this.#tables.listDead(options.name, options.limit ?? 100);
   }
 
   async retryDead(name: string, id: string): Promise<boolean> {
@@ -221,17 +255,13 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async counts(name?: string): Promise<Record<JobState, number>> {
-    const { rows } = await this.#pool.query<{ state: JobState; n: string }>(
-      `SELECT state, count(*) AS n FROM ${quoteIdent(this.#schema)}.job WHERE ($1::text IS NULL OR name = $1) GROUP BY state`,
-      [name ?? null],
-    );
     const counts = emptyCounts();
-    for (const r of rows) counts[r.state] = Number(r.n);
+    for (const r of await this.#tables.countByState(name)) counts[r.state] = r.n;
     return counts;
   }
 
   async ping(): Promise<void> {
-    await this.#pool.query(`SELECT 1 FROM ${quoteIdent(this.#schema)}.version`);
+    await this.#tables.ping();
   }
 }
 
@@ -256,40 +286,11 @@ function toInfo(job: BossJobWithMetadata): JobInfo {
     state: job.state,
     retryCount: job.retryCount,
     retryLimit: job.retryLimit,
+    expireInSeconds: seconds((job as { expireInSeconds?: number | string }).expireInSeconds),
     singletonKey: job.singletonKey ?? null,
     startAfter: new Date(job.startAfter),
     createdAt: new Date(job.createdOn),
     completedAt: job.completedOn ? new Date(job.completedOn) : null,
     output: job.output ?? null,
-  };
-}
-
-interface BossRow {
-  id: string;
-  name: string;
-  data: unknown;
-  state: JobState;
-  retry_count: number;
-  retry_limit: number;
-  singleton_key: string | null;
-  start_after: Date;
-  created_on: Date;
-  completed_on: Date | null;
-  output: unknown;
-}
-
-function rowToInfo(r: BossRow): JobInfo {
-  return {
-    id: r.id,
-    name: r.name,
-    data: r.data,
-    state: r.state,
-    retryCount: r.retry_count,
-    retryLimit: r.retry_limit,
-    singletonKey: r.singleton_key,
-    startAfter: r.start_after,
-    createdAt: r.created_on,
-    completedAt: r.completed_on,
-    output: r.output,
   };
 }

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { backoffDelayMs } from '../lib/backoff.js';
 import type { StoreTx } from '../store/types.js';
 
 export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'failed', 'cancelled'] as const;
@@ -10,9 +11,17 @@ export interface RetryOptions {
   retryLimit?: number;
   /** Seconds before a retry. */
   retryDelay?: number;
-  /** Double the delay at each retry, with jitter: delay × 2^n × (1 + random). */
+  /**
+   * Grow the delay at each retry, with jitter. The embedded queue takes it from `lib/backoff.ts`
+   * (full jitter: a random point in [0, delay × 2^n], capped at an hour); pg-boss keeps its own
+   * formula (delay × 2^n × (1 + random)). Callers rely on neither exact formula.
+   */
   retryBackoff?: boolean;
-  /** Lease: a job still active this long after it started is taken as failed (its worker died). */
+  /**
+   * The longest one attempt may run. Past it the worker stops renewing the job's lease, so a stuck
+   * handler is taken as failed and the job retried. A job whose worker died runs again much sooner:
+   * once its lease (`leaseSeconds` of the adapter, renewed by the worker's heartbeat) runs out.
+   */
   expireInSeconds?: number;
 }
 
@@ -48,6 +57,8 @@ export interface Job<T = unknown> {
   /** Failed attempts before this one. */
   retryCount: number;
   retryLimit: number;
+  /** The longest this attempt may run (see `RetryOptions.expireInSeconds`). */
+  expireInSeconds: number;
 }
 
 export type JobHandler<T = unknown> = (job: Job<T>) => Promise<void>;
@@ -96,6 +107,25 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
   expireInSeconds: 15 * 60,
 };
 
+/**
+ * A running job's lease: how long a job whose worker shows no sign of life stays claimed before
+ * another worker runs it again. Workers renew the leases of the jobs they run every fifth of it
+ * (their heartbeat), so only a dead or frozen process loses its jobs, and after `kill -9` its jobs
+ * run again about this long later. The same in every process sharing a database.
+ */
+export const DEFAULT_LEASE_SECONDS = 10;
+
+/** The error of a job whose lease ran out, as `failed` events and the job's output give it. */
+export const LEASE_EXPIRED = 'lease expired: its worker died, froze, or ran past expireInSeconds';
+
+/** How often a worker renews the leases of its running jobs: five times per lease. */
+export function heartbeatMs(leaseSeconds: number): number {
+  return Math.max(50, Math.floor((leaseSeconds * 1000) / 5));
+}
+
+/** The longest retry delay of the embedded queue. */
+export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+
 export function emptyCounts(): Record<JobState, number> {
   return Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
 }
@@ -110,9 +140,12 @@ export function toError(err: unknown): Error {
   return err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
 }
 
-/** Delay before the retry that follows `retryCount` earlier failures (pg-boss's formula). */
-export function retryDelayMs(retry: { retryDelay: number; retryBackoff: boolean }, retryCount: number, random = Math.random()): number {
-  if (!retry.retryBackoff) return retry.retryDelay * 1000;
-  const base = retry.retryDelay * 2 ** Math.min(16, retryCount);
-  return (base + base * random) * 1000;
+/**
+ * The embedded queue's delay before the retry that follows `retryCount` earlier failures: the
+ * project's one retry-delay rule (`lib/backoff.ts`), or exactly `retryDelay` without backoff.
+ */
+export function jobRetryDelayMs(retry: { retryDelay: number; retryBackoff: boolean }, retryCount: number, random?: number): number {
+  const baseMs = retry.retryDelay * 1000;
+  if (!retry.retryBackoff) return baseMs;
+  return backoffDelayMs({ baseMs, maxMs: Math.max(baseMs, MAX_RETRY_DELAY_MS) }, retryCount, random === undefined ? {} : { random });
 }

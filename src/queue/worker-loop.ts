@@ -8,19 +8,27 @@ export interface LoopDriver {
   complete(name: string, ids: string[]): Promise<void>;
   /** Records the failure; returns true when the job is now dead (no retry left). */
   fail(name: string, job: Job, error: Error): Promise<boolean>;
+  /** Renews the leases of these running jobs (the worker's heartbeat). */
+  renew(name: string, ids: string[]): Promise<void>;
 }
 
 /**
  * Fetch loops for one queue name. Unlike pg-boss's own `work()`, a loop that got a full batch
  * fetches again at once instead of waiting out the polling interval, and a local send wakes an
  * idle loop immediately; only an idle loop waits `pollIntervalMs` (for other processes' sends).
+ * While a batch runs, its jobs' leases are renewed every `heartbeatMs` (each job until it has run
+ * its `expireInSeconds`), so a live worker keeps its jobs however long they take and a dead one
+ * loses them one lease later.
  */
 export class WorkerLoop {
   readonly #loops: Promise<void>[] = [];
+  readonly #heartbeats = new Set<NodeJS.Timeout>();
   readonly #sleepers = new Set<() => void>();
   #pendingWake = false;
   #wakeScheduled = false;
   #stopping = false;
+  /** Set once `stop` returned: leases of jobs still running are no longer renewed. */
+  #stopped = false;
   readonly #batchSize: number;
   readonly #concurrency: number;
   readonly #pollMs: number;
@@ -31,6 +39,7 @@ export class WorkerLoop {
     private readonly handler: JobHandler<unknown>,
     private readonly driver: LoopDriver,
     private readonly events: EventEmitter<QueueEvents>,
+    private readonly heartbeatMs: number,
   ) {
     this.#batchSize = options.batchSize ?? 1;
     this.#concurrency = options.concurrency ?? 1;
@@ -55,7 +64,10 @@ export class WorkerLoop {
     });
   }
 
-  /** Stops fetching; resolves when every loop has finished its current batch, or after `graceMs`. */
+  /**
+   * Stops fetching; resolves when every loop has finished its current batch, or after `graceMs`.
+   * A job still running then is no longer renewed: its lease runs out and it runs again elsewhere.
+   */
   async stop(graceMs: number): Promise<boolean> {
     this.#stopping = true;
     for (const wake of this.#sleepers) wake();
@@ -64,6 +76,9 @@ export class WorkerLoop {
     const done = Promise.all(this.#loops).then(() => true as const);
     const finished = await Promise.race([done, timeout]);
     clearTimeout(timer);
+    this.#stopped = true;
+    for (const heartbeat of this.#heartbeats) clearInterval(heartbeat);
+    this.#heartbeats.clear();
     return finished;
   }
 
@@ -92,6 +107,40 @@ export class WorkerLoop {
   }
 
   async #runBatch(jobs: Job[]): Promise<void> {
+    const heartbeat = this.#heartbeat(jobs);
+    try {
+      await this.#settle(jobs);
+    } finally {
+      clearInterval(heartbeat);
+      this.#heartbeats.delete(heartbeat);
+    }
+  }
+
+  /**
+   * Renews the batch's leases until its jobs are completed or failed. A job past its
+   * `expireInSeconds` is left to expire: its handler is taken as stuck. A renewal still in flight
+   * (a slow database) is not doubled.
+   */
+  #heartbeat(jobs: Job[]): NodeJS.Timeout {
+    const startedAt = Date.now();
+    let renewing = false;
+    const timer = setInterval(() => {
+      if (renewing || this.#stopped) return;
+      const elapsed = Date.now() - startedAt;
+      const ids = jobs.filter((j) => elapsed < j.expireInSeconds * 1000).map((j) => j.id);
+      if (ids.length === 0) return;
+      renewing = true;
+      this.driver
+        .renew(this.name, ids)
+        .catch((err: unknown) => this.#reportError(err))
+        .finally(() => (renewing = false));
+    }, this.heartbeatMs);
+    timer.unref();
+    this.#heartbeats.add(timer);
+    return timer;
+  }
+
+  async #settle(jobs: Job[]): Promise<void> {
     const outcomes = await Promise.all(
       jobs.map(async (job) => {
         try {

@@ -24,7 +24,8 @@ export const isRunQueue = (name: string): boolean => name.startsWith('reconcile-
 
 /**
  * Retries cover failures of our own (the store down); WMS errors are retried per batch by the run.
- * The lease outlasts a long run with its settle waits; a run whose worker died runs again after it.
+ * A run may take up to 30 min with its settle waits (its worker keeps its lease that long); a run
+ * whose worker died runs again one lease (10 s) later.
  */
 export const RUN_QUEUE_OPTIONS: QueueOptions = { policy: 'stately', retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 };
 

@@ -8,7 +8,7 @@ import {
   deliveryPointSchema,
   documentSchema,
   encodeCriteriaQuery,
-  packingSchema,
+  packingResponseSchema,
   productExternalCodesResponseSchema,
   productSchema,
   receptionDifferencesSchema,
@@ -104,10 +104,12 @@ export function wmsOperations(transport: Transport, baseUrl: string) {
   const warehouse = {
     /** 17 */ receptionDifferences: (receptionCode: string) =>
       data(transport.call({ name: 'receptionDifferences', method: 'GET', path: 'receptionDifferences', params: { receptionCode }, schema: receptionDifferencesSchema })),
-    /** 18 */ packingByExternalCode: (query: { warehouse: string; externalCode: string }) =>
-      data(transport.call({ name: 'packingByExternalCode', method: 'GET', path: 'packingByExternalCode', searchParams: new URLSearchParams(query), schema: packingSchema })),
-    /** 19 */ packingByDocumentCode: (query: { warehouse: string; documentCode: string }) =>
-      data(transport.call({ name: 'packingByDocumentCode', method: 'GET', path: 'packingByDocumentCode', searchParams: new URLSearchParams(query), schema: packingSchema })),
+    /** 18: a JSON array of packings (the emulator's answer), or one object (the spec's table); always an array here. */
+    packingByExternalCode: (query: { warehouse: string; externalCode: string }) =>
+      data(transport.call({ name: 'packingByExternalCode', method: 'GET', path: 'packingByExternalCode', searchParams: new URLSearchParams(query), schema: packingResponseSchema })),
+    /** 19: as 18. */
+    packingByDocumentCode: (query: { warehouse: string; documentCode: string }) =>
+      data(transport.call({ name: 'packingByDocumentCode', method: 'GET', path: 'packingByDocumentCode', searchParams: new URLSearchParams(query), schema: packingResponseSchema })),
     /** 20: OAuth2 (option B) tokens only, as the spec says. */
     storageSystemDispatched: (lines: StorageSystemLine[]) =>
       data(transport.call({ name: 'storageSystemDispatched', method: 'POST', path: 'storageSystemDispatched', json: lines, schema: commonResultSchema })),

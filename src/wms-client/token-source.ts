@@ -1,5 +1,5 @@
 import type { ConnectionConfig } from '../lib/connections.js';
-import { OAUTH_TOKEN_PATH, WMS_PATHS, tokenResponseSchema } from '../wms/index.js';
+import { OAUTH_PASSWORD_SCOPE, OAUTH_TOKEN_PATH, WMS_PATHS, tokenResponseSchema, type OAuthTokenRequest } from '../wms/index.js';
 import { httpError, parseWith, readBody, send, type HttpOptions, type HttpRequest } from './http.js';
 
 export interface FetchedToken {
@@ -12,18 +12,19 @@ export type TokenSource = () => Promise<FetchedToken>;
 
 /**
  * Option A (`client`): endpoint 21, client credentials in an x-www-form-urlencoded body.
- * Option B (`oauth2`): `{auth_url}/oauth/token`, JSON body with the audience and grant type.
- * Either way the secret is only ever in the request body.
+ * Option B (`oauth2`): `{auth_url}/oauth/token`, JSON body with the audience and grant type:
+ * `client_credentials`, or `password` (the flow the spec declares) with the user and scope openid.
+ * Either way the secret and the password are only ever in the request body.
  */
 export function tokenSource(wms: ConnectionConfig['wms'], http: HttpOptions, nowMs: () => number): TokenSource {
   const req: HttpRequest =
     wms.authMode === 'oauth2'
       ? {
-          operation: 'token (oauth2)',
+          operation: wms.authGrant === 'password' ? 'token (oauth2 password)' : 'token (oauth2)',
           method: 'POST',
           url: `${wms.authUrl ?? ''}${OAUTH_TOKEN_PATH}`,
           path: OAUTH_TOKEN_PATH,
-          json: { client_id: wms.clientId, client_secret: wms.clientSecret, audience: wms.audience, grant_type: 'client_credentials' },
+          json: oauthBody(wms),
         }
       : {
           operation: 'token',
@@ -39,4 +40,11 @@ export function tokenSource(wms: ConnectionConfig['wms'], http: HttpOptions, now
     const token = parseWith(req, response.status, await readBody(response), tokenResponseSchema);
     return { accessToken: token.access_token, expiresInSeconds: token.expires_in };
   };
+}
+
+function oauthBody(wms: ConnectionConfig['wms']): OAuthTokenRequest {
+  const client = { client_id: wms.clientId, client_secret: wms.clientSecret, audience: wms.audience ?? '' };
+  if (wms.authGrant !== 'password') return { ...client, grant_type: 'client_credentials' };
+  if (!wms.username || !wms.password) throw new Error('password grant without a username and password');
+  return { ...client, grant_type: 'password', username: wms.username, password: wms.password, scope: OAUTH_PASSWORD_SCOPE };
 }

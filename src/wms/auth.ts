@@ -27,13 +27,40 @@ export const tokenResponseSchema = z
   .meta({ id: 'TokenResponse' });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
-/** Option B: POST {auth_url}/oauth/token with a JSON body. */
-export const oauthTokenRequestSchema = z
+/** The scope the spec's option B password flow asks for. */
+export const OAUTH_PASSWORD_SCOPE = 'openid';
+
+/** Option B: POST {auth_url}/oauth/token with a JSON body, client credentials grant. */
+export const oauthClientCredentialsRequestSchema = z
   .object({
     client_id: codeSchema,
     client_secret: codeSchema,
     audience: codeSchema,
     grant_type: z.literal('client_credentials'),
   })
+  .meta({ id: 'OAuthClientCredentialsRequest' });
+
+/**
+ * Option B's declared flow (spec, Authentication: "the password flow at the same token URL with
+ * scope `openid`"): the resource owner's username and password beside the client's credentials.
+ */
+export const oauthPasswordRequestSchema = z
+  .object({
+    client_id: codeSchema,
+    client_secret: codeSchema,
+    audience: codeSchema,
+    grant_type: z.literal('password'),
+    username: codeSchema,
+    password: codeSchema,
+    /** Space-separated; must name `openid`. */
+    scope: codeSchema,
+  })
+  .meta({ id: 'OAuthPasswordRequest' });
+
+export const OAUTH_GRANT_TYPES = ['client_credentials', 'password'] as const;
+export type OAuthGrantType = (typeof OAUTH_GRANT_TYPES)[number];
+
+export const oauthTokenRequestSchema = z
+  .discriminatedUnion('grant_type', [oauthClientCredentialsRequestSchema, oauthPasswordRequestSchema])
   .meta({ id: 'OAuthTokenRequest' });
 export type OAuthTokenRequest = z.infer<typeof oauthTokenRequestSchema>;

@@ -158,6 +158,18 @@ describe('endpoint 3 PUT /product', () => {
     expect((await call(app, 'PUT', PRODUCT, { token, json: { externalCode: 'W-2', description: 'Two!', code: 'S2' } })).status).toBe(200);
   });
 
+  it('keeps the stored SKU when the update has no code (spec: "When omitted, externalCode is used as the SKU" is the creation rule)', async () => {
+    const { app, token } = await tenant();
+    await call(app, 'POST', PRODUCT, { token, json: { ...widget, code: 'W-SKU' } });
+    const res = await call<Product>(app, 'PUT', PRODUCT, { token, json: { externalCode: 'W-1', description: 'Widget v2' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ description: 'Widget v2', code: 'W-SKU' });
+    expect((await call(app, 'PUT', PRODUCT, { token, json: { externalCode: 'W-1', description: 'Widget v3', code: '' } })).body).toMatchObject({ code: 'W-SKU' });
+    // The SKU is still its own: another product cannot take it, and the external code is free.
+    expect((await call(app, 'POST', PRODUCT, { token, json: { externalCode: 'W-2', description: 'Two', code: 'W-SKU' } })).status).toBe(400);
+    expect((await call(app, 'POST', PRODUCT, { token, json: { externalCode: 'W-3', description: 'Three', code: 'W-1' } })).status).toBe(200);
+  });
+
   it('400 idnotfound for an unknown externalCode (the spec lists 400 for endpoint 3)', async () => {
     const { app, token } = await tenant();
     const res = await call(app, 'PUT', PRODUCT, { token, json: widget });

@@ -177,6 +177,24 @@ describe('endpoints 18 and 19 GET /expedition/getPackingBy…', () => {
     expect((await packing(env, 'getPackingByExternalCode?warehouse=MAIN&externalCode=CE-1')).body).toEqual(byExternal.body);
   });
 
+  it('name the warehouse by its code or by its external code, the one stock webhooks carry', async () => {
+    const env = await warehouseTenant();
+    await ok(env.app, 'POST', `${T}/warehouses`, { code: 'W2', externalCode: 'EXT-W2' });
+    await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 5, warehouse: 'W2' });
+    await createDocument(env.app, env.token, { externalCode: 'CE-W2', documentType: 'CLIENT_EXPEDITION', lines: [{ lineNumber: 1, quantity: 2, productExternalCode: 'P1' }] });
+    const code = (await ok<OrderView>(env.app, 'POST', `${T}/shipping-orders`, { document: 'CE-W2', warehouse: 'W2' })).shippingOrderCode;
+    await action(env, code, 'pick');
+    const packed = await action(env, code, 'pack');
+    const byCode = await packing(env, 'getPackingByExternalCode?warehouse=W2&externalCode=CE-W2');
+    const byExternal = await packing(env, 'getPackingByExternalCode?warehouse=EXT-W2&externalCode=CE-W2');
+    expect(byCode.status).toBe(200);
+    expect(byExternal.status).toBe(200);
+    expect(byExternal.body).toEqual(packed.packings);
+    const documentCode = (await ok<{ document: { code: string } }>(env.app, 'GET', `${T}/shipping-orders/${code}`)).document.code;
+    expect((await packing(env, `getPackingByDocumentCode?warehouse=EXT-W2&documentCode=${encodeURIComponent(documentCode)}`)).body).toEqual(packed.packings);
+    expect((await packing(env, 'getPackingByExternalCode?warehouse=EXT-NONE&externalCode=CE-W2')).status).toBe(404);
+  });
+
   it('spec: 400 "shipping order has invalid status" before packing and once cancelled', async () => {
     const env = await warehouseTenant();
     const code = await stocked(env);

@@ -3,7 +3,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/wms-sync.js', import.meta.url));
-const TUNED = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 
 export interface ChildService {
   url: string;
@@ -14,14 +13,10 @@ export interface ChildService {
   stop(): Promise<void>;
 }
 
-/**
- * `node bin/wms-sync.js serve` in a child process (or, with `fastMaintenance`, the same service
- * through crash-child.ts); resolves once it logs the URL it listens on.
- */
-export function spawnService(env: Record<string, string>, options: { fastMaintenance?: boolean; timeoutMs?: number } = {}): Promise<ChildService> {
+/** `node bin/wms-sync.js serve` in a child process; resolves once it logs the URL it listens on. */
+export function spawnService(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ChildService> {
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const args = options.fastMaintenance ? ['--import', 'tsx', TUNED] : [BIN, 'serve'];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -65,7 +65,7 @@ describe('config', () => {
     const [c] = loadConfig({ ...connectionEnv, CONNECTION_NAME: 'acme', WMS_BASE_URL: 'https://wms.example.com/' }).connections;
     expect(c).toEqual({
       name: 'acme',
-      wms: { baseUrl: 'https://wms.example.com', authMode: 'client', clientId: 'client', clientSecret: 'secret' },
+      wms: { baseUrl: 'https://wms.example.com', authMode: 'client', clientId: 'client', clientSecret: 'secret', authGrant: 'client_credentials' },
       webhookCredentials: [{ username: 'wms', password: 'password-1' }],
       erpApiToken: 'erp-token-0123456789',
     });
@@ -82,6 +82,40 @@ describe('config', () => {
     expect(failure({ ...connectionEnv, WMS_AUTH_MODE: 'oauth2' })).toMatch(/^Invalid configuration: WMS_AUTH_URL: required when the auth mode is oauth2/);
     const c = loadConfig({ ...connectionEnv, WMS_AUTH_MODE: 'oauth2', WMS_AUTH_URL: 'https://id.example.com', WMS_AUDIENCE: 'https://wms' });
     expect(c.connections[0]!.wms).toMatchObject({ authMode: 'oauth2', authUrl: 'https://id.example.com', audience: 'https://wms' });
+  });
+
+  it("option B's password grant: needs oauth2, a username and a password, from env or CONNECTIONS_FILE", () => {
+    const oauth2 = { ...connectionEnv, WMS_AUTH_MODE: 'oauth2', WMS_AUTH_URL: 'https://id.example.com', WMS_AUDIENCE: 'https://wms' };
+    const c = loadConfig({ ...oauth2, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'erp@acme', WMS_AUTH_PASSWORD: 'pw-of-erp' });
+    expect(c.connections[0]!.wms).toMatchObject({ authMode: 'oauth2', authGrant: 'password', username: 'erp@acme', password: 'pw-of-erp' });
+    expect(failure({ ...oauth2, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'erp@acme' })).toBe(
+      'Invalid configuration: WMS_AUTH_PASSWORD: required when the auth grant is password',
+    );
+    expect(failure({ ...connectionEnv, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'u', WMS_AUTH_PASSWORD: 'p' })).toMatch(/^Invalid configuration: WMS_AUTH_GRANT: the password grant is option B/);
+    expect(failure({ ...oauth2, WMS_AUTH_GRANT: 'implicit' })).toMatch(/^Invalid configuration: WMS_AUTH_GRANT: /);
+    // A refused setting never echoes the password.
+    expect(failure({ ...connectionEnv, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'u', WMS_AUTH_PASSWORD: 'pw-of-erp' })).not.toContain('pw-of-erp');
+
+    const file = join(tmp.dir, 'password-grant.json');
+    const entry = {
+      name: 'acme',
+      wmsBaseUrl: 'https://wms.example.com',
+      wmsAuthMode: 'oauth2',
+      wmsAuthUrl: 'https://id.example.com',
+      wmsAudience: 'https://wms',
+      wmsAuthGrant: 'password',
+      wmsAuthUsername: 'erp@acme',
+      wmsAuthPassword: 'pw-of-erp',
+      wmsClientId: 'c',
+      wmsClientSecret: 's',
+      webhookUsername: 'u',
+      webhookPassword: 'password-1',
+      erpApiToken: 'token-for-acme-0123456789',
+    };
+    writeFileSync(file, JSON.stringify([entry]));
+    expect(loadConfig({ CONNECTIONS_FILE: file }).connections[0]!.wms).toMatchObject({ authGrant: 'password', username: 'erp@acme', password: 'pw-of-erp' });
+    writeFileSync(file, JSON.stringify([{ ...entry, wmsAuthUsername: undefined }]));
+    expect(failure({ CONNECTIONS_FILE: file })).toBe('Invalid configuration: CONNECTIONS_FILE: [0].wmsAuthUsername: required when the auth grant is password');
   });
 
   it('accepts a second webhook credential for rotation, and only as a pair', () => {

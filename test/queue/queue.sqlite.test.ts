@@ -1,13 +1,15 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { backoffDelayMs } from '../../src/lib/backoff.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { SqliteQueue } from '../../src/queue/sqlite/queue.js';
+import { jobRetryDelayMs, MAX_RETRY_DELAY_MS } from '../../src/queue/types.js';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
 import { nextEvent } from './events.js';
+import { SQLITE_TUNING as tuning, sqliteFixture } from './fixtures.js';
 import { queueContract } from './queue.contract.js';
-
-const tuning = { maintenanceIntervalMs: 100, cronIntervalMs: 100 };
 
 /**
  * Another process's write transaction on the same file: a connection of its own (in a thread, so
@@ -34,24 +36,7 @@ async function peerWriteTransaction(file: string, holdMs: number): Promise<{ end
   return { ended };
 }
 
-queueContract('embedded (sqlite)', async () => {
-  const tmp = tempDir('queue');
-  const file = `${tmp.dir}/wms-sync.db`;
-  const store = createSqliteStore({ file });
-  await store.migrate();
-  return {
-    store,
-    queue: new SqliteQueue(store.database, tuning),
-    openPeer: async () => {
-      const peerStore = createSqliteStore({ file });
-      return { queue: new SqliteQueue(peerStore.database, tuning), close: () => peerStore.close() };
-    },
-    close: async () => {
-      await store.close();
-      tmp.remove();
-    },
-  };
-});
+queueContract('embedded (sqlite)', sqliteFixture('queue'));
 
 describe('embedded queue specifics', () => {
   it('two processes ticking the same schedule send one job per tick', async () => {
@@ -106,5 +91,41 @@ describe('embedded queue specifics', () => {
     await queue.stop({ graceMs: 1000 });
     await store.close();
     tmp.remove();
+  });
+
+  it('waits the delays of lib/backoff before each retry (exponential, full jitter), on its injected clock', async () => {
+    const tmp = tempDir('backoff');
+    const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
+    await store.migrate();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const queue = new SqliteQueue(store.database, { ...tuning, clock, random: () => 0.5 });
+    await queue.work('backoff', { pollIntervalMs: 20 }, async () => {
+      throw new Error('always');
+    });
+    const id = (await queue.send('backoff', {}, { retryLimit: 3, retryDelay: 2, retryBackoff: true }))!;
+    const delays: number[] = [];
+    for (let retry = 0; retry < 3; retry++) {
+      await nextEvent(queue, 'failed', (e) => e.id === id);
+      const job = (await queue.getJob('backoff', id))!;
+      expect(job.state).toBe('retry');
+      expect(job.retryCount).toBe(retry + 1);
+      delays.push(job.startAfter.getTime() - clock.nowMs());
+      // The retry is due when the queue's clock says so, whatever the wall clock.
+      clock.set(job.startAfter);
+    }
+    // 2 s, 4 s, 8 s caps, each at the middle of [0, cap] with random 0.5.
+    expect(delays).toEqual([1000, 2000, 4000]);
+    expect(delays).toEqual([0, 1, 2].map((n) => backoffDelayMs({ baseMs: 2000, maxMs: MAX_RETRY_DELAY_MS }, n, { random: 0.5 })));
+    expect((await nextEvent(queue, 'failed', (e) => e.id === id)).dead).toBe(true);
+    await queue.stop({ graceMs: 1000 });
+    await store.close();
+    tmp.remove();
+  });
+
+  it('retry delays: exactly retryDelay without backoff, capped at an hour with it', () => {
+    expect(jobRetryDelayMs({ retryDelay: 5, retryBackoff: false }, 7, 0.9)).toBe(5000);
+    expect(jobRetryDelayMs({ retryDelay: 5, retryBackoff: true }, 0, 0)).toBe(0);
+    expect(jobRetryDelayMs({ retryDelay: 60, retryBackoff: true }, 20, 0.999999)).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
+    expect(jobRetryDelayMs({ retryDelay: 60, retryBackoff: true }, 20, 0.5)).toBe(MAX_RETRY_DELAY_MS / 2);
   });
 });

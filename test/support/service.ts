@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/lib/config.js';
 import { connectionInputSchema, toConnectionConfig, type ConnectionConfig, type ConnectionInput } from '../../src/lib/connections.js';
 import { silentLogger, type Logger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
+import type { QueueTuning } from '../../src/queue/index.js';
 import { startWorkers, type JobRegistration } from '../../src/worker.js';
 import { createTestSchema } from './pg.js';
 import { tempDir } from './tmp.js';
@@ -43,6 +44,8 @@ export interface TestServiceOptions {
   logger?: Logger;
   /** Register these jobs (or all rooms' jobs with `true`) and run the worker. */
   worker?: boolean | JobRegistration[];
+  /** Queue settings over the fast test timers, e.g. a short lease. */
+  queueTuning?: QueueTuning;
 }
 
 /**
@@ -68,8 +71,8 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     logger: options.logger ?? silentLogger(),
     ...(options.clock ? { clock: options.clock } : {}),
     queueTuning: {
-      sqlite: { maintenanceIntervalMs: 100, cronIntervalMs: 100 },
-      pgboss: { maintenanceIntervalSeconds: 1, cronWorkerIntervalSeconds: 1, cronMonitorIntervalSeconds: 1 },
+      sqlite: { maintenanceIntervalMs: 100, cronIntervalMs: 100, ...options.queueTuning?.sqlite },
+      pgboss: { maintenanceIntervalSeconds: 1, cronWorkerIntervalSeconds: 1, cronMonitorIntervalSeconds: 1, ...options.queueTuning?.pgboss },
     },
   });
   if (options.worker) await startWorkers(deps, options.worker === true ? undefined : options.worker);

@@ -120,6 +120,16 @@ describe('WMS client against the emulator', () => {
       expect(await error(client.products.get('OIL-1'))).toMatchObject({ kind: 'invalid-response', status: 200, retryable: false });
     });
 
+    it('endpoints 18 and 19: one Packing object, as the spec\'s table has it, is read as an array of one', async () => {
+      const one = { id: 7, barcode: 'PK2026000007', productExternalCode: 'OIL-1', bulk: 2 };
+      proxy.inject({ method: 'GET', path: `${API}/expedition/getPackingByExternalCode`, status: 200, body: one });
+      expect(await client.warehouse.packingByExternalCode({ warehouse: 'MAIN', externalCode: 'SO-1' })).toEqual([one]);
+      proxy.inject({ method: 'GET', path: `${API}/expedition/getPackingByDocumentCode`, status: 200, body: [one, { ...one, id: 8 }] });
+      expect(await client.warehouse.packingByDocumentCode({ warehouse: 'MAIN', documentCode: 'CE2026/1' })).toHaveLength(2);
+      proxy.inject({ method: 'GET', path: `${API}/expedition/getPackingByDocumentCode`, status: 200, body: 'not a packing' });
+      expect(await error(client.warehouse.packingByDocumentCode({ warehouse: 'MAIN', documentCode: 'CE2026/1' }))).toMatchObject({ kind: 'invalid-response', retryable: false });
+    });
+
     it('never has more calls in flight than its bound, however many are asked at once', async () => {
       const bounded = createWmsClient(wmsConnection('bounded', proxy.url, await wms.tenant('bounded')), { timeoutMs: 5000, maxConcurrency: 3, clock: systemClock });
       await bounded.products.create({ externalCode: 'B-1', description: 'bounded' });

@@ -130,6 +130,38 @@ describe('token manager', () => {
     expect(client.tokens.expiresInSeconds()).toBe(86_400);
   });
 
+  it('option B, password grant (the spec\'s declared flow, scope openid): one token for the user, then the same calls; its password nowhere but the body', async () => {
+    await wms.tenant('owner-flow');
+    const oauth = await wms.oauthClient('owner-flow', 'https://wms.example/api');
+    const user = (await wms.control('POST', '/tenants/owner-flow/oauth-users', { username: 'erp@acme' })).body as { username: string; password: string };
+    const connection = wmsConnection('owner-flow', proxy.url, oauth, {
+      wmsAuthMode: 'oauth2',
+      wmsAuthUrl: proxy.url,
+      wmsAudience: oauth.audience,
+      wmsAuthGrant: 'password',
+      wmsAuthUsername: user.username,
+      wmsAuthPassword: user.password,
+    });
+    const client = createWmsClient(connection, { timeoutMs: 5000, maxConcurrency: 2, clock: new ManualClock(wmsClock.nowMs()), logger });
+    const before = proxy.count('POST', '/oauth/token');
+    await client.products.create({ externalCode: 'PW-1', description: 'via the password flow' });
+    expect((await client.products.get('PW-1')).description).toBe('via the password flow');
+    expect(proxy.count('POST', '/oauth/token') - before).toBe(1);
+    expect(client.tokens.expiresInSeconds()).toBe(86_400);
+    for (const r of proxy.requests) expect(r.query).not.toContain(user.password);
+    expect(logLines.join('')).not.toContain(user.password);
+
+    // A wrong password: the identity provider's refusal, not retryable.
+    const refused = createWmsClient({ ...connection, wms: { ...connection.wms, password: 'not-the-password' } }, { timeoutMs: 5000, maxConcurrency: 2, clock: systemClock, logger });
+    const err = await refused.products.get('PW-1').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(WmsError);
+    expect(err).toMatchObject({ status: 403, retryable: false, body: { error: 'invalid_grant' } });
+    expect(logLines.join('')).not.toContain('not-the-password');
+  });
+
   it('secrets travel only in bodies: never in a URL, never in a log line', async () => {
     const { client, creds } = await newClient('secrets');
     const token = await client.tokens.token();

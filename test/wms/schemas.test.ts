@@ -210,11 +210,13 @@ describe('errors and tokens', () => {
     expect(paths(conflictObjectSchema.safeParse({ status: '409' }))).toEqual(['status']);
   });
 
-  it('token request requires client_id and client_secret; option B also audience and grant_type client_credentials', () => {
+  it('token request requires client_id and client_secret; option B also audience, and grant_type client_credentials or password with its user and scope', () => {
     expect(paths(tokenRequestSchema.safeParse({}))).toEqual(['client_id', 'client_secret']);
-    expect(paths(oauthTokenRequestSchema.safeParse({ client_id: 'a', client_secret: 'b', audience: 'x', grant_type: 'password' }))).toEqual([
-      'grant_type',
-    ]);
+    const client = { client_id: 'a', client_secret: 'b', audience: 'x' };
+    expect(paths(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'implicit' }))).toEqual(['grant_type']);
+    expect(paths(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'password' }))).toEqual(['username', 'password', 'scope']);
+    expect(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'password', username: 'u', password: 'p', scope: 'openid' }).success).toBe(true);
+    expect(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'client_credentials' }).success).toBe(true);
   });
 
   it('token response: Bearer, positive integer expires_in; token errors carry error', () => {

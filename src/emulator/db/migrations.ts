@@ -188,6 +188,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: 'warehouse operations, stock, packing, webhooks',
     sql: WAREHOUSE_OPERATIONS_SQL,
   },
+  {
+    version: 3,
+    name: 'identity provider users (option B password flow)',
+    sql: `
+      CREATE TABLE oauth_users (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        username TEXT NOT NULL,
+        password_salt TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, username)
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

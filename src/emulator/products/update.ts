@@ -7,7 +7,7 @@ import { assertDistinctLotCodes, forcedFlags, PRODUCT_ENTITY, replaceBarcodes, r
 
 /**
  * Endpoint 3, found by externalCode (unknown: 400 `idnotfound`, the spec lists only 400 here).
- * Scalars are replaced; withSerialNumbers and withSecurityDevice keep their stored values;
+ * Scalars are replaced (the SKU only when `code` is sent); withSerialNumbers and withSecurityDevice keep their stored values;
  * barcodes are replaced and lots upserted only when the request carries them.
  */
 export function updateProduct(ctx: TenantContext, input: Product): Product {
@@ -15,7 +15,9 @@ export function updateProduct(ctx: TenantContext, input: Product): Product {
     assertDistinctLotCodes(input);
     const row = findProductRow(ctx, ctx.tenant.id, input.externalCode);
     if (!row) throw wmsError.badRequest(PRODUCT_ENTITY, 'idnotfound', `Product "${input.externalCode}" does not exist`);
-    const sku = resolveSku(ctx, input, row.id);
+    // spec: "When omitted, externalCode is used as the SKU" is the creation rule: an update without
+    // `code` keeps the SKU the product has.
+    const sku = input.code ? resolveSku(ctx, input, row.id) : row.sku;
     const flags = forcedFlags(ctx, input);
     ctx
       .sql(

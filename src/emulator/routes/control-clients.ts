@@ -6,6 +6,7 @@ import { deleteClient, regenerateSecret, setClientEnabled } from '../clients/man
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { json, jsonBody } from './common.js';
+import { controlUserRoutes } from './control-users.js';
 import {
   clientCredentialsSchema,
   clientParams,
@@ -106,4 +107,5 @@ export function controlClientRoutes(app: EmulatorApp, services: EmulatorServices
   );
   manageRoutes(app, services, 'api', 'api-clients', 'API client');
   manageRoutes(app, services, 'oauth', 'oauth-clients', 'OAuth2 client');
+  controlUserRoutes(app, services);
 }

@@ -49,11 +49,11 @@ const oauthToken = createRoute({
   method: 'post', path: OAUTH_TOKEN_PATH, tags, operationId: 'issueOAuthToken', security: [],
   summary: 'Obtain an access token from the identity provider (option B, {auth_url}/oauth/token)',
   middleware: [noQueryCredentials] as const,
-  request: { body: jsonBody(oauthTokenRequestSchema, 'Client credentials grant') },
+  request: { body: jsonBody(oauthTokenRequestSchema, 'Client credentials grant, or the password grant with scope openid') },
   responses: {
     200: json(tokenResponseSchema, 'A Bearer JWT valid 86400 seconds'),
     ...TOKEN_ERRORS,
-    403: json(tokenErrorSchema, 'access_denied: the client is not enabled for this audience'),
+    403: json(tokenErrorSchema, 'access_denied: the client is not enabled for this audience; invalid_grant: wrong username or password'),
   },
 });
 
@@ -71,7 +71,7 @@ export function tokenRoutes(app: EmulatorApp, services: EmulatorServices): void 
     (result) => {
       if (result.success) return undefined;
       if (result.error.issues.some((i) => i.path[0] === 'grant_type')) {
-        throw new TokenEndpointError(400, 'unsupported_grant_type', 'grant_type must be client_credentials');
+        throw new TokenEndpointError(400, 'unsupported_grant_type', 'grant_type must be client_credentials or password');
       }
       throw new TokenEndpointError(400, 'invalid_request', issuesMessage(result.error));
     },

@@ -2,18 +2,19 @@ import type { Packing } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
 import { findDocumentRow, findDocumentRowByCode, type DocumentRow } from '../documents/rows.js';
 import { wmsError } from '../errors.js';
-import { findWarehouse } from '../warehouses/warehouses.js';
+import { findWarehouseByAnyCode } from '../warehouses/warehouses.js';
 import { packingDtos } from './packing-rows.js';
 import type { ShippingOrderRow } from './rows.js';
 
 /**
  * Endpoints 18 and 19: the packings of a document's shipping order in a warehouse (a JSON array of
- * RestAPIClosePackingDTO, one per packing and product/lot). 404 for an unknown warehouse, document
+ * RestAPIClosePackingDTO, one per packing and product/lot). The warehouse is named by its code or
+ * by its external code (what stock webhooks carry). 404 for an unknown warehouse, document
  * without shipping order there, or an order shipped without packing; 400 (spec: "shipping order
  * has invalid status") while nothing is packed yet (NEW, PICKING) or when it was cancelled.
  */
 function packingOf(ctx: TenantContext, warehouseCode: string, document: DocumentRow | undefined, asked: string): Packing[] {
-  const warehouse = findWarehouse(ctx, ctx.tenant.id, warehouseCode);
+  const warehouse = findWarehouseByAnyCode(ctx, ctx.tenant.id, warehouseCode);
   if (!warehouse) throw wmsError.notFound('warehouse', `Warehouse "${warehouseCode}" not found`);
   const order = document
     ? (ctx

@@ -1,9 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import type { OAuthTokenRequest, TokenRequest, TokenResponse } from '../../wms/index.js';
+import { OAUTH_PASSWORD_SCOPE, type OAuthTokenRequest, type TokenRequest, type TokenResponse } from '../../wms/index.js';
 import { findClient, type ClientKind, type ClientRecord } from '../clients/find.js';
 import { secretMatches } from '../clients/secrets.js';
 import type { EmulatorContext } from '../context.js';
 import { TokenEndpointError } from '../errors.js';
+import { userMatches } from '../users/users.js';
 import { issueToken } from './issue.js';
 
 // Compared against when the client id is unknown, so that case costs the same as a wrong secret.
@@ -37,7 +38,12 @@ export async function exchangeClientCredentials(
   return issueToken(ctx, options.key, authenticate(ctx, 'api', input.client_id, input.client_secret));
 }
 
-/** POST {auth_url}/oauth/token (option B): operator-provisioned credentials for one audience. */
+/**
+ * POST {auth_url}/oauth/token (option B): operator-provisioned client credentials for one audience,
+ * either alone (client_credentials) or with a user of the client's tenant (password, the flow the
+ * spec declares, scope `openid`). Wrong user credentials answer 403 `invalid_grant`, as the
+ * identity providers with this API shape (audience, JSON body) do.
+ */
 export async function exchangeOAuthCredentials(
   ctx: EmulatorContext,
   options: TokenServiceOptions,
@@ -46,6 +52,14 @@ export async function exchangeOAuthCredentials(
   const client = authenticate(ctx, 'oauth', input.client_id, input.client_secret);
   if (client.audience !== input.audience) {
     throw new TokenEndpointError(403, 'access_denied', `Service not enabled for audience "${input.audience}"`);
+  }
+  if (input.grant_type === 'password') {
+    if (!input.scope.split(' ').includes(OAUTH_PASSWORD_SCOPE)) {
+      throw new TokenEndpointError(400, 'invalid_scope', `The password flow needs the scope "${OAUTH_PASSWORD_SCOPE}"`);
+    }
+    if (!(await userMatches(ctx, client.tenant.id, input.username, input.password))) {
+      throw new TokenEndpointError(403, 'invalid_grant', 'Wrong username or password.');
+    }
   }
   return issueToken(ctx, options.key, client);
 }

@@ -30,6 +30,17 @@ export function findWarehouse(ctx: EmulatorContext, tenantId: string, code: stri
   return ctx.sql('SELECT * FROM warehouses WHERE tenant_id = ? AND code = ?').get(tenantId, code) as WarehouseRow | undefined;
 }
 
+/**
+ * The warehouse an API query names: by its code, else by its external code (what the stock
+ * webhook carries as `warehouse`, so an integrator can pass that back).
+ */
+export function findWarehouseByAnyCode(ctx: EmulatorContext, tenantId: string, code: string): WarehouseRow | undefined {
+  return (
+    findWarehouse(ctx, tenantId, code) ??
+    (ctx.sql('SELECT * FROM warehouses WHERE tenant_id = ? AND external_code = ? ORDER BY id LIMIT 1').get(tenantId, code) as WarehouseRow | undefined)
+  );
+}
+
 export function warehouseById(ctx: EmulatorContext, id: number): WarehouseRow {
   return ctx.sql('SELECT * FROM warehouses WHERE id = ?').get(id) as WarehouseRow;
 }

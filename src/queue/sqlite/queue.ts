@@ -1,11 +1,15 @@
 import { EventEmitter } from 'node:events';
 import cronParser from 'cron-parser';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { SqliteDatabase } from '../../store/sqlite/database.js';
 import type { StoreTx } from '../../store/types.js';
 import {
+  DEFAULT_LEASE_SECONDS,
   DEFAULT_RETRY,
   emptyCounts,
-  retryDelayMs,
+  heartbeatMs,
+  jobRetryDelayMs,
+  LEASE_EXPIRED,
   serializeError,
   type Job,
   type JobHandler,
@@ -22,6 +26,12 @@ import { prepareStatements, type InsertParams, type JobRow, type Statements } fr
 export interface SqliteQueueOptions {
   /** How often leases are checked and old jobs purged. */
   maintenanceIntervalMs?: number;
+  /** A running job's lease (see `DEFAULT_LEASE_SECONDS`). */
+  leaseSeconds?: number;
+  /** The queue's time (start-after, leases, retry delays); tests pass a `ManualClock`. */
+  clock?: Clock;
+  /** The jitter of retry delays, a number in [0, 1); tests pass a fixed one. */
+  random?: () => number;
   /** How often schedules are checked. */
   cronIntervalMs?: number;
   completedRetentionMs?: number;
@@ -30,15 +40,18 @@ export interface SqliteQueueOptions {
 
 /**
  * The embedded queue: jobs in the store's SQLite file, claimed with one UPDATE … RETURNING, retried
- * with pg-boss's backoff formula, leased so a killed worker's job runs again. Every statement goes
- * through the store's lock, so a job sent with `{ tx }` commits or rolls back with that transaction.
+ * after the delays of `lib/backoff.ts`, leased (and the leases renewed while the job runs) so a
+ * killed worker's job runs again. Every statement goes through the store's lock, so a job sent
+ * with `{ tx }` commits or rolls back with that transaction.
  */
 export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   readonly kind = 'sqlite' as const;
   #stmts: Statements | undefined;
   readonly #loops = new Map<string, WorkerLoop[]>();
   readonly #timers: NodeJS.Timeout[] = [];
-  readonly #options: Required<SqliteQueueOptions>;
+  readonly #options: Required<Omit<SqliteQueueOptions, 'clock' | 'random'>>;
+  readonly #clock: Clock;
+  readonly #random: () => number;
   #started = false;
 
   constructor(
@@ -48,10 +61,17 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     super();
     this.#options = {
       maintenanceIntervalMs: options.maintenanceIntervalMs ?? 2_000,
+      leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
       cronIntervalMs: options.cronIntervalMs ?? 5_000,
       completedRetentionMs: options.completedRetentionMs ?? 60 * 60 * 1000,
       failedRetentionMs: options.failedRetentionMs ?? 30 * 24 * 60 * 60 * 1000,
     };
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+  }
+
+  #now(): number {
+    return this.#clock.nowMs();
   }
 
   get #s(): Statements {
@@ -96,14 +116,14 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
         retry_delay: options.retryDelay ?? null,
         retry_backoff: options.retryBackoff === undefined ? null : Number(options.retryBackoff),
         expire_in_seconds: options.expireInSeconds ?? null,
-        now: Date.now(),
+        now: this.#now(),
       }),
     );
   }
 
   #insertParams(name: string, data: object, options: Omit<SendOptions, 'tx'>): InsertParams {
     const q = this.#s.getQueue.get({ name });
-    const now = Date.now();
+    const now = this.#now();
     const startAfter =
       options.startAfter instanceof Date
         ? options.startAfter.getTime()
@@ -160,9 +180,11 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async work<T>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
-    const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, this.#driver(), this);
+    const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, this.#driver(), this, heartbeatMs(this.#options.leaseSeconds));
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
+    // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
+    if (this.#started) this.maintain().catch((err: unknown) => this.emit('error', err as Error));
   }
 
   #driver() {
@@ -170,37 +192,44 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       fetch: (name: string, batchSize: number) => this.#run(() => this.#claim(name, batchSize)),
       complete: (_name: string, ids: string[]) =>
         this.#run(() => {
-          this.#s.complete.run({ ids: JSON.stringify(ids.map(Number)), now: Date.now() });
+          this.#s.complete.run({ ids: JSON.stringify(ids.map(Number)), now: this.#now() });
         }),
       fail: (_name: string, job: Job, error: Error) => this.#run(() => this.#fail(Number(job.id), serializeError(error))),
+      renew: (_name: string, ids: string[]) =>
+        this.#run(() => {
+          this.#s.renew.run({ ids: JSON.stringify(ids.map(Number)), now: this.#now(), lease: this.#options.leaseSeconds });
+        }),
     };
   }
 
   #claim(name: string, batchSize: number): Job[] {
-    const now = Date.now();
+    const now = this.#now();
     const policy = this.#s.getQueue.get({ name })?.policy ?? 'standard';
     let rows: JobRow[];
     if (policy === 'stately') {
       rows = [];
       for (let i = 0; i < batchSize; i++) {
-        const row = this.#s.claimStately.get({ name, now });
+        const row = this.#s.claimStately.get({ name, now, lease: this.#options.leaseSeconds });
         if (!row) break;
         rows.push(row);
       }
     } else {
-      rows = this.#s.claim.all({ name, now, n: batchSize });
+      rows = this.#s.claim.all({ name, now, n: batchSize, lease: this.#options.leaseSeconds });
     }
     return rows.sort((a, b) => a.id - b.id).map(toJob);
   }
 
-  /** Retry with backoff, or dead when no retry is left. Returns true when dead. */
-  #fail(id: number, output: { message: string; stack?: string }): boolean {
+  /**
+   * Retry after the backoff delay (at once when the lease ran out: the worker died, not the job),
+   * or dead when no retry is left. Returns true when dead.
+   */
+  #fail(id: number, output: { message: string; stack?: string }, leaseExpired = false): boolean {
     const row = this.#s.get.get({ id });
     if (!row || row.state !== 'active') return false;
-    const now = Date.now();
+    const now = this.#now();
     const json = JSON.stringify(output);
     if (row.retry_count < row.retry_limit) {
-      const delay = retryDelayMs({ retryDelay: row.retry_delay, retryBackoff: row.retry_backoff === 1 }, row.retry_count);
+      const delay = leaseExpired ? 0 : jobRetryDelayMs({ retryDelay: row.retry_delay, retryBackoff: row.retry_backoff === 1 }, row.retry_count, this.#random());
       try {
         this.#s.retry.run({ id, start_after: now + delay, output: json });
         return false;
@@ -212,21 +241,25 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     return true;
   }
 
-  /** Fails jobs whose lease ran out (their worker died) and purges old finished jobs. */
+  /**
+   * Puts back in line the jobs, of the queues this process works, whose lease ran out (their worker
+   * died, froze, or ran past `expireInSeconds`), and purges old finished jobs.
+   */
   async maintain(): Promise<void> {
+    const names = JSON.stringify([...this.#loops.keys()]);
     const expired = await this.#run(() =>
       this.database.raw
         .transaction(() => {
-          const rows = this.#s.expired.all({ now: Date.now() });
-          return rows.map((row) => ({ row, dead: this.#fail(row.id, { message: 'lease expired: the worker stopped before finishing' }) }));
+          const rows = this.#s.expired.all({ now: this.#now(), names });
+          return rows.map((row) => ({ row, dead: this.#fail(row.id, { message: LEASE_EXPIRED }, true) }));
         })
         .immediate(),
     );
     for (const { row, dead } of expired) {
-      this.emit('failed', { name: row.name, id: String(row.id), error: new Error('lease expired'), dead });
+      this.emit('failed', { name: row.name, id: String(row.id), error: new Error(LEASE_EXPIRED), dead });
       if (!dead) this.#wake(row.name);
     }
-    const now = Date.now();
+    const now = this.#now();
     await this.#run(() =>
       this.#s.purge.run({ completedBefore: now - this.#options.completedRetentionMs, failedBefore: now - this.#options.failedRetentionMs }),
     );
@@ -234,7 +267,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
 
   async schedule(name: string, cron: string, data: object = {}, options: { tz?: string } = {}): Promise<void> {
     cronParser.parseExpression(cron, options.tz ? { tz: options.tz } : {}); // throws on a bad expression
-    await this.#run(() => this.#s.upsertSchedule.run({ name, cron, data: JSON.stringify(data), tz: options.tz ?? null, now: Date.now() }));
+    await this.#run(() => this.#s.upsertSchedule.run({ name, cron, data: JSON.stringify(data), tz: options.tz ?? null, now: this.#now() }));
   }
 
   async unschedule(name: string): Promise<void> {
@@ -249,7 +282,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     const fired = await this.#run(() =>
       this.database.raw
         .transaction(() => {
-          const now = Date.now();
+          const now = this.#now();
           const names: string[] = [];
           for (const s of this.#s.schedules.all()) {
             const prev = cronParser.parseExpression(s.cron, { currentDate: new Date(now), ...(s.tz ? { tz: s.tz } : {}) }).prev().getTime();
@@ -276,7 +309,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async retryDead(name: string, id: string): Promise<boolean> {
-    const changed = await this.#run(() => this.#s.retryDead.run({ id: Number(id), name, now: Date.now() }).changes);
+    const changed = await this.#run(() => this.#s.retryDead.run({ id: Number(id), name, now: this.#now() }).changes);
     if (changed > 0) this.#wake(name);
     return changed > 0;
   }
@@ -294,7 +327,14 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
 }
 
 function toJob(row: JobRow): Job {
-  return { id: String(row.id), name: row.name, data: JSON.parse(row.data) as unknown, retryCount: row.retry_count, retryLimit: row.retry_limit };
+  return {
+    id: String(row.id),
+    name: row.name,
+    data: JSON.parse(row.data) as unknown,
+    retryCount: row.retry_count,
+    retryLimit: row.retry_limit,
+    expireInSeconds: row.expire_in_seconds,
+  };
 }
 
 function toInfo(row: JobRow): JobInfo {

@@ -41,6 +41,8 @@ export interface InsertParams {
  */
 export function prepareStatements(db: Database.Database) {
   const claimable = `name = @name AND state IN ('created', 'retry') AND start_after <= @now`;
+  // The lease (@lease seconds, renewed by the worker's heartbeat), never past what the job may run.
+  const leaseUntil = `@now + MIN(expire_in_seconds, @lease) * 1000`;
   return {
     insert: db.prepare<InsertParams, { id: number }>(`
       INSERT INTO jobs (name, data, state, policy, retry_limit, retry_delay, retry_backoff, expire_in_seconds,
@@ -49,19 +51,22 @@ export function prepareStatements(db: Database.Database) {
               @singleton_key, @start_after, @now)
       ON CONFLICT DO NOTHING
       RETURNING id`),
-    claim: db.prepare<{ name: string; now: number; n: number }, JobRow>(`
-      UPDATE jobs SET state = 'active', started_at = @now, lease_until = @now + expire_in_seconds * 1000
+    claim: db.prepare<{ name: string; now: number; n: number; lease: number }, JobRow>(`
+      UPDATE jobs SET state = 'active', started_at = @now, lease_until = ${leaseUntil}
       WHERE id IN (SELECT id FROM jobs WHERE ${claimable} ORDER BY id LIMIT @n)
       RETURNING *`),
     // Stately queues: never a second active job for a key (the unique index would refuse it).
-    claimStately: db.prepare<{ name: string; now: number }, JobRow>(`
-      UPDATE jobs SET state = 'active', started_at = @now, lease_until = @now + expire_in_seconds * 1000
+    claimStately: db.prepare<{ name: string; now: number; lease: number }, JobRow>(`
+      UPDATE jobs SET state = 'active', started_at = @now, lease_until = ${leaseUntil}
       WHERE id = (
         SELECT j.id FROM jobs j
         WHERE j.name = @name AND j.state IN ('created', 'retry') AND j.start_after <= @now
           AND NOT EXISTS (SELECT 1 FROM jobs a WHERE a.name = j.name AND a.state = 'active' AND a.singleton_key = j.singleton_key)
         ORDER BY j.id LIMIT 1)
       RETURNING *`),
+    renew: db.prepare<{ ids: string; now: number; lease: number }>(`
+      UPDATE jobs SET lease_until = ${leaseUntil}
+      WHERE id IN (SELECT value FROM json_each(@ids)) AND state = 'active'`),
     complete: db.prepare<{ ids: string; now: number }>(`
       UPDATE jobs SET state = 'completed', completed_at = @now, lease_until = NULL
       WHERE id IN (SELECT value FROM json_each(@ids)) AND state = 'active'`),
@@ -72,7 +77,8 @@ export function prepareStatements(db: Database.Database) {
       WHERE id = @id`),
     dead: db.prepare<{ id: number; now: number; output: string }>(`
       UPDATE jobs SET state = 'failed', completed_at = @now, output = @output, lease_until = NULL WHERE id = @id`),
-    expired: db.prepare<{ now: number }, JobRow>(`SELECT * FROM jobs WHERE state = 'active' AND lease_until < @now`),
+    expired: db.prepare<{ now: number; names: string }, JobRow>(`
+      SELECT * FROM jobs WHERE state = 'active' AND lease_until < @now AND name IN (SELECT value FROM json_each(@names))`),
     purge: db.prepare<{ completedBefore: number; failedBefore: number }>(`
       DELETE FROM jobs WHERE (state IN ('completed', 'cancelled') AND completed_at < @completedBefore)
         OR (state = 'failed' AND completed_at < @failedBefore)`),

@@ -1,0 +1,190 @@
+import type pg from 'pg';
+import { quoteIdent } from '../store/pg/database.js';
+import { DEFAULT_RETRY, type JobInfo, type JobState } from './types.js';
+
+/**
+ * Every statement wms-sync runs on pg-boss's own tables, in one place: pg-boss 10 offers no API for
+ * them (no lease renewal, no listing by state, no count by state without its monitor). What this
+ * file relies on — the columns and types below, the job states, and the output pg-boss writes when
+ * its maintenance fails a job by timeout — is checked against the installed pg-boss by
+ * test/queue/pgboss-tables.pg.test.ts, so an upgrade that changes any of it fails there first.
+ */
+
+/** The columns of pg-boss's `job` table read or written here, with their Postgres types. */
+export const BOSS_JOB_COLUMNS = {
+  id: 'uuid',
+  name: 'text',
+  data: 'jsonb',
+  state: 'job_state',
+  retry_count: 'integer',
+  retry_limit: 'integer',
+  singleton_key: 'text',
+  policy: 'text',
+  start_after: 'timestamp with time zone',
+  started_on: 'timestamp with time zone',
+  expire_in: 'interval',
+  created_on: 'timestamp with time zone',
+  completed_on: 'timestamp with time zone',
+  output: 'jsonb',
+} as const;
+
+/** pg-boss's `job_state` enum, in its order (pg-boss compares states with `<`). */
+export const BOSS_JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const satisfies readonly JobState[];
+
+/** The output pg-boss 10 gives a job its maintenance failed because it ran out its `expire_in` (plans.js, failJobsByTimeout). */
+export const BOSS_TIMEOUT_MESSAGE = 'job failed by timeout in active state';
+
+/** Our index on pg-boss's job table: the running jobs, so the lease sweep reads only them. */
+export const LEASE_INDEX = 'job_active_lease';
+
+interface BossRow {
+  id: string;
+  name: string;
+  data: unknown;
+  state: JobState;
+  retry_count: number;
+  retry_limit: number;
+  expire_in_seconds: string;
+  singleton_key: string | null;
+  start_after: Date;
+  created_on: Date;
+  completed_on: Date | null;
+  output: unknown;
+}
+
+export class BossTables {
+  readonly #job: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly schema: string,
+  ) {
+    this.#job = `${quoteIdent(schema)}.job`;
+  }
+
+  /**
+   * Creates the lease index once (pg-boss creates the table in `start()`). On the partitioned
+   * table, so every queue's partition has it, those created later included. Under an advisory
+   * lock: processes starting together would otherwise race to create it.
+   */
+  async ensureLeaseIndex(): Promise<void> {
+    const exists = await this.pool.query(`SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2`, [this.schema, LEASE_INDEX]);
+    if (exists.rowCount) return;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${this.schema}.${LEASE_INDEX}`]);
+      await client.query(`CREATE INDEX IF NOT EXISTS ${quoteIdent(LEASE_INDEX)} ON ${this.#job} (name, started_on) WHERE state = 'active'`);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * The worker's heartbeat. pg-boss 10 has none, and its expiry reads `started_on + expire_in`, so
+   * the sign of life is written into `started_on` (which then means "last seen running"); nothing
+   * else of pg-boss reads it beyond "was it ever started".
+   */
+  async renew(name: string, ids: string[]): Promise<void> {
+    await this.pool.query(`UPDATE ${this.#job} SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [name, ids]);
+  }
+
+  /**
+   * Puts back in line the running jobs of `names` not seen alive for `leaseSeconds` (or their
+   * `expire_in`, when shorter): at once, since their worker died rather than failed them; dead when
+   * no retry is left, or when a stately queue already holds a retry for the same key (pg-boss's own
+   * rule in its failJobs). Returns the jobs released, each once.
+   */
+  async releaseExpired(names: string[], leaseSeconds: number, message: string): Promise<{ id: string; name: string; dead: boolean }[]> {
+    const job = this.#job;
+    const { rows } = await this.pool.query<{ id: string; name: string; dead: boolean }>(
+      `WITH expired AS (
+         SELECT id, name FROM ${job}
+         WHERE name = ANY($1::text[]) AND state = 'active'
+           AND started_on + LEAST(expire_in, make_interval(secs => $2)) < now()
+         FOR UPDATE SKIP LOCKED
+       ), retried AS (
+         UPDATE ${job} j SET state = 'retry', start_after = now(), output = $3::jsonb
+         FROM expired e
+         WHERE j.name = e.name AND j.id = e.id AND j.retry_count < j.retry_limit
+           AND NOT (j.policy = 'stately' AND EXISTS (
+             SELECT 1 FROM ${job} w WHERE w.name = j.name AND w.state = 'retry' AND w.policy = 'stately'
+               AND COALESCE(w.singleton_key, '') = COALESCE(j.singleton_key, '')))
+         RETURNING j.id, j.name
+       ), dead AS (
+         UPDATE ${job} j SET state = 'failed', completed_on = now(), output = $3::jsonb
+         FROM expired e
+         WHERE j.name = e.name AND j.id = e.id AND NOT EXISTS (SELECT 1 FROM retried r WHERE r.id = j.id)
+         RETURNING j.id, j.name
+       )
+       SELECT id, name, false AS dead FROM retried UNION ALL SELECT id, name, true AS dead FROM dead`,
+      [names, leaseSeconds, JSON.stringify({ message })],
+    );
+    return rows;
+  }
+
+  /**
+   * The jobs of `names` that pg-boss's own maintenance failed by timeout with no retry left, not
+   * reported yet: marks each in its output (`deadReported`) so it is reported once, by one process.
+   */
+  async takeUnreportedTimeouts(names: string[]): Promise<{ id: string; name: string }[]> {
+    const { rows } = await this.pool.query<{ id: string; name: string }>(
+      `UPDATE ${this.#job} SET output = jsonb_set(output, '{deadReported}', 'true'::jsonb)
+       WHERE name = ANY($1::text[]) AND state = 'failed' AND jsonb_typeof(output) = 'object'
+         AND output->'value'->>'message' = $2 AND NOT output ? 'deadReported'
+       RETURNING id, name`,
+      [names, BOSS_TIMEOUT_MESSAGE],
+    );
+    return rows;
+  }
+
+  async listDead(name: string | undefined, limit: number): Promise<JobInfo[]> {
+    const { rows } = await this.pool.query<BossRow>(
+      `SELECT id, name, data, state, retry_count, retry_limit, EXTRACT(epoch FROM expire_in) AS expire_in_seconds,
+              singleton_key, start_after, created_on, completed_on, output
+       FROM ${this.#job} WHERE state = 'failed' AND ($1::text IS NULL OR name = $1)
+       ORDER BY completed_on DESC LIMIT $2`,
+      [name ?? null, limit],
+    );
+    return rows.map(rowToInfo);
+  }
+
+  async countByState(name: string | undefined): Promise<{ state: JobState; n: number }[]> {
+    const { rows } = await this.pool.query<{ state: JobState; n: string }>(
+      `SELECT state, count(*) AS n FROM ${this.#job} WHERE ($1::text IS NULL OR name = $1) GROUP BY state`,
+      [name ?? null],
+    );
+    return rows.map((r) => ({ state: r.state, n: Number(r.n) }));
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query(`SELECT 1 FROM ${quoteIdent(this.schema)}.version`);
+  }
+}
+
+function rowToInfo(r: BossRow): JobInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    data: r.data,
+    state: r.state,
+    retryCount: r.retry_count,
+    retryLimit: r.retry_limit,
+    expireInSeconds: seconds(r.expire_in_seconds),
+    singletonKey: r.singleton_key,
+    startAfter: r.start_after,
+    createdAt: r.created_on,
+    completedAt: r.completed_on,
+    output: r.output,
+  };
+}
+
+/** A job's expireInSeconds as pg-boss gives it (numeric, so a string), never NaN: the heartbeat compares with it. */
+export function seconds(value: number | string | undefined): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_RETRY.expireInSeconds;
+}

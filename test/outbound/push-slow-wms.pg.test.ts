@@ -1,0 +1,3 @@
+import { pushSlowWmsSuite } from './push-slow-wms.suite.js';
+
+pushSlowWmsSuite('postgres');

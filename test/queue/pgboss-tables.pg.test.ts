@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBossQueue } from '../../src/queue/pgboss.js';
+import { BOSS_JOB_COLUMNS, BOSS_JOB_STATES, BOSS_TIMEOUT_MESSAGE, BossTables, LEASE_INDEX } from '../../src/queue/pgboss-tables.js';
+import { LEASE_EXPIRED } from '../../src/queue/types.js';
+import { createPgStore, type PgStore } from '../../src/store/pg/store.js';
+import { createTestSchema } from '../support/pg.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * What `src/queue/pgboss-tables.ts` assumes of pg-boss's schema and behaviour, checked against the
+ * installed pg-boss: a version that renames a column, changes a type or a state, or words its
+ * timeout failure differently fails here, before the adapter misbehaves in production.
+ */
+describe('pg-boss tables as the adapter relies on them', () => {
+  let db: Awaited<ReturnType<typeof createTestSchema>>;
+  let store: PgStore;
+  let queue: PgBossQueue;
+  const bossSchema = () => `${db.schema}_boss`;
+
+  beforeAll(async () => {
+    db = await createTestSchema('pgboss-tables');
+    store = createPgStore({ url: db.url, schema: db.schema, poolSize: 4 });
+    queue = new PgBossQueue({ pool: store.database.pool, schema: bossSchema(), maintenanceIntervalSeconds: 3600 });
+    await queue.start();
+  });
+  afterAll(async () => {
+    await queue.stop({ graceMs: 0 });
+    await store.close();
+    await db.drop();
+  });
+
+  it('the installed pg-boss is the exact version package.json pins', () => {
+    const pinned = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies['pg-boss'];
+    const installed = (require('pg-boss/package.json') as { version: string }).version;
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installed).toBe(pinned);
+  });
+
+  it('the job table has every column the adapter reads or writes, with its type', async () => {
+    const { rows } = await store.database.pool.query<{ column_name: string; data_type: string; udt_name: string }>(
+      `SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'job'`,
+      [bossSchema()],
+    );
+    const actual = Object.fromEntries(rows.map((r) => [r.column_name, r.data_type === 'USER-DEFINED' ? r.udt_name : r.data_type]));
+    for (const [column, type] of Object.entries(BOSS_JOB_COLUMNS)) expect(actual[column], column).toBe(type);
+  });
+
+  it('the job states are the ones the adapter names, in pg-boss order', async () => {
+    const { rows } = await store.database.pool.query<{ label: string }>(
+      `SELECT e.enumlabel AS label FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid JOIN pg_namespace n ON n.oid = t.typnamespace
+       WHERE n.nspname = $1 AND t.typname = 'job_state' ORDER BY e.enumsortorder`,
+      [bossSchema()],
+    );
+    expect(rows.map((r) => r.label)).toEqual([...BOSS_JOB_STATES]);
+  });
+
+  it('the lease index covers every queue partition, also those created after start', async () => {
+    await queue.createQueue('made-later');
+    const { rows } = await store.database.pool.query<{ tablename: string }>(
+      `SELECT tablename FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%(name, started_on)%' AND indexdef LIKE '%active%'`,
+      [bossSchema()],
+    );
+    const { rows: partitions } = await store.database.pool.query<{ partition_name: string }>(`SELECT partition_name FROM ${bossSchema()}.queue`);
+    expect(partitions.length).toBeGreaterThan(0);
+    expect(rows.map((r) => r.tablename)).toEqual(expect.arrayContaining(['job', ...partitions.map((p) => p.partition_name)]));
+    // Starting again (another process) finds it and creates nothing.
+    await new BossTables(store.database.pool, bossSchema()).ensureLeaseIndex();
+    const again = await store.database.pool.query(`SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2`, [bossSchema(), LEASE_INDEX]);
+    expect(again.rowCount).toBe(1);
+  });
+
+  it("pg-boss's maintenance fails a job past its expire_in with the output the adapter matches, reported once", async () => {
+    const name = 'timeout-output';
+    await queue.createQueue(name);
+    const id = (await queue.boss.send(name, {}, { expireInSeconds: 1, retryLimit: 0 }))!;
+    const [fetched] = await queue.boss.fetch(name);
+    expect(fetched?.id).toBe(id);
+    // Make it run out its expire_in without waiting for it (and without our own lease sweep).
+    await store.database.pool.query(`UPDATE ${bossSchema()}.job SET started_on = now() - interval '1 hour' WHERE id = $1`, [id]);
+    await queue.boss.maintain();
+    const job = await queue.boss.getJobById(name, id);
+    expect(job?.state).toBe('failed');
+    expect(job?.output).toEqual({ value: { message: BOSS_TIMEOUT_MESSAGE } });
+
+    const tables = new BossTables(store.database.pool, bossSchema());
+    expect(await tables.takeUnreportedTimeouts([name])).toEqual([{ id, name }]);
+    expect(await tables.takeUnreportedTimeouts([name])).toEqual([]);
+  });
+
+  it('a renewed job is not released; one past its lease is put back in line with retry_count counted by pg-boss at the next fetch', async () => {
+    const name = 'renew-release';
+    await queue.createQueue(name);
+    const tables = new BossTables(store.database.pool, bossSchema());
+    const id = (await queue.boss.send(name, {}, { expireInSeconds: 3600, retryLimit: 1 }))!;
+    await queue.boss.fetch(name);
+    await store.database.pool.query(`UPDATE ${bossSchema()}.job SET started_on = now() - interval '1 minute' WHERE id = $1`, [id]);
+    await tables.renew(name, [id]);
+    expect(await tables.releaseExpired([name], 10, LEASE_EXPIRED)).toEqual([]);
+
+    await store.database.pool.query(`UPDATE ${bossSchema()}.job SET started_on = now() - interval '1 minute' WHERE id = $1`, [id]);
+    expect(await tables.releaseExpired([name], 10, LEASE_EXPIRED)).toEqual([{ id, name, dead: false }]);
+    const [again] = await queue.boss.fetch(name, { includeMetadata: true });
+    expect(again).toMatchObject({ id, retryCount: 1 });
+    // Its last attempt dies too: dead, reported by the sweep that released it.
+    await store.database.pool.query(`UPDATE ${bossSchema()}.job SET started_on = now() - interval '1 minute' WHERE id = $1`, [id]);
+    expect(await tables.releaseExpired([name], 10, LEASE_EXPIRED)).toEqual([{ id, name, dead: true }]);
+    expect((await queue.boss.getJobById(name, id))?.state).toBe('failed');
+  });
+
+  it('a stately queue that already holds a retry for the key: the expired job is dead, as pg-boss itself decides', async () => {
+    const name = 'stately-release';
+    await queue.createQueue(name, { policy: 'stately' });
+    const tables = new BossTables(store.database.pool, bossSchema());
+    const first = (await queue.boss.send(name, { n: 1 }, { singletonKey: 'k', expireInSeconds: 3600, retryLimit: 3 }))!;
+    await queue.boss.fetch(name);
+    const second = (await queue.boss.send(name, { n: 2 }, { singletonKey: 'k', retryLimit: 3 }))!;
+    await queue.boss.fail(name, second, { message: 'waits as a retry' });
+    await store.database.pool.query(`UPDATE ${bossSchema()}.job SET started_on = now() - interval '1 minute' WHERE id = $1`, [first]);
+    expect(await tables.releaseExpired([name], 10, LEASE_EXPIRED)).toEqual([{ id: first, name, dead: true }]);
+  });
+});
