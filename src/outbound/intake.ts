@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock.js';
 import { validationFailed } from '../lib/errors.js';
-import { NUL_MESSAGE, nulPath } from '../lib/nul.js';
+import { payloadIssue } from '../lib/nul.js';
 import type { FieldIssue } from '../lib/zod-issues.js';
 import { fieldIssues } from '../lib/zod-issues.js';
 import type { Queue } from '../queue/types.js';
@@ -49,8 +49,8 @@ async function upsertAll(tx: StoreTx, queue: Queue, connection: string, items: D
 
 /** Stores what the ERP wants to exist in the WMS (a validated DTO) and queues its push when it changed. */
 export function acceptOne(deps: IntakeDeps, connection: string, entity: OutboundEntity, payload: Record<string, unknown>): Promise<Accepted> {
-  const nul = nulPath(payload);
-  if (nul !== undefined) return Promise.reject(validationFailed(`${nul}: ${NUL_MESSAGE}`, [{ path: nul, message: NUL_MESSAGE }]));
+  const issue = payloadIssue(payload);
+  if (issue !== undefined) return Promise.reject(validationFailed(`${issue.path}: ${issue.message}`, [issue]));
   const at = deps.clock.now();
   return deps.store.transaction(async (tx) => (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at))[0]!);
 }
@@ -73,9 +73,9 @@ export async function acceptBatch(deps: IntakeDeps, connection: string, kind: In
       results[index] = { index, externalCode, result: 'invalid', errors: fieldIssues(parsed.error) };
       return;
     }
-    const nul = nulPath(parsed.data);
-    if (nul !== undefined) {
-      results[index] = { index, externalCode, result: 'invalid', errors: [{ path: nul, message: NUL_MESSAGE }] };
+    const issue = payloadIssue(parsed.data);
+    if (issue !== undefined) {
+      results[index] = { index, externalCode, result: 'invalid', errors: [issue] };
       return;
     }
     const earlier = seen.get(externalCode!);
