@@ -5,6 +5,7 @@ import type { FieldIssue } from '../lib/zod-issues.js';
 import { fieldIssues } from '../lib/zod-issues.js';
 import type { Queue } from '../queue/types.js';
 import type { OutboundEntity, OutboundRecord, Store, StoreTx } from '../store/index.js';
+import { dotSegmentIssues } from './codes.js';
 import { KINDS, type IntakeKind } from './entities.js';
 import { normalizePayload, payloadHash } from './payload.js';
 import { PUSH_QUEUE, type PushJob } from './push/jobs.js';
@@ -51,6 +52,8 @@ async function upsertAll(tx: StoreTx, queue: Queue, connection: string, items: D
 export function acceptOne(deps: IntakeDeps, connection: string, entity: OutboundEntity, payload: Record<string, unknown>): Promise<Accepted> {
   const issue = payloadIssue(payload);
   if (issue !== undefined) return Promise.reject(validationFailed(`${issue.path}: ${issue.message}`, [issue]));
+  const dots = dotSegmentIssues(entity, payload);
+  if (dots.length > 0) return Promise.reject(validationFailed(dots.map((d) => `${d.path}: ${d.message}`).join('; '), dots));
   const at = deps.clock.now();
   return deps.store.transaction(async (tx) => (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at))[0]!);
 }
@@ -74,8 +77,9 @@ export async function acceptBatch(deps: IntakeDeps, connection: string, kind: In
       return;
     }
     const issue = payloadIssue(parsed.data);
-    if (issue !== undefined) {
-      results[index] = { index, externalCode, result: 'invalid', errors: [issue] };
+    const dots = issue ? [] : dotSegmentIssues(info.entity, parsed.data);
+    if (issue !== undefined || dots.length > 0) {
+      results[index] = { index, externalCode, result: 'invalid', errors: issue ? [issue] : dots };
       return;
     }
     const earlier = seen.get(externalCode!);
