@@ -116,6 +116,11 @@ export interface OutboxRepo {
   waitsOf(recordId: number): Promise<OutboundWait[]>;
   /** Removes every wait on this reference and returns the ids of the records that waited for it. */
   releaseWaiters(connection: string, target: OutboundRef): Promise<number[]>;
+  /**
+   * Records per state (every connection), and when the pending record that changed least recently
+   * last changed (stored, attempted, failed an attempt); null when none is pending. For /metrics.
+   */
+  stateSummary(): Promise<{ counts: Record<OutboundRecord['state'], number>; oldestPendingChange: Date | null }>;
 }
 
 export interface OutboundRef {

@@ -53,6 +53,8 @@ export const outboundRecords = sqliteTable(
   (t) => [
     uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
     index('outbound_records_state').on(t.connection, t.state),
+    // /metrics: the oldest pending record without a scan.
+    index('outbound_records_pending_age').on(t.state, t.updatedAt),
   ],
 );
 
