@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestService } from '../support/service.js';
+import { testConnection, type TestService } from '../support/service.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/wait.js';
 import { nextEvent } from '../queue/events.js';
@@ -20,7 +20,7 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     dropSchema = db.drop;
     const url = new URL(db.url);
     url.port = String(proxy.port);
-    const config = { ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent' }), connections: [] };
+    const config = { ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent' }), connections: [testConnection()] };
     const deps = await openDeps(config, { logger: silentLogger(), queueTuning: { pgboss: { maintenanceIntervalSeconds: 1 } } });
     svc = {
       deps,

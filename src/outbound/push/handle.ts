@@ -28,10 +28,17 @@ export async function handlePush(ctx: PushContext, job: PushJob, attempt: { fina
     try {
       outcome = await processRecord(ctx, record, round === 0 ? job : { recordId: job.recordId });
     } catch (err) {
-      await recordInternalFailure(ctx, record, err, attempt.final);
-      throw err;
-    } finally {
+      if (!ctx.stopping?.aborted) {
+        await recordInternalFailure(ctx, record, err, attempt.final);
+        throw err;
+      }
+      // Stopping: the push was let go mid-call. A fresh job takes it up in the next process (or
+      // another one now); this one ends, so no retry is spent and no job dies of a shutdown.
       after = await ctx.store.outbox.release(job.recordId, owner);
+      await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId, ...(job.retry ? { retry: job.retry } : {}) });
+      return outcomes;
+    } finally {
+      after ??= await ctx.store.outbox.release(job.recordId, owner);
     }
     outcomes.push(outcome);
     ctx.pushes.inc({ entity: record.entity, outcome: outcome.kind });

@@ -47,6 +47,8 @@ export async function processRecord(ctx: PushContext, record: OutboundRecord, jo
     await sendRecord(client, record, attempt);
   } catch (err) {
     if (!(err instanceof WmsError)) throw err;
+    // The service is stopping and let the call go: not the WMS's failure. The job runs again.
+    if (ctx.stopping?.aborted) throw new Error('push interrupted: the service is stopping');
     // A reference that could not be looked up is a failed attempt of this record too.
     attempt ??= await ctx.store.outbox.recordAttempt(record.id, ctx.clock.now());
     return failOrRetry(ctx, record, job, err, attempt, step);

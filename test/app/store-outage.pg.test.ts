@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/lib/config.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { openDeps } from '../../src/main.js';
+import { product } from '../outbound/support.js';
+import { createTestSchema } from '../support/pg.js';
+import { testConnection, type TestService } from '../support/service.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { until } from '../support/wait.js';
+
+/** The ERP API and /readyz while Postgres is unreachable (a TCP proxy in front of it is cut). */
+describe('a database outage seen by the ERP API and /readyz (Postgres)', () => {
+  const proxy = new TcpProxy('127.0.0.1', 5432);
+  const acme = testConnection('acme');
+  const ADMIN_TOKEN = 'admin-token-0123456789';
+  let svc: TestService;
+  let dropSchema: () => Promise<void>;
+
+  beforeAll(async () => {
+    await proxy.start();
+    const db = await createTestSchema('outage');
+    dropSchema = db.drop;
+    const url = new URL(db.url);
+    url.port = String(proxy.port);
+    const config = { ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent', ADMIN_TOKEN }), connections: [acme] };
+    const deps = await openDeps(config, { logger: silentLogger(), queueTuning: { pgboss: { maintenanceIntervalSeconds: 1 } } });
+    svc = {
+      deps,
+      app: buildApp(deps),
+      close: async () => {
+        await deps.queue.stop({ graceMs: 1000 });
+        await deps.store.close();
+      },
+    };
+  });
+  afterAll(async () => {
+    await svc.close();
+    await proxy.stop();
+    await dropSchema();
+  });
+
+  const erp = (method: string, path: string, json?: unknown) =>
+    svc.app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${acme.erpApiToken}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+      ...(json ? { body: JSON.stringify(json) } : {}),
+    });
+
+  it('answers 503 with Retry-After (not 500) while the store is unreachable, and works again after', async () => {
+    expect((await erp('GET', '/erp/v1/events')).status).toBe(200);
+    await proxy.cut();
+    try {
+      for (const res of [await erp('GET', '/erp/v1/events'), await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT')), await erp('GET', '/erp/v1/products/P-OUT')]) {
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('5');
+        const body = (await res.json()) as Record<string, unknown>;
+        expect(body).toMatchObject({ success: false, error: 'unavailable' });
+        // nothing about where the database is
+        expect(JSON.stringify(body)).not.toContain(String(proxy.port));
+      }
+      // /readyz names the failing check; only an operator reads the reason (which names the address)
+      const anonymous = await (await svc.app.request('/readyz')).text();
+      expect(anonymous).toContain('"store":"failing"');
+      expect(anonymous).not.toContain(String(proxy.port));
+      const operator = await (await svc.app.request('/readyz', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      expect(operator).toContain(String(proxy.port));
+    } finally {
+      await proxy.restore();
+    }
+    await until(async () => (await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT'))).status === 202, { timeoutMs: 15_000, message: 'ERP API back' });
+  });
+});
