@@ -27,6 +27,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalString = z.string().min(1).optional();
+const cronOrOff = (fallback: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
+    .default(fallback);
 
 /**
  * Every environment variable the service reads, with its default. `.env.example` mirrors this
@@ -62,11 +68,7 @@ export const envSchema = z.object({
   OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
   OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
   OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: int(1, 7 * 24 * 60 * 60).default(1800),
-  RECONCILE_CRON: z
-    .string()
-    .min(1)
-    .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
-    .default('0 * * * *'),
+  RECONCILE_CRON: cronOrOff('0 * * * *'),
   RECONCILE_PRODUCTS: z.enum(['wms', 'synced']).default('wms'),
   RECONCILE_BATCH_SIZE: int(1, 1000).default(100),
   RECONCILE_PARALLELISM: int(1, 32).default(4),
@@ -98,11 +100,7 @@ export const envSchema = z.object({
   LEDGER_RETENTION_DAYS: int(1, 36_500).default(180),
   RECONCILE_RETENTION_DAYS: int(1, 36_500).default(90),
   OUTBOUND_RETENTION_DAYS: int(1, 36_500).default(365),
-  PRUNE_CRON: z
-    .string()
-    .min(1)
-    .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
-    .default('17 3 * * *'),
+  PRUNE_CRON: cronOrOff('17 3 * * *'),
   EMULATOR_DELIVERY_LOG_MAX: int(10, 10_000_000).default(10_000),
   EMULATOR_PORT: int(0, 65535).default(8090),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),

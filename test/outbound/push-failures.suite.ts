@@ -9,6 +9,7 @@ import { startPushHarness, wmsSend, type PushHarness } from './push-harness.js';
 import { code, deliveryPoint, document, product } from './support.js';
 
 const API = '/api/external/v1';
+const TIMEOUT_MS = 3000;
 
 /**
  * Every failure of a push shows on its record, whatever step failed. The look-up of a referenced
@@ -19,7 +20,8 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`push failures are recorded whatever step failed (${dialect})`, () => {
     let h: PushHarness;
     beforeAll(async () => {
-      h = await startPushHarness(`push-fail-${dialect}`, dialect);
+      // A timeout long enough that a busy machine never times out a call the test did not mean to.
+      h = await startPushHarness(`push-fail-${dialect}`, dialect, { WMS_TIMEOUT_MS: String(TIMEOUT_MS) });
     });
     afterEach(() => h.proxy.clear());
     afterAll(() => h.close());
@@ -67,12 +69,12 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
       const dp = code('DP');
       expect((await wmsSend(h, 'POST', '/delivery-point', deliveryPoint(dp))).status).toBe(200);
       const doc = code('DOC');
-      h.proxy.inject({ method: 'GET', path: `${API}/delivery-point/${dp}`, delayMs: 800 });
+      h.proxy.inject({ method: 'GET', path: `${API}/delivery-point/${dp}`, delayMs: TIMEOUT_MS + 500 });
       h.proxy.inject({ method: 'GET', path: `${API}/delivery-point/${dp}`, drop: true });
       await h.put('documents', doc, document(doc, [p], { deliveryPointExternalCode: dp }));
-      const first = await h.settled('document', doc, (r) => r.lastError !== null);
+      const first = await h.settled('document', doc, (r) => r.lastError !== null, 15_000);
       expect(first.lastError).toMatchObject({ step: 'references', operation: 'getDeliveryPoint', retryable: true });
-      expect(await h.settled('document', doc)).toMatchObject({ state: 'synced', attempts: 3 });
+      expect(await h.settled('document', doc, undefined, 15_000)).toMatchObject({ state: 'synced', attempts: 3 });
     });
 
     it('the push itself failing is recorded as step "push"', async () => {

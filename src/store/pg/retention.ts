@@ -17,23 +17,17 @@ function over(client: pg.Pool | pg.PoolClient, transaction: RetentionDb['transac
   };
 }
 
-/** Retention on Postgres: chunks on the pool; roll-ups in a transaction on one pooled client. */
-export function pgRetention(pool: pg.Pool): RetentionRepo {
+/**
+ * Retention on Postgres: chunks on the pool; roll-ups in `inTransaction` (the store's: one pooled
+ * client between BEGIN and COMMIT).
+ */
+export function pgRetention(pool: pg.Pool, inTransaction: <T>(fn: (client: pg.PoolClient) => Promise<T>) => Promise<T>): RetentionRepo {
   return retentionRepo(
-    over(pool, async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+    over(pool, (fn) =>
+      inTransaction((client) => {
         const tx: RetentionDb = over(client, (inner) => inner(tx));
-        const result = await fn(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    }),
+        return fn(tx);
+      }),
+    ),
   );
 }

@@ -45,7 +45,7 @@ export function createPgStore(options: PgOptions): PgStore {
     ledger: pgLedger(orm),
     reconciliation: pgReconciliation(orm),
     // On the pool, even from a transaction: pruning runs in chunks of its own.
-    retention: pgRetention(pool),
+    retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
   });
 
   return {
