@@ -1,12 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
+import { presentsAdminToken } from './admin/auth.js';
 import { adminRoutes } from './admin/routes/index.js';
 import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
-import { validationFailed } from './lib/errors.js';
+import { AppError, validationFailed } from './lib/errors.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
+import { metricsRoutes } from './metrics-routes.js';
+import { isStoreUnavailable } from './store/unavailable.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { outboundRoutes } from './outbound/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
@@ -14,6 +17,12 @@ import { reconcileRoutes } from './reconcile/routes/index.js';
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
 export const SERVICE_VERSION = '0.1.0';
+
+/** The database did not answer: the same request can succeed once it is back. */
+const STORE_UNAVAILABLE = new AppError(503, 'unavailable', 'The database is unreachable; try again shortly', undefined, { 'Retry-After': '5' });
+
+export const NO_CONNECTION_MESSAGE =
+  'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
 
 /** The service's HTTP app, built from its dependencies. It never listens: main.ts does. */
 export function buildApp(deps: ServiceDeps): ServiceApp {
@@ -25,24 +34,42 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
   });
   app.use('*', requestContext(deps.logger));
   app.use('*', bodyLimit(deps.config.bodyLimitBytes));
-  app.onError(onError);
+  app.use('*', async (c, next) => {
+    c.set('authFailures', deps.authFailures);
+    await next();
+  });
+  app.onError((err, c) => {
+    if (!(err instanceof AppError) && isStoreUnavailable(err)) {
+      c.get('log')?.warn({ err: err.message }, 'database unreachable: answered 503');
+      return onError(STORE_UNAVAILABLE, c);
+    }
+    return onError(err, c);
+  });
   app.notFound(onNotFound);
 
   app.route(
     '/',
-    healthRoutes([
-      { name: 'store', check: () => deps.store.ping() },
-      { name: 'queue', check: () => deps.queue.ping() },
-    ]),
+    healthRoutes(
+      [
+        { name: 'store', check: () => deps.store.ping() },
+        { name: 'queue', check: () => deps.queue.ping() },
+        {
+          name: 'connections',
+          check: async () => {
+            if (deps.connections.all().length === 0) throw new Error(NO_CONNECTION_MESSAGE);
+          },
+        },
+      ],
+      { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token) },
+    ),
   );
   app.route('/', outboundRoutes(deps));
   app.route('/', inboundRoutes(deps));
   app.route('/', erpFeedRoutes(deps));
   app.route('/', reconcileRoutes(deps));
   app.route('/', adminRoutes(deps));
-  app.get('/metrics', async (c) => {
-    return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
-  });
+  // With METRICS_PORT, /metrics is served on that listener only (main.ts), not on the public one.
+  if (deps.config.metrics.port === undefined) app.route('/', metricsRoutes(deps));
 
   // Rooms' routes declare these schemes by name in their `security` (see docs/architecture.md).
   app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {

@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { AuthFailures } from './lib/auth-failures.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
 import type { ConnectionRegistry } from './lib/connection-registry.js';
@@ -18,4 +19,8 @@ export interface ServiceDeps {
   metrics: Registry;
   /** One WMS client per connection for the whole process: one token cache, one concurrency bound. */
   wms: WmsClients;
+  /** Failed authentications: counted, and limited per client address (one budget per process). */
+  authFailures: AuthFailures;
+  /** Aborted when the process is asked to stop: running jobs end at their next safe point. */
+  stopping: AbortSignal;
 }

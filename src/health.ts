@@ -22,20 +22,31 @@ async function run(probe: Probe, timeoutMs: number): Promise<string> {
   }
 }
 
+export interface HealthOptions {
+  timeoutMs?: number;
+  /**
+   * Whether the caller may see why a check failed (it presents the admin token). Others only
+   * learn which check failed: the reasons name database hosts and other internals.
+   */
+  showsReasons?: (authorization: string | undefined) => boolean;
+}
+
 /** `/healthz`: the process answers. `/readyz`: every dependency answers (503 naming the ones that do not). */
-export function healthRoutes(probes: Probe[], timeoutMs = 2000): Hono<AppEnv> {
+export function healthRoutes(probes: Probe[], options: HealthOptions = {}): Hono<AppEnv> {
+  const timeoutMs = options.timeoutMs ?? 2000;
   const app = new Hono<AppEnv>();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     const results = await Promise.all(probes.map(async (p) => [p.name, await run(p, timeoutMs)] as const));
-    const checks = Object.fromEntries(results);
     const failing = results.filter(([, r]) => r !== 'ok');
+    const reasons = failing.length > 0 && (options.showsReasons?.(c.req.header('authorization')) ?? false);
+    const checks = Object.fromEntries(results.map(([n, r]) => [n, r === 'ok' || reasons ? r : 'failing']));
     if (failing.length === 0) return c.json({ status: 'ready', checks });
     return c.json(
       {
         success: false,
         error: 'not_ready',
-        message: failing.map(([n, r]) => `${n}: ${r}`).join('; '),
+        message: reasons ? failing.map(([n, r]) => `${n}: ${r}`).join('; ') : `not ready: ${failing.map(([n]) => n).join(', ')}`,
         requestId: c.get('requestId'),
         details: { checks },
       },

@@ -1,11 +1,13 @@
-import { buildApp, type ServiceApp } from './app.js';
+import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { ServiceDeps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
 import { connectionRegistry } from './lib/connection-registry.js';
 import { listen, type Listening } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
 import { createMetricsRegistry } from './lib/metrics.js';
+import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
@@ -20,16 +22,24 @@ export interface RunOptions {
   queueTuning?: QueueTuning;
 }
 
+/** The deps as opened for a process, with the switch that tells its jobs to stop. */
+export interface OpenedDeps extends ServiceDeps {
+  /** Aborts `stopping`: jobs end at their next safe point, calls to the WMS in flight are abandoned. */
+  stopJobs(): void;
+}
+
 export interface RunningService {
-  deps: ServiceDeps;
+  deps: OpenedDeps;
   app?: ServiceApp;
   http?: Listening;
+  /** The `METRICS_PORT` listener, when configured. */
+  metricsHttp?: Listening;
   /** Graceful stop: no new requests, running jobs finish within the grace period, store closed. */
   close(): Promise<void>;
 }
 
 /** Opens the store (migrating it), the queue, then the roles asked for. */
-export async function openDeps(config: Config, options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning'> = {}): Promise<ServiceDeps> {
+export async function openDeps(config: Config, options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning'> = {}): Promise<OpenedDeps> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const store = openStore(config.database, {
     onIdleError: (err) => logger.warn({ err: err.message }, 'database connection lost; it will be reopened on demand'),
@@ -51,6 +61,7 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
   await queue.start();
   const clock = options.clock ?? systemClock;
   const metrics = createMetricsRegistry({ defaultMetrics: true });
+  const stop = new AbortController();
   return {
     config,
     logger,
@@ -65,29 +76,39 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
       maxConcurrency: config.wms.maxConcurrency,
       clock,
       logger: logger.child({ room: 'wms-client' }),
+      signal: stop.signal,
     }),
+    authFailures: new AuthFailures(new AuthFailureLimiter(config.authFailures, clock), config.authFailures.trustProxyHops, metrics),
+    stopping: stop.signal,
+    stopJobs: () => stop.abort(),
   };
 }
 
 export async function runService(config: Config, options: RunOptions): Promise<RunningService> {
   const deps = await openDeps(config, options);
   const { logger } = deps;
+  // A new user's empty environment starts a service that refuses everything: say so at once.
+  if (deps.connections.all().length === 0) logger.warn(NO_CONNECTION_MESSAGE);
   let app: ServiceApp | undefined;
   let http: Listening | undefined;
+  let metricsHttp: Listening | undefined;
   try {
     if (options.worker) await startWorkers(deps);
     if (options.http) {
       app = buildApp(deps);
       http = await listen(app.fetch, { port: config.port, host: config.host });
     }
+    if (config.metrics.port !== undefined) metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });
   } catch (err) {
     // A port in use must end the command, not leave its workers and store holding the process open.
+    await http?.close(0);
     await deps.queue.stop({ graceMs: 0 }).catch(() => undefined);
     await deps.store.close().catch(() => undefined);
     throw err;
   }
   if (http) logger.info({ url: http.url, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
   else logger.info({ database: config.database.kind }, 'wms-sync worker running');
+  if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
   // Queue timers do not hold the process open (so tests and one-shot commands can end); a running
   // service must stay up until close(), even a worker with nothing to poll yet.
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -96,12 +117,18 @@ export async function runService(config: Config, options: RunOptions): Promise<R
     deps,
     ...(app ? { app } : {}),
     ...(http ? { http } : {}),
+    ...(metricsHttp ? { metricsHttp } : {}),
     close: () =>
       (closing ??= (async () => {
-        logger.info({ graceMs: config.shutdownGraceMs }, 'shutting down');
+        const graceMs = config.shutdownGraceMs;
+        logger.info({ graceMs }, 'shutting down');
         clearInterval(keepAlive);
-        await http?.close(config.shutdownGraceMs);
-        await deps.queue.stop({ graceMs: config.shutdownGraceMs });
+        // First: running jobs stop at their next safe point (a reconciliation between batches or in
+        // its settle wait, a push before or after its WMS call), and WMS calls in flight are let go.
+        deps.stopJobs();
+        const [, drained] = await Promise.all([http?.close(graceMs), deps.queue.stop({ graceMs })]);
+        await metricsHttp?.close(0);
+        if (!drained) logger.warn({ graceMs }, 'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out');
         await deps.store.close();
         logger.info('stopped');
         logger.flush();

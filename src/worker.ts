@@ -2,6 +2,7 @@ import type { ServiceDeps } from './deps.js';
 import { outboundJobs } from './outbound/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
 import { reconcileJobs } from './reconcile/jobs.js';
+import { retentionJobs } from './retention/jobs.js';
 
 /**
  * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
@@ -12,7 +13,7 @@ export interface JobRegistration {
   register(deps: ServiceDeps): Promise<void>;
 }
 
-export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs, reconcileJobs];
+export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs, reconcileJobs, retentionJobs];
 
 export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {
   for (const r of registrations) {

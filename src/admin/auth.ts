@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { authRefusal } from '../lib/auth-failures.js';
 import { safeEqual } from '../lib/crypto.js';
 import { unauthorized } from '../lib/errors.js';
 import type { AppEnv } from '../lib/http.js';
@@ -13,8 +14,10 @@ export function adminAuth(token: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw unauthorized('Missing admin bearer token', { 'WWW-Authenticate': CHALLENGE });
-    if (!safeEqual(match[1]!, token)) throw unauthorized('Invalid admin bearer token', { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` });
+    if (!match) throw authRefusal(c, 'admin', 'bearer', unauthorized('Missing admin bearer token', { 'WWW-Authenticate': CHALLENGE }));
+    if (!safeEqual(match[1]!, token)) {
+      throw authRefusal(c, 'admin', 'bearer', unauthorized('Invalid admin bearer token', { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` }));
+    }
     await next();
   };
 }

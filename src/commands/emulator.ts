@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulatorServer } from '../emulator/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
@@ -82,6 +83,9 @@ export const emulatorCommand: Command = {
         tokenServiceDisabled: settings.tokenServiceDisabled,
         demoClient: { clientId: settings.demoClientId, clientSecret: settings.demoClientSecret },
         ...(values.data ? { dataFile: values.data } : {}),
+        // Snapshots go under the data file's directory, or DATA_DIR for an in-memory emulator.
+        dataDir: values.data ? dirname(values.data) : config.dataDir,
+        deliveryLogMax: settings.deliveryLogMax,
         ...(values.seed === 'demo' ? { seed: 'demo' as const } : {}),
         ...(settings.signingKey ? { signingKey: settings.signingKey } : {}),
         ...(settings.adminToken ? { adminToken: settings.adminToken } : {}),
@@ -96,6 +100,7 @@ export const emulatorCommand: Command = {
       `  control API    ${server.url}/_emulator${settings.adminToken ? '  (Bearer EMULATOR_ADMIN_TOKEN)' : '  (loopback only)'}`,
       `  API reference  ${server.url}/_emulator/docs`,
       `  state          ${values.data ?? 'in memory'}`,
+      `  snapshots      ${join(values.data ? dirname(values.data) : config.dataDir, 'snapshots')}  (POST /_emulator/snapshot {name})`,
     ];
     if (values.seed === 'demo') lines.push(`  demo tenant    "demo", client_id ${settings.demoClientId} (secret: EMULATOR_DEMO_CLIENT_SECRET)`);
     ctx.stdout.write(`${lines.join('\n')}\n`);

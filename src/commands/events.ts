@@ -45,6 +45,12 @@ function eventId(raw: string): number {
   return Number(raw);
 }
 
+const RETRY_REFUSALS = {
+  not_found: 'no such event',
+  rejected: 'rejected deliveries cannot be retried; the WMS must send a corrected one',
+  pruned: 'its raw body was pruned (INBOUND_RETENTION_DAYS): there is nothing left to process',
+} as const;
+
 /** Re-runs processing of stored events; prints one line each. Returns the exit code. */
 export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: CommandContext): Promise<number> {
   let code = 0;
@@ -53,7 +59,7 @@ export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: Command
     if (result.ok) ctx.stdout.write(`event ${id}: queued for processing again (${result.event.kind} ${result.event.dedupeKey})\n`);
     else {
       code = 1;
-      ctx.stderr.write(`event ${id}: ${result.reason === 'not_found' ? 'no such event' : 'rejected deliveries cannot be retried; the WMS must send a corrected one'}\n`);
+      ctx.stderr.write(`event ${id}: ${RETRY_REFUSALS[result.reason]}\n`);
     }
   }
   return code;
@@ -98,7 +104,8 @@ async function show(args: string[], ctx: CommandContext, config: Config): Promis
     return 1;
   }
   const { payload, ...meta } = event;
-  ctx.stdout.write(`${JSON.stringify(meta, null, 2)}\n--- raw body as received ---\n${payload}\n`);
+  const body = meta.payloadPrunedAt ? `(pruned at ${meta.payloadPrunedAt.toISOString()}: older than INBOUND_RETENTION_DAYS)` : payload;
+  ctx.stdout.write(`${JSON.stringify(meta, null, 2)}\n--- raw body as received ---\n${body}\n`);
   return 0;
 }
 

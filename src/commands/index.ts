@@ -2,6 +2,7 @@ import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
+import { pruneCommand } from './prune.js';
 import { pushCommand } from './push.js';
 import { reconcileCommand } from './reconcile.js';
 import { replayCommand } from './replay.js';
@@ -23,4 +24,5 @@ export const commands: Command[] = [
   replayCommand,
   eventsCommand,
   reconcileCommand,
+  pruneCommand,
 ];

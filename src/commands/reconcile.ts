@@ -77,6 +77,8 @@ export const reconcileCommand: Command = {
       void ctx.stopSignal.then(() => {
         interrupted = true;
         abort.abort();
+        // Stock requests in flight are let go too: the run stops now, not after the WMS timeout.
+        deps.stopJobs();
       });
       try {
         await startRunWorker(deps, connection, { signal: abort.signal });
@@ -94,7 +96,7 @@ export const reconcileCommand: Command = {
         }
         bar.end();
         if (interrupted) {
-          ctx.stderr.write('interrupted\n');
+          ctx.stderr.write(`interrupted: run ${run.id} starts again with the next worker of ${connection} (or the next wms-sync reconcile)\n`);
           return 1;
         }
         const final = (await allItems(deps.store, connection, run.id))!;

@@ -33,6 +33,8 @@ export async function startDemoStack(
     port: config.emulator.port,
     host: config.emulator.host,
     ...(options.emulatorInMemory ? {} : { dataFile: join(config.dataDir, 'emulator.db') }),
+    dataDir: config.dataDir,
+    deliveryLogMax: config.emulator.deliveryLogMax,
     seed: 'demo',
     demoClient,
     logger: options.logger.child({ room: 'emulator' }),

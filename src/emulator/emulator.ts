@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
@@ -9,7 +10,7 @@ import type { EmulatorEventMap, EmulatorEvents } from './events.js';
 import { FaultRegistry } from './faults/registry.js';
 import type { EmulatorApp, EmulatorServices } from './http/env.js';
 import { seedDemo } from './seed/demo.js';
-import { readSnapshot, writeSnapshot } from './snapshot/snapshot.js';
+import { readSnapshot, snapshotDir, writeSnapshot } from './snapshot/snapshot.js';
 import { resetAll } from './tenants/reset.js';
 import { resolveSigningKey } from './tokens/signing-key.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -19,6 +20,13 @@ export interface EmulatorOptions {
   logger?: Logger;
   /** A SQLite file: state survives a restart. In memory when absent. */
   dataFile?: string;
+  /**
+   * The emulator's data directory: snapshots go to its `snapshots` folder. Defaults to the data
+   * file's directory; without either, snapshots are unavailable.
+   */
+  dataDir?: string;
+  /** Finished webhook deliveries each tenant's delivery log keeps (default 10,000). */
+  deliveryLogMax?: number;
   /** Key material for the HS256 tokens; generated (and kept in the data file) when absent. */
   signingKey?: string;
   /** Behave as a WMS whose token service has no signing key: endpoint 21 answers 503. */
@@ -37,10 +45,10 @@ export interface EmulatorState extends EmulatorServices {
   resetAll(): void;
   /** `delivery` (a webhook request finished), `idle` (a tenant has nothing pending), `queued`. */
   events: EmulatorEvents;
-  /** The whole state to a file (a SQLite image). */
-  snapshot(file: string): { file: string; bytes: number };
-  /** The whole state from a snapshot file; pending deliveries in it are sent. */
-  restore(file: string): { file: string; tenants: string[] };
+  /** The whole state to a named snapshot (a SQLite image in the data directory's snapshots folder). */
+  snapshot(name: string): { name: string; bytes: number };
+  /** The whole state from a named snapshot; pending deliveries in it are sent. */
+  restore(name: string): { name: string; tenants: string[] };
 }
 
 export interface Emulator {
@@ -67,7 +75,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if (options.seed === 'demo') seedDemo(ctx, options.demoClient ?? DEFAULT_DEMO_CLIENT);
   };
   const faults = new FaultRegistry(options.random);
-  const webhooks = new WebhookDispatcher(ctx, faults);
+  const webhooks = new WebhookDispatcher(ctx, faults, options.deliveryLogMax);
+  const dataDir = options.dataDir ?? (options.dataFile ? dirname(options.dataFile) : undefined);
+  const snapshots = dataDir ? snapshotDir(dataDir) : undefined;
   const state: EmulatorState = {
     ctx,
     events,
@@ -81,9 +91,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       resetAll(ctx);
       seed();
     },
-    snapshot: (file) => writeSnapshot(ctx, file),
-    restore: (file) => {
-      const restored = readSnapshot(ctx, file);
+    snapshot: (name) => writeSnapshot(ctx, snapshots, name),
+    restore: (name) => {
+      const restored = readSnapshot(ctx, snapshots, name);
       webhooks.reset();
       // The snapshot carries its own generated signing key: tokens it issued work again.
       state.tokens.key = resolveSigningKey(ctx, options.signingKey);

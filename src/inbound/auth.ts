@@ -1,32 +1,44 @@
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { ConnectionConfig } from '../lib/connections.js';
+import { randomBytes } from 'node:crypto';
 import { safeEqualAny } from '../lib/crypto.js';
-import { notFound, unauthorized } from '../lib/errors.js';
+import { unauthorized, type AppError } from '../lib/errors.js';
 
 export const WEBHOOK_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="wms-sync webhooks", charset="UTF-8"' };
+
+/** Every connection's header is compared with this many candidates (current, previous or filler). */
+const CANDIDATES = 2;
+
+const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+/** A credential nobody knows: what an unknown connection's delivery and a one-credential connection's spare slot are compared with. */
+const filler = () => basic('unknown', randomBytes(32).toString('hex'));
 
 /**
  * HTTP Basic for the webhook routes. The expected `Authorization` values are built once per
  * connection and the whole header is compared against each in constant time: no per-request
- * decoding, no early exit, and both credentials of a rotation are accepted.
+ * decoding, no early exit, and both credentials of a rotation are accepted. An unknown connection
+ * is checked the same way against credentials nobody knows, and fails exactly like a wrong
+ * password (same 401, same headers, same work), so connection names cannot be enumerated.
  */
-export function webhookAuthenticator(connections: ConnectionRegistry, onUnauthorized?: (connection: string) => void) {
+export function webhookAuthenticator(connections: ConnectionRegistry) {
   const expected = new Map<string, string[]>();
   for (const c of connections.all()) {
-    expected.set(
-      c.name,
-      c.webhookCredentials.map(({ username, password }) => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`),
-    );
+    const accepted = c.webhookCredentials.map(({ username, password }) => basic(username, password));
+    while (accepted.length < CANDIDATES) accepted.push(filler());
+    expected.set(c.name, accepted);
   }
+  const unknown = Array.from({ length: CANDIDATES }, filler);
   return {
-    /** The connection the delivery is for; throws 404 for an unknown one, 401 for wrong credentials. */
-    authenticate(connectionName: string, header: string | undefined): ConnectionConfig {
+    /** The candidates a delivery to this connection name is compared with (exposed for tests of the equal work). */
+    candidatesFor: (connectionName: string): readonly string[] => expected.get(connectionName) ?? unknown,
+
+    /** The connection the delivery is for, or the 401 to answer (unknown connection or wrong credentials alike). */
+    authenticate(connectionName: string, header: string | undefined): { connection: ConnectionConfig } | { refused: AppError } {
+      const accepted = expected.get(connectionName) ?? unknown;
+      const match = safeEqualAny(header ? normalizeScheme(header) : '', accepted);
       const connection = connections.get(connectionName);
-      const accepted = expected.get(connectionName);
-      if (!connection || !accepted) throw notFound(`No connection named "${connectionName}"`);
-      if (header && safeEqualAny(normalizeScheme(header), accepted)) return connection;
-      onUnauthorized?.(connectionName);
-      throw unauthorized(header ? 'Invalid Basic credentials' : 'Missing Basic credentials', WEBHOOK_CHALLENGE);
+      if (match && connection) return { connection };
+      return { refused: unauthorized(header ? 'Invalid Basic credentials' : 'Missing Basic credentials', WEBHOOK_CHALLENGE) };
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../lib/clock.js';
 import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFailed } from '../lib/errors.js';
 import { isJsonContentType } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
-import { mayHoldNul, NUL_MESSAGE, nulPath } from '../lib/nul.js';
+import { mayNeedPayloadCheck, payloadIssue } from '../lib/nul.js';
 import { fieldIssues, issuesMessage } from '../lib/zod-issues.js';
 import type { NewInboundEvent, RecordedEvent } from '../store/types.js';
 import type { AckResult } from './ack-writer.js';
@@ -84,9 +84,9 @@ export function check(input: Pick<IngestInput, 'kind' | 'contentType' | 'body'>)
   if (!parsed.success) {
     return { ok: false, reason: 'invalid_payload', error: validationFailed(issuesMessage(parsed.error), fieldIssues(parsed.error)) };
   }
-  const nul = mayHoldNul(input.body) ? nulPath(value) : undefined;
-  if (nul !== undefined) {
-    return { ok: false, reason: 'invalid_payload', error: validationFailed(`${nul}: ${NUL_MESSAGE}`, [{ path: nul, message: NUL_MESSAGE }]) };
+  const issue = mayNeedPayloadCheck(input.body) ? payloadIssue(value) : undefined;
+  if (issue !== undefined) {
+    return { ok: false, reason: 'invalid_payload', error: validationFailed(`${issue.path}: ${issue.message}`, [issue]) };
   }
   return { ok: true, dedupeKey: dedupeKeyOf(input.kind, parsed.data) };
 }

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../deps.js';
+import { authRefusal } from '../lib/auth-failures.js';
 import type { AppEnv } from '../lib/http.js';
 import { createAckWriter } from './ack-writer.js';
 import { webhookAuthenticator } from './auth.js';
@@ -20,7 +21,7 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   const metrics = inboundMetrics(deps.metrics);
   registerInboundGauges(deps.metrics, deps);
-  const auth = webhookAuthenticator(deps.connections, (connection) => metrics.authFailures.inc({ connection }));
+  const auth = webhookAuthenticator(deps.connections);
   const writer = createAckWriter(deps, (batch) => metrics.commitBatchSize.observe(batch.size));
   app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
     type: 'http',
@@ -33,7 +34,13 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
     app.openAPIRegistry.registerPath(route);
     app.post(route.getRoutingPath(), async (c) => {
       const started = performance.now();
-      const connection = auth.authenticate(c.req.param('connection'), c.req.header('authorization'));
+      const name = c.req.param('connection');
+      const checked = auth.authenticate(name, c.req.header('authorization'));
+      if ('refused' in checked) {
+        if (deps.connections.get(name)) metrics.authFailures.inc({ connection: name });
+        throw authRefusal(c, 'webhooks', 'basic', checked.refused);
+      }
+      const { connection } = checked;
       const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
       const outcome = await ingest(ctx, {
         connection: connection.name,

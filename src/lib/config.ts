@@ -27,6 +27,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalString = z.string().min(1).optional();
+const cronOrOff = (fallback: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
+    .default(fallback);
 
 /**
  * Every environment variable the service reads, with its default. `.env.example` mirrors this
@@ -62,11 +68,7 @@ export const envSchema = z.object({
   OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
   OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
   OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: int(1, 7 * 24 * 60 * 60).default(1800),
-  RECONCILE_CRON: z
-    .string()
-    .min(1)
-    .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
-    .default('0 * * * *'),
+  RECONCILE_CRON: cronOrOff('0 * * * *'),
   RECONCILE_PRODUCTS: z.enum(['wms', 'synced']).default('wms'),
   RECONCILE_BATCH_SIZE: int(1, 1000).default(100),
   RECONCILE_PARALLELISM: int(1, 32).default(4),
@@ -88,6 +90,21 @@ export const envSchema = z.object({
   WEBHOOK_PREVIOUS_PASSWORD: optionalString,
   ERP_API_TOKEN: optionalString,
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  METRICS_PORT: int(0, 65535).optional(),
+  METRICS_HOST: optionalString,
+  AUTH_FAILURE_LIMIT: int(0, 100_000).default(20),
+  AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  TRUST_PROXY_HOPS: int(0, 10).default(0),
+  INBOUND_RETENTION_DAYS: int(1, 36_500).default(90),
+  INBOUND_REJECTED_RETENTION_DAYS: int(1, 36_500).default(30),
+  DEDUPE_RETENTION_DAYS: int(1, 36_500).default(400),
+  CONFIRMATION_RETENTION_DAYS: int(1, 36_500).default(180),
+  LEDGER_RETENTION_DAYS: int(1, 36_500).default(180),
+  RECONCILE_RETENTION_DAYS: int(1, 36_500).default(90),
+  OUTBOUND_RETENTION_DAYS: int(1, 36_500).default(365),
+  PRUNE_CRON: cronOrOff('17 3 * * *'),
+  EMULATOR_DELIVERY_LOG_MAX: int(10, 10_000_000).default(10_000),
   EMULATOR_PORT: int(0, 65535).default(8090),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
   EMULATOR_ADMIN_TOKEN: optionalString,
@@ -126,6 +143,28 @@ export interface Config {
   connections: ConnectionConfig[];
   /** The operators' API (/admin/v1) and console: off when `token` is unset. */
   admin: { token: string | undefined };
+  /**
+   * `/metrics`: a Bearer token when `token` is set; with `port`, served on a listener of its own
+   * (`host`) and no longer on the main port.
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
+  /** Failed authentications per client address (429 over `limit` per window; 0 = off) and how that address is found. */
+  authFailures: { limit: number; windowMs: number; trustProxyHops: number };
+  /**
+   * Days each kind of row is kept (docs/operations.md): raw bodies of processed and of rejected
+   * events, dedupe keys, confirmations, ledger movements (rolled into an opening balance),
+   * reconciliation runs and items, synced documents and cancels; `cron` null when the daily prune is off.
+   */
+  retention: {
+    inboundDays: number;
+    rejectedDays: number;
+    dedupeDays: number;
+    confirmationDays: number;
+    ledgerDays: number;
+    reconcileDays: number;
+    outboundDays: number;
+    cron: string | null;
+  };
   emulator: {
     port: number;
     host: string;
@@ -134,6 +173,7 @@ export interface Config {
     tokenServiceDisabled: boolean;
     demoClientId: string;
     demoClientSecret: string;
+    deliveryLogMax: number;
   };
 }
 
@@ -197,6 +237,18 @@ export function loadConfig(source: Source = process.env): Config {
     },
     connections,
     admin: { token: env.ADMIN_TOKEN },
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
+    authFailures: { limit: env.AUTH_FAILURE_LIMIT, windowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000, trustProxyHops: env.TRUST_PROXY_HOPS },
+    retention: {
+      inboundDays: env.INBOUND_RETENTION_DAYS,
+      rejectedDays: env.INBOUND_REJECTED_RETENTION_DAYS,
+      dedupeDays: env.DEDUPE_RETENTION_DAYS,
+      confirmationDays: env.CONFIRMATION_RETENTION_DAYS,
+      ledgerDays: env.LEDGER_RETENTION_DAYS,
+      reconcileDays: env.RECONCILE_RETENTION_DAYS,
+      outboundDays: env.OUTBOUND_RETENTION_DAYS,
+      cron: env.PRUNE_CRON === 'off' ? null : env.PRUNE_CRON,
+    },
     emulator: {
       port: env.EMULATOR_PORT,
       host: env.EMULATOR_HOST,
@@ -205,6 +257,7 @@ export function loadConfig(source: Source = process.env): Config {
       tokenServiceDisabled: env.EMULATOR_TOKEN_SERVICE_DISABLED,
       demoClientId: env.EMULATOR_DEMO_CLIENT_ID,
       demoClientSecret: env.EMULATOR_DEMO_CLIENT_SECRET,
+      deliveryLogMax: env.EMULATOR_DELIVERY_LOG_MAX,
     },
   };
 }

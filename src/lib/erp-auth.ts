@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { authRefusal } from './auth-failures.js';
 import type { ConnectionRegistry } from './connection-registry.js';
 import type { ConnectionConfig } from './connections.js';
 import { unauthorized } from './errors.js';
@@ -18,9 +19,11 @@ export function erpAuth(connections: ConnectionRegistry): MiddlewareHandler<ErpE
   return async (c, next) => {
     const header = c.req.header('authorization');
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw unauthorized('Missing bearer token', CHALLENGE);
+    if (!match) throw authRefusal(c, 'erp', 'bearer', unauthorized('Missing bearer token', CHALLENGE));
     const connection = connections.byErpToken(match[1]!);
-    if (!connection) throw unauthorized('Invalid bearer token', { 'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"` });
+    if (!connection) {
+      throw authRefusal(c, 'erp', 'bearer', unauthorized('Invalid bearer token', { 'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"` }));
+    }
     c.set('connection', connection);
     await next();
   };

@@ -3,6 +3,7 @@ import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId as honoRequestId } from 'hono/request-id';
 import type { z } from 'zod';
+import type { AuthFailures } from './auth-failures.js';
 import { AppError, errorBody, errorMessage, payloadTooLarge, unsupportedMediaType, validationFailed } from './errors.js';
 import type { Logger } from './logger.js';
 import { fieldIssues, issuesMessage } from './zod-issues.js';
@@ -11,6 +12,8 @@ import { fieldIssues, issuesMessage } from './zod-issues.js';
 export interface RequestVars {
   requestId: string;
   log: Logger;
+  /** Set by the app: what authenticating routes report failures to (see auth-failures.ts). */
+  authFailures?: AuthFailures;
 }
 export interface AppEnv extends Env {
   Variables: RequestVars;

@@ -1,32 +1,73 @@
-import { formatPath } from './zod-issues.js';
+import { formatPath, type FieldIssue } from './zod-issues.js';
 
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
+/** Deepest nesting of objects and arrays a payload may have; no WMS or ERP document comes near it. */
+export const MAX_PAYLOAD_DEPTH = 64;
+export const DEPTH_MESSAGE = `nests objects or arrays more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+
+/** Segments of a path a message names; a longer one ends with `…`. */
+const SHOWN_SEGMENTS = 8;
+
+interface Node {
+  value: unknown;
+  key: PropertyKey | undefined;
+  parent: Node | undefined;
+  depth: number;
+}
+
+function pathOf(node: Node | undefined, extra?: PropertyKey): string {
+  const parts: PropertyKey[] = extra === undefined ? [] : [extra];
+  for (let n = node; n?.parent; n = n.parent) parts.push(n.key!);
+  parts.reverse();
+  return parts.length > SHOWN_SEGMENTS ? `${formatPath(parts.slice(0, SHOWN_SEGMENTS))}…` : formatPath(parts);
+}
+
 /**
- * Where a parsed JSON value holds U+0000 (in a string or a key), as `lines[0].description`;
- * undefined when nowhere. Postgres text and jsonb cannot store it (SQLite can), so such input is
- * refused on both backends rather than stored on one and a 500 on the other.
+ * What makes a parsed JSON value unstorable, as a field issue: U+0000 in a string or a key
+ * (Postgres text and jsonb cannot store it, SQLite can, so it is refused on both rather than a
+ * 500 on one), or nesting deeper than `MAX_PAYLOAD_DEPTH`. Walked with an explicit stack and
+ * parent links, so a hostile depth costs neither the call stack nor a copy of the path per level;
+ * the path named is at most `SHOWN_SEGMENTS` long. Undefined when the value is fine.
  */
-export function nulPath(value: unknown, path: PropertyKey[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? formatPath(path) : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, i]);
-      if (found !== undefined) return found;
+export function payloadIssue(value: unknown): FieldIssue | undefined {
+  const stack: Node[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return { path: pathOf(node), message: NUL_MESSAGE };
+      continue;
     }
-    return undefined;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, member] of Object.entries(value)) {
-      if (key.includes('\u0000')) return formatPath([...path, key.replaceAll('\u0000', '\\u0000')]);
-      const found = nulPath(member, [...path, key]);
-      if (found !== undefined) return found;
+    if (v === null || typeof v !== 'object') continue;
+    const depth = node.depth + 1;
+    if (depth > MAX_PAYLOAD_DEPTH) return { path: pathOf(node), message: DEPTH_MESSAGE };
+    const children: Node[] = [];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) children.push({ value: v[i], key: i, parent: node, depth });
+    } else {
+      for (const [key, member] of Object.entries(v)) {
+        if (key.includes('\u0000')) return { path: pathOf(node, key.replaceAll('\u0000', '\\u0000')), message: NUL_MESSAGE };
+        children.push({ value: member, key, parent: node, depth });
+      }
     }
+    // Reversed so the first problem in document order is the one reported.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return undefined;
 }
 
-/** In JSON text U+0000 can only be written as this escape (a raw one is not valid JSON). */
-export function mayHoldNul(jsonText: string): boolean {
-  return jsonText.includes('\\u0000');
+/**
+ * Whether a JSON text can hold what `payloadIssue` refuses: U+0000 can only be written as the
+ * escape `\u0000`, and nesting deeper than the limit needs more opening brackets than the limit.
+ * Lets the webhook receiver skip the walk for ordinary bodies.
+ */
+export function mayNeedPayloadCheck(jsonText: string): boolean {
+  if (jsonText.includes('\\u0000')) return true;
+  let open = 0;
+  for (let i = 0; i < jsonText.length; i++) {
+    const c = jsonText.charCodeAt(i);
+    if ((c === 0x5b || c === 0x7b) && ++open > MAX_PAYLOAD_DEPTH) return true;
+  }
+  return false;
 }

@@ -1,10 +1,11 @@
 import type { Clock } from '../lib/clock.js';
 import { validationFailed } from '../lib/errors.js';
-import { NUL_MESSAGE, nulPath } from '../lib/nul.js';
+import { payloadIssue } from '../lib/nul.js';
 import type { FieldIssue } from '../lib/zod-issues.js';
 import { fieldIssues } from '../lib/zod-issues.js';
 import type { Queue } from '../queue/types.js';
 import type { OutboundEntity, OutboundRecord, Store, StoreTx } from '../store/index.js';
+import { dotSegmentIssues } from './codes.js';
 import { KINDS, type IntakeKind } from './entities.js';
 import { normalizePayload, payloadHash } from './payload.js';
 import { PUSH_QUEUE, type PushJob } from './push/jobs.js';
@@ -49,8 +50,10 @@ async function upsertAll(tx: StoreTx, queue: Queue, connection: string, items: D
 
 /** Stores what the ERP wants to exist in the WMS (a validated DTO) and queues its push when it changed. */
 export function acceptOne(deps: IntakeDeps, connection: string, entity: OutboundEntity, payload: Record<string, unknown>): Promise<Accepted> {
-  const nul = nulPath(payload);
-  if (nul !== undefined) return Promise.reject(validationFailed(`${nul}: ${NUL_MESSAGE}`, [{ path: nul, message: NUL_MESSAGE }]));
+  const issue = payloadIssue(payload);
+  if (issue !== undefined) return Promise.reject(validationFailed(`${issue.path}: ${issue.message}`, [issue]));
+  const dots = dotSegmentIssues(entity, payload);
+  if (dots.length > 0) return Promise.reject(validationFailed(dots.map((d) => `${d.path}: ${d.message}`).join('; '), dots));
   const at = deps.clock.now();
   return deps.store.transaction(async (tx) => (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at))[0]!);
 }
@@ -73,9 +76,10 @@ export async function acceptBatch(deps: IntakeDeps, connection: string, kind: In
       results[index] = { index, externalCode, result: 'invalid', errors: fieldIssues(parsed.error) };
       return;
     }
-    const nul = nulPath(parsed.data);
-    if (nul !== undefined) {
-      results[index] = { index, externalCode, result: 'invalid', errors: [{ path: nul, message: NUL_MESSAGE }] };
+    const issue = payloadIssue(parsed.data);
+    const dots = issue ? [] : dotSegmentIssues(info.entity, parsed.data);
+    if (issue !== undefined || dots.length > 0) {
+      results[index] = { index, externalCode, result: 'invalid', errors: issue ? [issue] : dots };
       return;
     }
     const earlier = seen.get(externalCode!);

@@ -1,6 +1,7 @@
 import type { JobRegistration } from '../worker.js';
 import { pushContext } from './push/context.js';
 import { handlePush } from './push/handle.js';
+import { watchDeadPushJobs } from './push/internal-failure.js';
 import { PUSH_QUEUE, type PushJob } from './push/jobs.js';
 
 /**
@@ -17,9 +18,10 @@ export const outboundJobs: JobRegistration = {
       retryBackoff: true,
       expireInSeconds: Math.ceil((ctx.leaseMs + 60_000) / 1000),
     });
+    watchDeadPushJobs(ctx);
     const { batchSize, concurrency, pollIntervalMs } = deps.config.worker;
     await deps.queue.work<PushJob>(PUSH_QUEUE, { batchSize, concurrency, pollIntervalMs }, async (job) => {
-      await handlePush(ctx, job.data);
+      await handlePush(ctx, job.data, { final: job.retryCount >= job.retryLimit });
     });
   },
 };

@@ -80,15 +80,16 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     await this.#tables.ensureLeaseIndex();
   }
 
-  async stop(options: { graceMs?: number } = {}): Promise<void> {
+  async stop(options: { graceMs?: number } = {}): Promise<boolean> {
     clearInterval(this.#deadSweep);
     clearInterval(this.#leaseSweep);
     this.#deadSweep = undefined;
     this.#leaseSweep = undefined;
     const loops = [...this.#loops.values()].flat();
     this.#loops.clear();
-    await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
+    const ended = await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
     await this.boss.stop({ graceful: false, close: false, wait: true });
+    return ended.every(Boolean);
   }
 
   createQueue(name: string, options: QueueOptions = {}): Promise<void> {

@@ -82,8 +82,11 @@ export interface QueueEvents {
 export interface Queue extends EventEmitter<QueueEvents> {
   readonly kind: 'sqlite' | 'pgboss';
   start(): Promise<void>;
-  /** Stops fetching, waits up to `graceMs` for running handlers, then stops timers. */
-  stop(options?: { graceMs?: number }): Promise<void>;
+  /**
+   * Stops fetching, waits up to `graceMs` for running handlers, then stops timers. Resolves true
+   * when every handler had ended, false when some were still running at the end of the grace.
+   */
+  stop(options?: { graceMs?: number }): Promise<boolean>;
   createQueue(name: string, options?: QueueOptions): Promise<void>;
   /** Returns the job id, or null when a stately queue already holds a waiting job with that key. */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;

@@ -3,6 +3,7 @@ import { errorMessage } from '../lib/errors.js';
 import type { Job, Queue } from '../queue/types.js';
 import type { JobRegistration } from '../worker.js';
 import { createRunQueue, isRunQueue, runQueueOf, SCHEDULE_QUEUE, type RunJobData } from './queue.js';
+import { resumeInterrupted } from './resume.js';
 import { requestRun } from './request.js';
 import { executeRun, type RunControls } from './run.js';
 
@@ -11,7 +12,8 @@ type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | '
 /** Runs one run job; a failure of our own puts the run back in line, or fails it on the last attempt. */
 async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls): Promise<void> {
   try {
-    await executeRun({ ...deps, config: deps.config.reconcile }, job.data.runId, controls);
+    const run = await executeRun({ ...deps, config: deps.config.reconcile }, job.data.runId, controls);
+    if (run?.status === 'interrupted') await resumeInterrupted(deps, run);
   } catch (err) {
     const reason = `attempt ${job.retryCount + 1} failed: ${errorMessage(err)}`;
     const at = deps.clock.now();
@@ -60,7 +62,8 @@ async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Pr
 export const reconcileJobs: JobRegistration = {
   name: 'reconcile',
   register: async (deps) => {
-    for (const connection of deps.connections.all()) await startRunWorker(deps, connection.name);
+    // Runs stop at a safe point when the process is asked to stop (deps.stopping).
+    for (const connection of deps.connections.all()) await startRunWorker(deps, connection.name, { signal: deps.stopping });
     deps.queue.on('failed', (e) => {
       if (!isRunQueue(e.name) || !e.dead) return;
       onDeadJob(deps, e.name, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not fail the run of a dead job'));

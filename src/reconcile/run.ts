@@ -22,7 +22,10 @@ export interface RunDeps {
 }
 
 export interface RunControls {
-  /** Stops the run between batches; it ends `failed` ("interrupted"). */
+  /**
+   * Stops the run at a safe point (between batches, in its settle wait; stock requests in flight
+   * are let go by the client): it is left `interrupted`, to be started again by its job.
+   */
   signal?: AbortSignal;
   retry?: RetryPolicy;
 }
@@ -73,6 +76,12 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
     log.info({ status, reason, rows: done?.rowsChecked, drift: done?.driftCount, requests: done?.requests }, 'reconciliation finished');
     return done;
   };
+  // What was written stays (items, baselines, drift confirmations: idempotent); the next attempt starts over.
+  const interrupt = async () => {
+    const left = await store.reconciliation.interruptRun(runId, 'interrupted: the process stopped; the run starts again', clock.now());
+    log.info({ status: left?.status }, 'reconciliation interrupted');
+    return left;
+  };
 
   const connection = deps.connections.get(run.connection);
   if (!connection) return finish('failed', `connection "${run.connection}" is not configured`);
@@ -86,7 +95,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
     codes = await listProducts({ store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) }, run.connection, deps.config.products);
   } catch (err) {
     await store.reconciliation.addProgress(runId, { requests }, clock.now());
-    if (aborted()) return finish('failed', 'interrupted');
+    if (aborted()) return interrupt();
     return finish('failed', `listing the products failed: ${errorMessage(err)}`);
   }
   await store.reconciliation.addProgress(runId, { requests }, clock.now());
@@ -128,12 +137,12 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
       await forEachLimited(chunks(products, deps.config.batchSize), deps.config.parallelism, (batch) => check(batch, previous), stop);
     }
   } catch (err) {
-    if (aborted()) return finish('failed', 'interrupted');
+    if (aborted()) return interrupt();
     throw err;
   } finally {
     await progress.flush();
   }
-  if (aborted()) return finish('failed', 'interrupted');
+  if (aborted()) return interrupt();
 
   if (pending.size > 0) {
     const write = new BatchWrite(runId, run.connection, clock.now());

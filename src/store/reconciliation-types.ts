@@ -76,8 +76,13 @@ export interface ReconciliationRepo {
   getRun(id: number): Promise<ReconciliationRun | undefined>;
   /** The connection's runs, newest first, with an id below `beforeId` when given. */
   listRuns(connection: string, query: { limit: number; beforeId?: number }): Promise<ReconciliationRun[]>;
-  /** The newest run of the connection still waiting to start. */
+  /** The newest run of the connection still waiting to start (queued, or interrupted and waiting to start again). */
   findQueued(connection: string): Promise<ReconciliationRun | undefined>;
+  /**
+   * Marks a run that is not finished `interrupted` with a reason (its process is stopping; its job
+   * starts it again). Returns the run as it is now (unchanged when it had already finished).
+   */
+  interruptRun(id: number, reason: string, at: Date): Promise<ReconciliationRun | undefined>;
   /**
    * Marks a queued (or interrupted running) run as running from `at`, counts the attempt and clears
    * its counters; undefined when the run does not exist or has already finished.

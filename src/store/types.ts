@@ -1,6 +1,7 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
+import type { RetentionRepo } from './retention-types.js';
 import type { ConfirmationType, InboundStatus, OutboundEntity } from './values.js';
 
 export type InboundEvent = InferSelectModel<typeof tables.inboundEvents>;
@@ -116,6 +117,11 @@ export interface OutboxRepo {
   waitsOf(recordId: number): Promise<OutboundWait[]>;
   /** Removes every wait on this reference and returns the ids of the records that waited for it. */
   releaseWaiters(connection: string, target: OutboundRef): Promise<number[]>;
+  /**
+   * Records per state (every connection), and when the pending record that changed least recently
+   * last changed (stored, attempted, failed an attempt); null when none is pending. For /metrics.
+   */
+  stateSummary(): Promise<{ counts: Record<OutboundRecord['state'], number>; oldestPendingChange: Date | null }>;
 }
 
 export interface OutboundRef {
@@ -179,6 +185,8 @@ export interface Repos {
   confirmations: ConfirmationsRepo;
   ledger: LedgerRepo;
   reconciliation: ReconciliationRepo;
+  /** Pruning by age (docs/operations.md); used by `wms-sync prune` and the daily prune job. */
+  retention: RetentionRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */

@@ -19,8 +19,11 @@ export const CONFIRMATION_TYPES = [
 ] as const;
 export type ConfirmationType = (typeof CONFIRMATION_TYPES)[number];
 
-/** queued → running → completed | partial (some batches failed) | failed (nothing could be checked). */
-export const RECONCILIATION_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed'] as const;
+/**
+ * queued → running → completed | partial (some batches failed) | failed (nothing could be checked);
+ * interrupted: its process stopped mid-run, and the run waits to start again (not finished).
+ */
+export const RECONCILIATION_STATUSES = ['queued', 'running', 'completed', 'partial', 'failed', 'interrupted'] as const;
 export type ReconciliationStatus = (typeof RECONCILIATION_STATUSES)[number];
 
 export const RECONCILIATION_TRIGGERS = ['schedule', 'api', 'cli'] as const;

@@ -1,7 +1,10 @@
 import { badRequestObjectSchema, conflictObjectSchema, tokenErrorSchema } from '../wms/index.js';
 
-/** How a call failed: an HTTP answer, no answer in time, no answer at all, or an answer we cannot read. */
-export type WmsErrorKind = 'http' | 'timeout' | 'network' | 'invalid-response';
+/**
+ * How a call failed: an HTTP answer, no answer in time, no answer at all, an answer we cannot
+ * read, or a request that cannot be sent at all (a code that cannot be a URL path segment).
+ */
+export type WmsErrorKind = 'http' | 'timeout' | 'network' | 'invalid-response' | 'invalid-request';
 
 export interface WmsErrorInit {
   kind: WmsErrorKind;
@@ -54,7 +57,7 @@ export class WmsError extends Error {
 
 export function isRetryable(kind: WmsErrorKind, status: number): boolean {
   if (kind === 'timeout' || kind === 'network') return true;
-  if (kind === 'invalid-response') return false;
+  if (kind === 'invalid-response' || kind === 'invalid-request') return false;
   return status === 409 || status === 429 || status >= 500;
 }
 
@@ -81,6 +84,8 @@ function describe(init: WmsErrorInit): string {
       return `${where}: no answer within the timeout`;
     case 'network':
       return `${where}: connection failed${init.detail ? `: ${init.detail}` : ''}`;
+    case 'invalid-request':
+      return `${where}: not sent: ${init.detail ?? 'invalid request'}`;
     case 'invalid-response':
       return `${where}: answer ${init.status} does not match the spec${init.detail ? `: ${init.detail}` : ''}`;
     default:

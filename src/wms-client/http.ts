@@ -22,6 +22,8 @@ export interface HttpOptions {
   timeoutMs: number;
   /** Replaces the global fetch (tests never need it; a proxy is put in front instead). */
   fetch?: typeof fetch;
+  /** Abandons the call (the process is stopping): a network WmsError saying so. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -41,8 +43,12 @@ export async function send(req: HttpRequest, options: HttpOptions): Promise<Resp
       retry: 0,
       throwHttpErrors: false,
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (err) {
+    if (options.signal?.aborted) {
+      throw new WmsError({ kind: 'network', operation: req.operation, method: req.method, path: req.path, detail: 'abandoned: the service is stopping' });
+    }
     if (isTimeoutError(err)) throw new WmsError({ kind: 'timeout', operation: req.operation, method: req.method, path: req.path });
     throw new WmsError({ kind: 'network', operation: req.operation, method: req.method, path: req.path, detail: networkDetail(err) });
   }

@@ -26,6 +26,8 @@ export interface WmsClientOptions {
   /** Observes every token request. */
   onTokenRequest?: (connection: string) => void;
   fetch?: typeof fetch;
+  /** Aborts every call in flight and to come (the process is stopping). */
+  signal?: AbortSignal;
 }
 
 export interface WmsClient extends WmsOperations {
@@ -38,7 +40,7 @@ export interface WmsClient extends WmsOperations {
 
 /** A client for one connection: its own token cache, its own concurrency bound. */
 export function createWmsClient(connection: ConnectionConfig, options: WmsClientOptions): WmsClient {
-  const http = { timeoutMs: options.timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  const http = { timeoutMs: options.timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   const onTokenRequest = options.onTokenRequest;
   const tokens = new TokenManager(tokenSource(connection.wms, http, () => options.clock.nowMs()), options.clock, {
     ...(onTokenRequest ? { onRequest: () => onTokenRequest(connection.name) } : {}),

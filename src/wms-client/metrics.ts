@@ -19,6 +19,8 @@ export function instrumentedWmsClients(options: {
   maxConcurrency: number;
   clock: Clock;
   logger: Logger;
+  /** Aborts every call in flight and to come (the process is stopping). */
+  signal?: AbortSignal;
 }): WmsClients {
   const calls = counter(options.registry, 'wms_sync_wms_requests_total', 'HTTP calls to the WMS API', ['connection', 'operation', 'status'] as const);
   const tokens = counter(options.registry, 'wms_sync_wms_token_requests_total', 'Token requests to the WMS', ['connection'] as const);
@@ -27,6 +29,7 @@ export function instrumentedWmsClients(options: {
     maxConcurrency: options.maxConcurrency,
     clock: options.clock,
     logger: options.logger,
+    ...(options.signal ? { signal: options.signal } : {}),
     onCall: (connection, info) => calls.inc({ connection, operation: info.operation, status: String(info.status) }),
     onTokenRequest: (connection) => tokens.inc({ connection }),
   });

@@ -1,6 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { wmsPath, type WmsPathName } from '../wms/index.js';
+import { UnaddressablePathError, WMS_PATHS, wmsPath, type WmsPathName } from '../wms/index.js';
+import { WmsError } from './errors.js';
 import type { z } from 'zod';
 import { httpError, parseWith, readBody, send, type HttpOptions, type HttpRequest } from './http.js';
 import type { Limiter } from './limiter.js';
@@ -51,7 +52,14 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {}
 
   call<S extends z.ZodType>(op: Operation<S>): Promise<TransportResult<z.output<S>>> {
-    const path = wmsPath(op.path, op.params);
+    let path: string;
+    try {
+      path = wmsPath(op.path, op.params);
+    } catch (err) {
+      if (!(err instanceof UnaddressablePathError)) throw err;
+      // Never a call to another URL: a failure of this call that retrying cannot fix.
+      return Promise.reject(new WmsError({ kind: 'invalid-request', operation: op.name, method: op.method, path: WMS_PATHS[op.path], detail: err.message }));
+    }
     const req: HttpRequest = {
       operation: op.name,
       method: op.method,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestService } from '../support/service.js';
+import { testConnection, type TestService } from '../support/service.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { until } from '../support/wait.js';
 import { nextEvent } from '../queue/events.js';
@@ -8,9 +8,12 @@ import { loadConfig } from '../../src/lib/config.js';
 import { openDeps } from '../../src/main.js';
 import { buildApp } from '../../src/app.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { product } from '../outbound/support.js';
 
 describe('readiness on Postgres when the database goes away and comes back', () => {
   const proxy = new TcpProxy('127.0.0.1', 5432);
+  const acme = testConnection('acme');
+  const ADMIN_TOKEN = 'admin-token-0123456789';
   let svc: TestService;
   let dropSchema: () => Promise<void>;
 
@@ -20,7 +23,7 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     dropSchema = db.drop;
     const url = new URL(db.url);
     url.port = String(proxy.port);
-    const config = { ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent' }), connections: [] };
+    const config = { ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent', ADMIN_TOKEN }), connections: [acme] };
     const deps = await openDeps(config, { logger: silentLogger(), queueTuning: { pgboss: { maintenanceIntervalSeconds: 1 } } });
     svc = {
       deps,
@@ -54,5 +57,36 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     await svc.deps.queue.work('after-outage', { pollIntervalMs: 100 }, async () => undefined);
     await svc.deps.queue.send('after-outage', { ok: true });
     await done;
+  });
+
+  const erp = (method: string, path: string, json?: unknown) =>
+    svc.app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${acme.erpApiToken}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+      ...(json ? { body: JSON.stringify(json) } : {}),
+    });
+
+  it('answers 503 with Retry-After (not 500) while the store is unreachable, and works again after', async () => {
+    expect((await erp('GET', '/erp/v1/events')).status).toBe(200);
+    await proxy.cut();
+    try {
+      for (const res of [await erp('GET', '/erp/v1/events'), await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT')), await erp('GET', '/erp/v1/products/P-OUT')]) {
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('5');
+        const body = (await res.json()) as Record<string, unknown>;
+        expect(body).toMatchObject({ success: false, error: 'unavailable' });
+        // nothing about where the database is
+        expect(JSON.stringify(body)).not.toContain(String(proxy.port));
+      }
+      // /readyz names the failing check; only an operator reads the reason (which names the address)
+      const anonymous = await (await svc.app.request('/readyz')).text();
+      expect(anonymous).toContain('"store":"failing"');
+      expect(anonymous).not.toContain(String(proxy.port));
+      const operator = await (await svc.app.request('/readyz', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      expect(operator).toContain(String(proxy.port));
+    } finally {
+      await proxy.restore();
+    }
+    await until(async () => (await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT'))).status === 202, { timeoutMs: 15_000, message: 'ERP API back' });
   });
 });

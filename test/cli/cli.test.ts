@@ -49,11 +49,19 @@ describe('wms-sync CLI', () => {
     expect(existsSync(join(dir, 'wms-sync.db'))).toBe(true);
   });
 
-  it('serve answers /healthz and exits 0 on SIGTERM', async () => {
+  it('serve with an empty environment warns at boot which variables to set, /readyz reports it; exits 0 on SIGTERM', async () => {
     const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: join(tmp.dir, 'serve'), LOG_LEVEL: 'info' });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
     const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    const warning = output.split('\n').find((l) => l.includes('no connection configured'));
+    expect(warning).toBeDefined();
+    expect(JSON.parse(warning!)).toMatchObject({ level: 40 });
+    expect(warning).toMatch(/WMS_BASE_URL.*WEBHOOK_USERNAME.*ERP_API_TOKEN \(or CONNECTIONS_FILE\)/);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ message: 'not ready: connections', details: { checks: { store: 'ok', queue: 'ok', connections: 'failing' } } });
     child.kill('SIGTERM');
     expect(await exitOf(child)).toBe(0);
   });

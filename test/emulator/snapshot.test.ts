@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -17,25 +18,24 @@ afterEach(async () => {
 const T = '/tenants/acme';
 
 describe('POST /_emulator/snapshot and /_emulator/restore', () => {
-  it('writes the whole state to a file and brings it back, in the same emulator or another', async () => {
-    const env = await warehouseTenant();
+  it('writes the whole state to a named snapshot and brings it back, in the same emulator or another', async () => {
+    const env = await warehouseTenant({ dataDir: dir.dir });
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 7 });
-    const file = `${dir.dir}/nested/state.db`;
-    const written = await ok<{ file: string; bytes: number }>(env.app, 'POST', '/snapshot', { file });
-    expect(written).toEqual({ file, bytes: expect.any(Number) });
+    const written = await ok<{ name: string; bytes: number }>(env.app, 'POST', '/snapshot', { name: 'state' });
+    expect(written).toEqual({ name: 'state', bytes: expect.any(Number) });
 
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 5 });
     await ok(env.app, 'POST', '/tenants', { id: 'later' });
-    expect(await ok(env.app, 'POST', '/restore', { file })).toEqual({ file, tenants: ['acme'] });
+    expect(await ok(env.app, 'POST', '/restore', { name: 'state' })).toEqual({ name: 'state', tenants: ['acme'] });
     expect((await stock(env.app, env.token, { product: 'P1' })).body).toMatchObject([{ existence: 7 }]);
     // the full-text index follows the restored products (selective `contains` goes through it)
     const search = await call<unknown[]>(env.app, 'GET', `${API}/product?description.contains=Serialised`, { token: env.token });
     expect(search.body).toHaveLength(1);
 
     // another emulator, with its own generated signing key: after the restore, the first one's tokens work
-    const other = setup({ clock: new ManualClock(new Date('2025-03-01T12:00:00Z')) });
+    const other = setup({ clock: new ManualClock(new Date('2025-03-01T12:00:00Z')), dataDir: dir.dir });
     expect((await call(other.app, 'POST', `${API}/product/stock`, { token: env.token, json: { product: 'P1' } })).status).toBe(401);
-    other.emulator.state.restore(file);
+    other.emulator.state.restore('state');
     expect((await stock(other.app, env.token, { product: 'P1' })).body).toMatchObject([{ existence: 7 }]);
     // numbering carries on from the snapshot
     await createDocument(other.app, env.token, { externalCode: 'PO-9', documentType: 'PURCHASE_ORDER' });
@@ -43,7 +43,7 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
   });
 
   it('deliveries pending in the snapshot are sent after a restore, with their closingDocumentCode', async () => {
-    const env = await warehouseTenant();
+    const env = await warehouseTenant({ dataDir: dir.dir });
     const held = gate();
     const slow = await startReceiver(async () => (await held.promise, { status: 200 }));
     receivers.push(slow);
@@ -51,13 +51,12 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     await createDocument(env.app, env.token, { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' });
     const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, { documents: ['PO-1'] });
     const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[] }>(env.app, 'POST', `${T}/receptions/${receptionCode}/close`);
-    const file = `${dir.dir}/pending.db`;
-    await ok(env.app, 'POST', '/snapshot', { file });
+    await ok(env.app, 'POST', '/snapshot', { name: 'pending' });
     held.open();
     await env.emulator.state.webhooks.settled('acme');
 
-    const fresh = setup();
-    fresh.emulator.state.restore(file);
+    const fresh = setup({ dataDir: dir.dir });
+    fresh.emulator.state.restore('pending');
     await fresh.emulator.state.webhooks.settled('acme');
     expect(slow.received.map((r) => (r.body as { closingDocumentCode: string }).closingDocumentCode)).toEqual([
       closed.closingDocuments[0]!.closingDocumentCode,
@@ -86,26 +85,74 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     second.emulator.close();
   });
 
-  it('400 for a missing file, a file that is not a snapshot, or a bad body; the state is left as it was', async () => {
-    const env = await warehouseTenant();
-    const notSqlite = `${dir.dir}/text.db`;
-    writeFileSync(notSqlite, 'hello, this is not SQLite at all, just some text long enough to fill a header');
-    const otherSqlite = `${dir.dir}/other.db`;
-    const db = new Database(otherSqlite);
+  it('400 for a missing snapshot, one that is not SQLite or not the emulator\'s, or a bad body; the state is left as it was', async () => {
+    const env = await warehouseTenant({ dataDir: dir.dir });
+    const folder = join(dir.dir, 'snapshots');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'text.snapshot'), 'hello, this is not SQLite at all, just some text long enough to fill a header');
+    const db = new Database(join(folder, 'other.snapshot'));
     db.exec('CREATE TABLE things (a TEXT)');
     db.close();
-    const cases: [unknown, string][] = [
-      [{ file: `${dir.dir}/none.db` }, 'snapshot_unreadable'],
-      [{ file: notSqlite }, 'snapshot_unreadable'],
-      [{ file: otherSqlite }, 'snapshot_incompatible'],
-      [{}, 'invalid_request'],
+    const cases: [unknown, string, string | undefined][] = [
+      [{ name: 'none' }, 'snapshot_unreadable', 'No snapshot named "none"'],
+      [{ name: 'text' }, 'snapshot_unreadable', 'Snapshot "text" cannot be read'],
+      [{ name: 'other' }, 'snapshot_incompatible', 'Snapshot "other" is not an emulator snapshot'],
+      [{}, 'invalid_request', undefined],
     ];
-    for (const [body, error] of cases) {
-      const res = await control(env.app, 'POST', '/restore', body);
+    for (const [body, error, message] of cases) {
+      const res = await control<{ error: string; message: string }>(env.app, 'POST', '/restore', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toMatchObject({ error });
+      expect(res.body).toMatchObject({ error, ...(message ? { message } : {}) });
+      // never a path, never what the driver said about a file
+      expect(res.body.message).not.toContain(dir.dir);
     }
     expect((await control(env.app, 'GET', '/tenants/acme')).status).toBe(200);
+  });
+});
+
+describe('snapshots stay in their folder', () => {
+  it('names are plain: a path, a dot file or a name with an extension is refused (400) and nothing is written', async () => {
+    const env = setup({ dataDir: dir.dir });
+    const outside = join(dir.dir, 'notes.txt');
+    writeFileSync(outside, 'keep me');
+    for (const name of ['../notes', 'notes.txt', '/etc/passwd', 'a/b', '.hidden', '', 'x'.repeat(65), '..']) {
+      for (const route of ['/snapshot', '/restore']) {
+        const res = await control<{ error: string; message: string }>(env.app, 'POST', route, { name });
+        expect(res.status, `${route} ${name}`).toBe(400);
+        expect(res.body.error).toBe('invalid_request');
+      }
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('keep me');
+    expect(await control(env.app, 'POST', '/snapshot', { file: outside })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+  });
+
+  it('a snapshot is written 0600 in a 0700 folder under the data directory, never through a planted link', async () => {
+    const data = tempDir('snapshot-modes');
+    try {
+      const env = setup({ dataDir: data.dir });
+      const victim = join(data.dir, 'victim.txt');
+      writeFileSync(victim, 'untouched');
+      mkdirSync(join(data.dir, 'snapshots'), { recursive: true, mode: 0o700 });
+      symlinkSync(victim, join(data.dir, 'snapshots', 'trap.snapshot.partial'));
+      expect((await control(env.app, 'POST', '/snapshot', { name: 'trap' })).status).toBe(200);
+      const file = join(data.dir, 'snapshots', 'trap.snapshot');
+      expect(lstatSync(file).isFile()).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(join(data.dir, 'snapshots')).mode & 0o777).toBe(0o700);
+      expect(readFileSync(victim, 'utf8')).toBe('untouched');
+
+      // restore does not follow a link either, and says nothing about its target
+      symlinkSync(victim, join(data.dir, 'snapshots', 'link.snapshot'));
+      expect(await control(env.app, 'POST', '/restore', { name: 'link' })).toMatchObject({ status: 400, body: { error: 'snapshot_unreadable', message: 'No snapshot named "link"' } });
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('without a data directory snapshots are unavailable (400), and nothing is written', async () => {
+    const env = setup();
+    expect(await control(env.app, 'POST', '/snapshot', { name: 'x' })).toMatchObject({ status: 400, body: { error: 'snapshots_unavailable' } });
+    expect(existsSync(join(process.cwd(), 'snapshots'))).toBe(false);
   });
 });
 

@@ -84,10 +84,15 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await postWebhook(svc.app, acme, 'stock-regularization', uniquePayload('stock-regularization'), { auth: lower })).status).toBe(200);
     });
 
-    it('an unknown connection is 404, even with valid credentials of another', async () => {
-      const res = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), { connection: 'initech' });
-      expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({ success: false, error: 'not_found' });
+    it('an unknown connection answers exactly like a wrong password (401, same body and headers), so names cannot be enumerated', async () => {
+      const unknown = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), { connection: 'initech' });
+      const wrong = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), { auth: basicAuth('wms-acme', 'not-the-password') });
+      expect(unknown.status).toBe(401);
+      expect(wrong.status).toBe(401);
+      const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
+      expect(strip((await unknown.json()) as Record<string, unknown>)).toEqual(strip((await wrong.json()) as Record<string, unknown>));
+      const headers = (r: Response) => [...r.headers.entries()].filter(([k]) => k !== 'x-request-id');
+      expect(headers(unknown)).toEqual(headers(wrong));
       expect(await stored('initech')).toBe(0);
     });
 

@@ -84,6 +84,17 @@ export function reconciliationContract(label: string, open: () => Promise<{ stor
         expect(again).toMatchObject({ status: 'running', attempts: 2, rowsChecked: 0, reason: null });
         expect(await store.reconciliation.findQueued(c)).toBeUndefined();
       });
+
+      it('a run interrupted by a stopping process waits to start again (found as waiting); a finished run is never interrupted', async () => {
+        const c = conn('interrupt');
+        const run = await store.reconciliation.createRun({ connection: c, trigger: 'api', at: at(0) });
+        await store.reconciliation.startRun(run.id, at(1));
+        expect(await store.reconciliation.interruptRun(run.id, 'interrupted: stopping', at(2))).toMatchObject({ status: 'interrupted', reason: 'interrupted: stopping' });
+        expect(await store.reconciliation.findQueued(c)).toMatchObject({ id: run.id, status: 'interrupted' });
+        expect(await store.reconciliation.startRun(run.id, at(3))).toMatchObject({ status: 'running', attempts: 2, reason: null });
+        await store.reconciliation.finishRun(run.id, { status: 'completed', reason: null, at: at(4) });
+        expect(await store.reconciliation.interruptRun(run.id, 'too late', at(5))).toMatchObject({ status: 'completed', reason: null });
+      });
     });
 
     describe('items', () => {

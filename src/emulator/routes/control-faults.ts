@@ -7,7 +7,7 @@ import { expireTenantTokens } from '../tokens/expire.js';
 import { json, jsonBody } from './common.js';
 import { CONTROL_ERRORS } from './control-common.js';
 import { tenantParams } from './control-schemas.js';
-import { faultInputSchema, snapshotFileSchema, viewSchema } from './operation-schemas.js';
+import { faultInputSchema, snapshotNameSchema, viewSchema } from './operation-schemas.js';
 
 const tags = ['Emulator faults and state'];
 const fault = viewSchema('EmulatorFault');
@@ -38,19 +38,19 @@ const expire = createRoute({
   responses: { 204: { description: 'Expired' }, ...CONTROL_ERRORS },
 });
 const snapshot = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/snapshot`, tags, summary: "Write the whole state to a file (on the emulator's machine)",
-  request: { body: jsonBody(snapshotFileSchema, 'Where to write') },
-  responses: { 200: json(z.object({ file: z.string(), bytes: z.int() }), 'Written'), ...CONTROL_ERRORS },
+  method: 'post', path: `${CONTROL_PREFIX}/snapshot`, tags, summary: "Write the whole state to a named snapshot (the data directory's snapshots folder, mode 0600)",
+  request: { body: jsonBody(snapshotNameSchema, 'Its name') },
+  responses: { 200: json(z.object({ name: z.string(), bytes: z.int() }), 'Written'), ...CONTROL_ERRORS },
 });
 const restore = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/restore`, tags, summary: 'Replace the whole state with a snapshot file',
-  request: { body: jsonBody(snapshotFileSchema, 'Which file') },
-  responses: { 200: json(z.object({ file: z.string(), tenants: z.array(z.string()) }), 'Restored'), ...CONTROL_ERRORS },
+  method: 'post', path: `${CONTROL_PREFIX}/restore`, tags, summary: 'Replace the whole state with a named snapshot',
+  request: { body: jsonBody(snapshotNameSchema, 'Which snapshot') },
+  responses: { 200: json(z.object({ name: z.string(), tenants: z.array(z.string()) }), 'Restored'), ...CONTROL_ERRORS },
 });
 
 export interface StateFiles {
-  snapshot(file: string): { file: string; bytes: number };
-  restore(file: string): { file: string; tenants: string[] };
+  snapshot(name: string): { name: string; bytes: number };
+  restore(name: string): { name: string; tenants: string[] };
 }
 
 export function controlFaultRoutes(app: EmulatorApp, services: EmulatorServices, files: StateFiles): void {
@@ -68,6 +68,6 @@ export function controlFaultRoutes(app: EmulatorApp, services: EmulatorServices,
     expireTenantTokens(services.ctx, c.req.valid('param').tenant);
     return c.body(null, 204);
   });
-  app.openapi(snapshot, (c) => c.json(files.snapshot(c.req.valid('json').file), 200));
-  app.openapi(restore, (c) => c.json(files.restore(c.req.valid('json').file), 200));
+  app.openapi(snapshot, (c) => c.json(files.snapshot(c.req.valid('json').name), 200));
+  app.openapi(restore, (c) => c.json(files.restore(c.req.valid('json').name), 200));
 }

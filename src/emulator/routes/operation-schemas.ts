@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { codeSchema, isoDateSchema, WEBHOOK_KINDS } from '../../wms/index.js';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../snapshot/snapshot.js';
 
 /* Inputs of the control API's warehouse actions. Unknown members are refused, like the rest of it. */
 
@@ -153,7 +154,9 @@ export const faultInputSchema = z
   .refine((f) => !(f.scope === 'webhook' && f.status !== undefined), { message: 'webhook faults delay or drop deliveries; they have no status', path: ['status'] })
   .meta({ id: 'EmulatorFaultInput' });
 
-export const snapshotFileSchema = z.strictObject({ file: z.string().min(1).max(4096) }).meta({ id: 'EmulatorSnapshotFile' });
+export const snapshotNameSchema = z
+  .strictObject({ name: z.string().regex(SNAPSHOT_NAME, SNAPSHOT_NAME_RULE).meta({ description: 'A plain name; the file lives in the snapshots folder of the data directory' }) })
+  .meta({ id: 'EmulatorSnapshotName' });
 
 /** Answers are documented loosely: the views are described in docs/emulator.md. */
 export const viewSchema = (id: string) => z.looseObject({}).meta({ id });

@@ -1,20 +1,46 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EmulatorContext } from '../context.js';
 import { ControlError } from '../errors.js';
 
+/** A snapshot's name: a plain file name of our own making, never a path. */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const SNAPSHOT_NAME_RULE = 'letters, digits, "_" and "-", starting with a letter or digit, at most 64';
+
+/** Where snapshots live: a folder of their own under the emulator's data directory. */
+export function snapshotDir(dataDir: string): string {
+  return join(dataDir, 'snapshots');
+}
+
+function fileOf(dir: string | undefined, name: string): string {
+  if (!dir) {
+    throw new ControlError(400, 'snapshots_unavailable', 'Snapshots need a data directory: start the emulator with --data FILE (or DATA_DIR)');
+  }
+  // The route's schema checks the name too; this keeps the rule where the path is built.
+  if (!SNAPSHOT_NAME.test(name)) throw new ControlError(400, 'invalid_request', `name: ${SNAPSHOT_NAME_RULE}`);
+  return join(dir, `${name}.snapshot`);
+}
+
 /**
  * The whole state (every tenant, client, the signing key, stock, operations, webhook settings and
- * the delivery log) to a file and back. The file is a SQLite image of the emulator's database.
+ * the delivery log) as a SQLite image in the snapshot folder, readable by the emulator's user only
+ * (it holds the signing key and webhook passwords): written to a new `.partial` file created
+ * 0600 (never through a link left in its place), then renamed over any older snapshot of that name.
  */
-export function writeSnapshot(ctx: EmulatorContext, file: string): { file: string; bytes: number } {
-  const target = resolve(file);
+export function writeSnapshot(ctx: EmulatorContext, dir: string | undefined, name: string): { name: string; bytes: number } {
+  const target = fileOf(dir, name);
   const image = ctx.db.serialize();
-  mkdirSync(dirname(target), { recursive: true });
+  mkdirSync(dir!, { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
-  writeFileSync(partial, image);
+  rmSync(partial, { force: true });
+  const fd = openSync(partial, 'wx', 0o600);
+  try {
+    writeSync(fd, image);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(partial, target); // a reader never sees half a snapshot
-  return { file: target, bytes: image.length };
+  return { name, bytes: image.length };
 }
 
 const versions = (ctx: EmulatorContext, schema: 'main' | 'snap') =>
@@ -32,25 +58,32 @@ function stateTables(ctx: EmulatorContext): string[] {
 
 /**
  * Replaces the state with a snapshot's, in one transaction: a snapshot of another schema version,
- * or a file that is not one, is refused (400) and the state is left as it was.
+ * or a file that is not one, is refused (400) and the state is left as it was. Errors name the
+ * snapshot only: nothing about other files, paths or what the driver said.
  */
-export function readSnapshot(ctx: EmulatorContext, file: string): { file: string; tenants: string[] } {
-  const source = resolve(file);
-  if (!existsSync(source)) throw new ControlError(400, 'snapshot_unreadable', `No snapshot at ${source}`);
+export function readSnapshot(ctx: EmulatorContext, dir: string | undefined, name: string): { name: string; tenants: string[] } {
+  const source = fileOf(dir, name);
+  let regular = false;
+  try {
+    regular = lstatSync(source).isFile();
+  } catch {
+    // absent: same answer as any other unreadable snapshot below
+  }
+  if (!regular) throw new ControlError(400, 'snapshot_unreadable', `No snapshot named "${name}"`);
   try {
     ctx.db.prepare('ATTACH DATABASE ? AS snap').run(source);
-  } catch (err) {
-    throw new ControlError(400, 'snapshot_unreadable', `Cannot open ${source}: ${(err as Error).message}`);
+  } catch {
+    throw new ControlError(400, 'snapshot_unreadable', `Snapshot "${name}" cannot be read`);
   }
   try {
     let theirs: string;
     try {
       theirs = versions(ctx, 'snap');
     } catch {
-      throw new ControlError(400, 'snapshot_incompatible', `${source} is not an emulator snapshot`);
+      throw new ControlError(400, 'snapshot_incompatible', `Snapshot "${name}" is not an emulator snapshot`);
     }
     if (theirs !== versions(ctx, 'main')) {
-      throw new ControlError(400, 'snapshot_incompatible', `${source} holds schema versions ${theirs}, this emulator ${versions(ctx, 'main')}`);
+      throw new ControlError(400, 'snapshot_incompatible', `Snapshot "${name}" holds schema versions ${theirs}, this emulator ${versions(ctx, 'main')}`);
     }
     const tables = stateTables(ctx);
     ctx.db.transaction(() => {
@@ -64,5 +97,5 @@ export function readSnapshot(ctx: EmulatorContext, file: string): { file: string
     ctx.db.prepare('DETACH DATABASE snap').run();
   }
   const tenants = (ctx.db.prepare('SELECT id FROM tenants ORDER BY id').raw().all() as [string][]).map((r) => r[0]);
-  return { file: source, tenants };
+  return { name, tenants };
 }

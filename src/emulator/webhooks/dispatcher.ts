@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../context.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { recordAttempt } from './finish.js';
+import { DeliveryLogCap } from './log-cap.js';
 import { postJson, type SendResult } from './send.js';
 import { getWebhookConfig, type WebhookConfig } from './settings.js';
 import { deliveryRow, deliveryView, listDeliveryRows, pendingCount, type DeliveryRow, type DeliveryView } from './view.js';
@@ -21,11 +22,14 @@ export class WebhookDispatcher {
   #generation = 0;
   #abort = new AbortController();
   #timers = new Set<NodeJS.Timeout>();
+  readonly #cap: DeliveryLogCap;
 
   constructor(
     private readonly ctx: EmulatorContext,
     private readonly faults: FaultRegistry,
+    deliveryLogMax?: number,
   ) {
+    this.#cap = new DeliveryLogCap(ctx, deliveryLogMax);
     ctx.events.on('queued', () => this.kick());
   }
 
@@ -137,5 +141,6 @@ export class WebhookDispatcher {
     const recorded = this.ctx.db.transaction(() => recordAttempt(this.ctx, row, result, config))();
     if (!recorded) return;
     this.ctx.events.emit('delivery', deliveryView(deliveryRow(this.ctx, row.id)!, hasCredentials(config)));
+    this.#cap.finished(row.tenant_id);
   }
 }

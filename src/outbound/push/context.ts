@@ -22,6 +22,8 @@ export interface PushContext {
   leaseMs: number;
   pushes: Counter<'entity' | 'outcome'>;
   random: () => number;
+  /** Aborted when the process stops: a push let go mid-call is not a failure of the record. */
+  stopping?: AbortSignal;
 }
 
 /** Calls in the longest push (update refused, GET, create; each possibly after a 401 and a token request). */
@@ -40,5 +42,6 @@ export function pushContext(deps: ServiceDeps): PushContext {
     leaseMs: CALLS_PER_PUSH * deps.config.wms.timeoutMs + 60_000,
     pushes: metrics.pushes,
     random: Math.random,
+    stopping: deps.stopping,
   };
 }

@@ -3,8 +3,11 @@ import type { OutboundRef } from '../../store/index.js';
 
 /** What is stored in `last_error` and shown by GET: the WMS's own message and body first. */
 export interface PushFailure {
-  kind: 'wms' | 'dependencies' | 'configuration';
+  /** `internal`: a failure of our own (the store, a bug); `job`: the push job gave up (died). */
+  kind: 'wms' | 'dependencies' | 'configuration' | 'internal' | 'job';
   message: string;
+  /** Which step failed: the look-up of the references in the WMS, or the push itself. */
+  step?: PushStep;
   status?: number;
   operation?: string;
   body?: unknown;
@@ -14,9 +17,12 @@ export interface PushFailure {
   at: string;
 }
 
-export function wmsFailure(err: WmsError, at: Date, attempts?: number): PushFailure {
+export type PushStep = 'references' | 'push';
+
+export function wmsFailure(err: WmsError, at: Date, attempts?: number, step?: PushStep): PushFailure {
   return {
     kind: 'wms',
+    ...(step ? { step } : {}),
     // The WMS's words ('Product SKU already exists') when it gave some; else what went wrong.
     message: (err.kind === 'http' ? wmsMessage(err.body) : undefined) ?? err.message,
     status: err.status,

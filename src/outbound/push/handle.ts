@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PushContext } from './context.js';
 import { PUSH_QUEUE, type PushJob } from './jobs.js';
+import { recordInternalFailure } from './internal-failure.js';
 import { processRecord, type Outcome } from './process.js';
 
 /** Rounds one job makes when new payloads keep arriving during its pushes; the rest go to their own jobs. */
@@ -12,7 +13,7 @@ const MAX_ROUNDS = 3;
  * later): the holder looks at the record again after giving the lease back, and goes on when a
  * newer payload arrived or a reference it waited for was synced meanwhile.
  */
-export async function handlePush(ctx: PushContext, job: PushJob): Promise<Outcome[]> {
+export async function handlePush(ctx: PushContext, job: PushJob, attempt: { final: boolean } = { final: false }): Promise<Outcome[]> {
   const owner = randomUUID();
   const outcomes: Outcome[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -26,8 +27,18 @@ export async function handlePush(ctx: PushContext, job: PushJob): Promise<Outcom
     let after;
     try {
       outcome = await processRecord(ctx, record, round === 0 ? job : { recordId: job.recordId });
-    } finally {
+    } catch (err) {
+      if (!ctx.stopping?.aborted) {
+        await recordInternalFailure(ctx, record, err, attempt.final);
+        throw err;
+      }
+      // Stopping: the push was let go mid-call. A fresh job takes it up in the next process (or
+      // another one now); this one ends, so no retry is spent and no job dies of a shutdown.
       after = await ctx.store.outbox.release(job.recordId, owner);
+      await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId, ...(job.retry ? { retry: job.retry } : {}) });
+      return outcomes;
+    } finally {
+      after ??= await ctx.store.outbox.release(job.recordId, owner);
     }
     outcomes.push(outcome);
     ctx.pushes.inc({ entity: record.entity, outcome: outcome.kind });

@@ -1,4 +1,6 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Clock } from '../../lib/clock.js';
+import type { Store } from '../../store/index.js';
 
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
   // Registered once per registry, reused by every worker built on it.
@@ -11,4 +13,34 @@ export function outboundMetrics(registry: Registry) {
   return {
     pushes: counter(registry, 'wms_sync_outbound_pushes_total', 'Push job outcomes per entity', ['entity', 'outcome'] as const),
   };
+}
+
+/**
+ * Gauges read at scrape time: outbound records per state, and how long the pending record that
+ * changed least recently has been without a change. A push that stalls (no job left, nothing
+ * recorded) shows here as an age that only grows.
+ */
+export function registerOutboundGauges(registry: Registry, deps: { store: Pick<Store, 'outbox'>; clock: Clock }): void {
+  if (registry.getSingleMetric('wms_sync_outbound_records')) return;
+  let summary: ReturnType<Store['outbox']['stateSummary']> | undefined;
+  // Both gauges are collected in one scrape: one query serves them.
+  const read = () => (summary ??= deps.store.outbox.stateSummary().finally(() => setImmediate(() => (summary = undefined))));
+  new Gauge<'state'>({
+    name: 'wms_sync_outbound_records',
+    help: 'Outbound records (what the ERP asked to exist in the WMS) by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      for (const [state, n] of Object.entries((await read()).counts)) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: 'wms_sync_outbound_oldest_pending_seconds',
+    help: 'Seconds since the pending outbound record that changed least recently last changed (0 when none is pending)',
+    registers: [registry],
+    async collect() {
+      const { oldestPendingChange } = await read();
+      this.set(oldestPendingChange ? Math.max(0, (deps.clock.nowMs() - oldestPendingChange.getTime()) / 1000) : 0);
+    },
+  });
 }

@@ -2,7 +2,7 @@ import type { OutboundRecord } from '../../store/index.js';
 import { WmsError, type WmsClient } from '../../wms-client/index.js';
 import { retryDelayMs } from './backoff.js';
 import type { PushContext } from './context.js';
-import { wmsFailure, type PushFailure } from './failure.js';
+import { wmsFailure, type PushFailure, type PushStep } from './failure.js';
 import { PUSH_QUEUE, pushJobs, type PushJob } from './jobs.js';
 import { describeMissing, missingReferences, referencesOf, type MissingRef } from './references.js';
 import { sendRecord } from './send.js';
@@ -16,8 +16,10 @@ export type Outcome =
 
 /**
  * One decision for a record whose push lease this job holds: nothing to do, wait for its
- * references, or push it and record what the WMS said. Errors that are not the WMS's (the store
- * down, a bug) propagate, and the queue retries the job.
+ * references, or push it and record what the WMS said. A WMS error in any step (the look-up of a
+ * reference, the push) is recorded on the record, counted as an attempt, and retried or failed.
+ * Errors that are not the WMS's (the store down, a bug) propagate: the job records them (see
+ * `handlePush`) and the queue retries it.
  */
 export async function processRecord(ctx: PushContext, record: OutboundRecord, job: PushJob): Promise<Outcome> {
   const now = ctx.clock.now();
@@ -35,22 +37,28 @@ export async function processRecord(ctx: PushContext, record: OutboundRecord, jo
   }
   const client = ctx.clients.get(connection);
 
-  const waiting = await awaitReferences(ctx, client, record, job);
-  if (waiting) return waiting;
-
-  const attempt = await ctx.store.outbox.recordAttempt(record.id, now);
+  let step: PushStep = 'references';
+  let attempt: number | undefined;
   try {
+    const waiting = await awaitReferences(ctx, client, record, job);
+    if (waiting) return waiting;
+    step = 'push';
+    attempt = await ctx.store.outbox.recordAttempt(record.id, now);
     await sendRecord(client, record, attempt);
   } catch (err) {
     if (!(err instanceof WmsError)) throw err;
-    return failOrRetry(ctx, record, job, err, attempt);
+    // The service is stopping and let the call go: not the WMS's failure. The job runs again.
+    if (ctx.stopping?.aborted) throw new Error('push interrupted: the service is stopping');
+    // A reference that could not be looked up is a failed attempt of this record too.
+    attempt ??= await ctx.store.outbox.recordAttempt(record.id, ctx.clock.now());
+    return failOrRetry(ctx, record, job, err, attempt, step);
   }
   await ctx.store.outbox.markSynced(record.id, record.payloadHash, ctx.clock.now());
   await wakeWaiters(ctx, record);
   return { kind: 'synced' };
 }
 
-async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJob, err: WmsError, attempts: number): Promise<Outcome> {
+async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJob, err: WmsError, attempts: number, step: PushStep): Promise<Outcome> {
   const now = ctx.clock.now();
   const retry = job.retry ?? 0;
   if (err.retryable && retry + 1 < ctx.settings.maxAttempts) {
@@ -61,11 +69,13 @@ async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJo
       retryAfterMs: err.retryAfterMs,
       random: ctx.random(),
     });
-    await ctx.store.outbox.noteError(record.id, wmsFailure(err, now, attempts), now);
+    await ctx.store.outbox.noteError(record.id, wmsFailure(err, now, attempts, step), now);
     // Sent by the caller once the lease is given back, so the retry never finds it still held.
     return { kind: 'retrying', delayMs, error: err, next: { recordId: record.id, retry: retry + 1 } };
   }
-  const failure = wmsFailure(err, now, attempts);
+  const failure = wmsFailure(err, now, attempts, step);
+  // A record seen failed never still shows what it waited for.
+  if (step === 'references') await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
   await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
   return { kind: 'failed', failure };
 }

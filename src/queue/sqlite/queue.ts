@@ -99,12 +99,13 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     every(this.#options.cronIntervalMs, () => this.tickCron());
   }
 
-  async stop(options: { graceMs?: number } = {}): Promise<void> {
+  async stop(options: { graceMs?: number } = {}): Promise<boolean> {
     const loops = [...this.#loops.values()].flat();
     this.#loops.clear();
-    await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
+    const ended = await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
     for (const t of this.#timers.splice(0)) clearInterval(t);
     this.#started = false;
+    return ended.every(Boolean);
   }
 
   async createQueue(name: string, options: QueueOptions = {}): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { errorResponse } from '../../lib/openapi-errors.js';
+import { RECONCILIATION_STATUSES } from '../../store/index.js';
 
 export const SECURITY = [{ erpBearer: [] }];
 
@@ -34,7 +35,7 @@ export const startRunBodySchema = z.object({}).strict().openapi('ReconciliationR
 export const startedSchema = z
   .object({
     id: z.int().openapi({ example: 12 }),
-    status: z.enum(['queued', 'running', 'completed', 'partial', 'failed']).openapi({ example: 'queued' }),
+    status: z.enum(RECONCILIATION_STATUSES).openapi({ example: 'queued' }),
   })
   .openapi('ReconciliationStarted');
 

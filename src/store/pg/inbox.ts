@@ -16,7 +16,7 @@ const RECORD = {
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + 1, last_duplicate_at = excluded.received_at
          RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
-                   received_at, last_duplicate_at, processed_at, updated_at`,
+                   received_at, last_duplicate_at, processed_at, updated_at, payload_pruned_at`,
 };
 
 /**
@@ -53,6 +53,7 @@ interface RecordRow {
   last_duplicate_at: Date | null;
   processed_at: Date | null;
   updated_at: Date;
+  payload_pruned_at: Date | null;
 }
 
 function toEvent(r: RecordRow): InboundEvent {
@@ -71,6 +72,7 @@ function toEvent(r: RecordRow): InboundEvent {
     lastDuplicateAt: r.last_duplicate_at,
     processedAt: r.processed_at,
     updatedAt: r.updated_at,
+    payloadPrunedAt: r.payload_pruned_at,
   };
 }
 

@@ -116,6 +116,16 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
       return released ?? byId(id);
     },
 
+    stateSummary: async () => {
+      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+      for (const r of await orm.select({ state: t.state, n: sql<string>`count(*)` }).from(t).groupBy(t.state)) counts[r.state] = Number(r.n);
+      const [oldest] = await orm
+        .select({ ms: sql<string | number | null>`(extract(epoch from min(${t.updatedAt})) * 1000)::float8` })
+        .from(t)
+        .where(eq(t.state, 'pending'));
+      return { counts, oldestPendingChange: oldest?.ms === null || oldest?.ms === undefined ? null : new Date(Number(oldest.ms)) };
+    },
+
     summarize: async (ids) => {
       const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
       const rows = await orm

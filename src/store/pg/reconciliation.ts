@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { chunked, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
 import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
 import type { PgOrm } from './database.js';
@@ -35,6 +35,7 @@ const LEDGER_SUMS_SQL = `
   GROUP BY m.product_external_code, m.lot_code`;
 
 const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
+const WAITING: ('queued' | 'interrupted')[] = ['queued', 'interrupted'];
 
 export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
   const getRun = async (id: number) => (await orm.select().from(runs).where(eq(runs.id, id)))[0];
@@ -52,7 +53,12 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
         .limit(q.limit),
 
     findQueued: async (connection) =>
-      (await orm.select().from(runs).where(and(eq(runs.connection, connection), eq(runs.status, 'queued'))).orderBy(desc(runs.id)).limit(1))[0],
+      (await orm.select().from(runs).where(and(eq(runs.connection, connection), inArray(runs.status, WAITING))).orderBy(desc(runs.id)).limit(1))[0],
+
+    interruptRun: async (id, reason, at) => {
+      await orm.update(runs).set({ status: 'interrupted', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
+      return getRun(id);
+    },
 
     startRun: async (id, at) =>
       (

@@ -23,10 +23,13 @@ export const inboundEvents = pgTable(
     lastDuplicateAt: ts('last_duplicate_at'),
     processedAt: ts('processed_at'),
     updatedAt: ts('updated_at').notNull(),
+    // Retention: when the raw body was emptied; the row stays as the dedupe key (docs/operations.md).
+    payloadPrunedAt: ts('payload_pruned_at'),
   },
   (t) => [
     uniqueIndex('inbound_events_key').on(t.connection, t.dedupeKey),
     index('inbound_events_status').on(t.status, t.id),
+    index('inbound_events_age').on(t.status, t.receivedAt),
   ],
 );
 
@@ -52,6 +55,8 @@ export const outboundRecords = pgTable(
   (t) => [
     uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
     index('outbound_records_state').on(t.connection, t.state),
+    // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
+    index('outbound_records_state_age').on(t.state, t.updatedAt),
   ],
 );
 
@@ -85,6 +90,7 @@ export const confirmations = pgTable(
   (t) => [
     uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
     index('confirmations_feed').on(t.connection, t.id),
+    index('confirmations_age').on(t.createdAt),
   ],
 );
 
@@ -106,5 +112,6 @@ export const stockLedger = pgTable(
   (t) => [
     uniqueIndex('stock_ledger_key').on(t.connection, t.dedupeKey),
     index('stock_ledger_product').on(t.connection, t.productExternalCode, t.lotCode, t.movementTime),
+    index('stock_ledger_age').on(t.createdAt),
   ],
 );

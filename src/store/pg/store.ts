@@ -7,6 +7,7 @@ import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
 import { pgOutbox } from './outbox.js';
 import { pgReconciliation } from './reconciliation.js';
+import { pgRetention } from './retention.js';
 
 /** Held while migrating so that several processes booting at once apply each migration once. */
 const MIGRATION_LOCK = 0x77_6d_73_00;
@@ -43,6 +44,8 @@ export function createPgStore(options: PgOptions): PgStore {
     confirmations: pgConfirmations(orm, inTx, withTx),
     ledger: pgLedger(orm),
     reconciliation: pgReconciliation(orm),
+    // On the pool, even from a transaction: pruning runs in chunks of its own.
+    retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
   });
 
   return {

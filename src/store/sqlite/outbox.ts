@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { OUTBOUND_STATES } from '../values.js';
 import type { OutboundUpsert, OutboxRepo } from '../types.js';
 import type { SqliteOrm } from './database.js';
@@ -94,6 +94,14 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
     claim: (id, owner, until, at) => run(() => s().claim.get({ id, owner, until: until.getTime(), at: at.getTime() })),
 
     release: (id, owner) => run(() => s().release.get({ id, owner }) ?? byId(id)),
+
+    stateSummary: () =>
+      run(() => {
+        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+        for (const r of orm.select({ state: t.state, n: sql<number>`count(*)` }).from(t).groupBy(t.state).all()) counts[r.state] = Number(r.n);
+        const oldest = orm.select({ at: sql<number | null>`min(${t.updatedAt})` }).from(t).where(eq(t.state, 'pending')).get()?.at;
+        return { counts, oldestPendingChange: oldest === null || oldest === undefined ? null : new Date(oldest) };
+      }),
 
     summarize: (ids) =>
       run(() => {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { and, asc, desc, eq, gt, lt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { chunked, itemCounts, itemRow, mergeExpected, runRow, startUpdate } from '../reconciliation-rows.js';
 import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
 import type { SqliteOrm } from './database.js';
@@ -8,6 +8,7 @@ import { prepareReconciliationStatements, snapshotParams, type ReconciliationSta
 import type { Run } from './runner.js';
 
 const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
+const WAITING: ('queued' | 'interrupted')[] = ['queued', 'interrupted'];
 
 export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Database): ReconciliationRepo {
   let prepared: ReconciliationStatements | undefined;
@@ -30,7 +31,15 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
       ),
 
     findQueued: (connection) =>
-      run(() => orm.select().from(runs).where(and(eq(runs.connection, connection), eq(runs.status, 'queued'))).orderBy(desc(runs.id)).limit(1).get()),
+      run(() =>
+        orm.select().from(runs).where(and(eq(runs.connection, connection), inArray(runs.status, WAITING))).orderBy(desc(runs.id)).limit(1).get(),
+      ),
+
+    interruptRun: (id, reason, at) =>
+      run(() => {
+        orm.update(runs).set({ status: 'interrupted', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED))).run();
+        return orm.select().from(runs).where(eq(runs.id, id)).get();
+      }),
 
     startRun: (id, at) =>
       run(() =>

@@ -23,10 +23,13 @@ export const inboundEvents = sqliteTable(
     lastDuplicateAt: ts('last_duplicate_at'),
     processedAt: ts('processed_at'),
     updatedAt: ts('updated_at').notNull(),
+    // Retention: when the raw body was emptied; the row stays as the dedupe key (docs/operations.md).
+    payloadPrunedAt: ts('payload_pruned_at'),
   },
   (t) => [
     uniqueIndex('inbound_events_key').on(t.connection, t.dedupeKey),
     index('inbound_events_status').on(t.status, t.id),
+    index('inbound_events_age').on(t.status, t.receivedAt),
   ],
 );
 
@@ -53,6 +56,8 @@ export const outboundRecords = sqliteTable(
   (t) => [
     uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
     index('outbound_records_state').on(t.connection, t.state),
+    // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
+    index('outbound_records_state_age').on(t.state, t.updatedAt),
   ],
 );
 
@@ -88,6 +93,7 @@ export const confirmations = sqliteTable(
   (t) => [
     uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
     index('confirmations_feed').on(t.connection, t.id),
+    index('confirmations_age').on(t.createdAt),
   ],
 );
 
@@ -110,6 +116,7 @@ export const stockLedger = sqliteTable(
   (t) => [
     uniqueIndex('stock_ledger_key').on(t.connection, t.dedupeKey),
     index('stock_ledger_product').on(t.connection, t.productExternalCode, t.lotCode, t.movementTime),
+    index('stock_ledger_age').on(t.createdAt),
   ],
 );
 

@@ -8,10 +8,12 @@ import { sqliteLedger } from './ledger.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
 import { sqliteReconciliation } from './reconciliation.js';
+import { sqliteRetention } from './retention.js';
 import { runNow, type Run } from './runner.js';
 
-function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw']): Repos {
+function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw'], retention: Repos['retention']): Repos {
   return {
+    retention,
     inbox: sqliteInbox(orm, run),
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
@@ -31,12 +33,13 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
   const { raw, orm, lock } = database;
   // Repos bound to a transaction run their statements directly: the lock is already held.
   const statements = lazyOutboxStatements(orm);
-  const txRepos = repos(orm, runNow, statements, raw);
+  const retention = sqliteRetention(database);
+  const txRepos = repos(orm, runNow, statements, raw, retention);
 
   return {
     dialect: 'sqlite',
     database,
-    ...repos(orm, (fn) => lock.run(fn), statements, raw),
+    ...repos(orm, (fn) => lock.run(fn), statements, raw, retention),
 
     transaction: (fn) =>
       lock.exclusive(async () => {

@@ -1,0 +1,3 @@
+import { payloadDepthSuite } from './payload-depth.suite.js';
+
+payloadDepthSuite('postgres');

@@ -1,0 +1,3 @@
+import { pushFailuresSuite } from './push-failures.suite.js';
+
+pushFailuresSuite('sqlite');

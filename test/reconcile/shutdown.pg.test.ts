@@ -1,0 +1,3 @@
+import { shutdownSuite } from './shutdown.suite.js';
+
+shutdownSuite('postgres');

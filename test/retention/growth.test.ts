@@ -1,0 +1,3 @@
+import { growthSuite } from './growth.suite.js';
+
+growthSuite('sqlite');
