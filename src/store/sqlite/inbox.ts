@@ -1,9 +1,23 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { InboxRepo, NewInboundEvent } from '../types.js';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
 import { countsOf } from '../counts.js';
+import { REOPENABLE } from '../values.js';
 import type { SqliteOrm } from './database.js';
+import { sqliteInboxHistory } from './inbox-history.js';
 import type { Run } from './runner.js';
 import { inboundEvents as t } from './schema.js';
+
+function where(q: InboxFilter) {
+  return and(
+    q.connection ? eq(t.connection, q.connection) : undefined,
+    q.status ? eq(t.status, q.status) : undefined,
+    q.statuses ? inArray(t.status, [...q.statuses]) : undefined,
+    q.kind ? eq(t.kind, q.kind) : undefined,
+    q.businessCode ? eq(t.businessCode, q.businessCode) : undefined,
+    q.receivedFrom ? gte(t.receivedAt, q.receivedFrom) : undefined,
+    q.receivedTo ? lt(t.receivedAt, q.receivedTo) : undefined,
+  );
+}
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -23,6 +37,8 @@ function insertOrCount(orm: SqliteOrm) {
       payload: p('payload'),
       error: p('error'),
       requestId: p('requestId'),
+      businessCode: p('businessCode'),
+      quarantineReason: p('quarantineReason'),
       receivedAt: p('at'),
       updatedAt: p('at'),
     })
@@ -51,9 +67,12 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
     payload: input.payload,
     error: input.error ?? null,
     requestId: input.requestId ?? null,
+    businessCode: input.businessCode ?? null,
+    quarantineReason: input.quarantineReason ?? null,
     at: input.at,
   });
   return {
+    ...sqliteInboxHistory(orm, run),
     record: (input) =>
       run(() => {
         full ??= prepareRecord(orm);
@@ -84,18 +103,15 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
         orm
           .select()
           .from(t)
-          .where(
-            and(
-              q.connection ? eq(t.connection, q.connection) : undefined,
-              q.status ? eq(t.status, q.status) : undefined,
-              q.kind ? eq(t.kind, q.kind) : undefined,
-              q.beforeId ? lt(t.id, q.beforeId) : undefined,
-            ),
-          )
+          .where(and(where(q), q.beforeId ? lt(t.id, q.beforeId) : undefined))
           .orderBy(desc(t.id))
           .limit(q.limit)
           .all(),
       ),
+
+    count: (q) => run(() => orm.select({ n: sql<number>`count(*)` }).from(t).where(where(q)).get()!.n),
+
+    ids: (q, limit) => run(() => orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit).all().map((r) => r.id)),
 
     recordAttempt: (id, at) =>
       run(() => {
@@ -110,7 +126,7 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
 
     markProcessed: (id, at) =>
       run(() => {
-        orm.update(t).set({ status: 'processed', error: null, processedAt: at, updatedAt: at }).where(eq(t.id, id)).run();
+        orm.update(t).set({ status: 'processed', error: null, quarantineReason: null, processedAt: at, updatedAt: at }).where(eq(t.id, id)).run();
       }),
 
     markFailed: (id, error, at) =>
@@ -128,10 +144,23 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
         const res = orm
           .update(t)
           .set({ status: 'received', updatedAt: at })
-          .where(and(eq(t.id, id), inArray(t.status, ['failed', 'processed'])))
+          .where(and(eq(t.id, id), inArray(t.status, [...REOPENABLE])))
           .run();
         return res.changes > 0;
       }),
+
+    markQuarantined: (id, reason, at) =>
+      run(() => orm.update(t).set({ status: 'quarantined', quarantineReason: reason, updatedAt: at }).where(and(eq(t.id, id), eq(t.status, 'received'))).run().changes > 0),
+
+    quarantinedCounts: () =>
+      run(() =>
+        orm
+          .select({ connection: t.connection, kind: t.kind, n: sql<number>`count(*)` })
+          .from(t)
+          .where(eq(t.status, 'quarantined'))
+          .groupBy(t.connection, t.kind)
+          .all(),
+      ),
 
     countByStatus: () =>
       run(() => {

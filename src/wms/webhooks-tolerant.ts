@@ -1,0 +1,255 @@
+import { readDate, readDateTime } from './datetime.js';
+import type { WebhookKind } from './webhooks.js';
+
+/*
+ * The receiver's reading of the three webhook payloads: every form the spec allows, normalised to
+ * one canonical shape. The strict schemas of webhooks.ts describe what we (the emulator, the
+ * client) write; this is what we accept from a real WMS. Forms accepted (docs/webhooks.md):
+ * - `null`, absent and `""` are the same for every member that does not identify the delivery;
+ *   absent arrays are `[]`, absent text `null`;
+ * - dates and date-times in the forms of datetime.ts;
+ * - numbers as JSON numbers, fractions included, or as a string holding a JSON number ("12.5"):
+ *   some serialisers write BigDecimal that way, and it is unambiguous (readNumber, below);
+ * - members the spec does not list, at any level, are ignored (the raw body keeps them).
+ * Everything else is a problem named by its path; the receiver decides what a problem means
+ * (refusal for a close document without a usable closingDocumentCode, quarantine otherwise).
+ * Hand-written rather than zod: it runs on every delivery and costs a fraction of a schema parse.
+ */
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export interface CanonicalLine {
+  externalCode: string;
+  quantity: number;
+  lotCode: string | null;
+  expirationDate: string | null;
+  serialNumbers: string[];
+}
+
+export interface CanonicalCloseDocument {
+  closingDocumentCode: string;
+  documentNumber: string[];
+  documentExternalCode: string | null;
+  /** The spec's enum; a value it does not list is passed on as sent. */
+  documentType: string | null;
+  company: string | null;
+  observations: string | null;
+  lines: CanonicalLine[];
+}
+
+export interface CanonicalCloseReception extends CanonicalCloseDocument {
+  originCode: string | null;
+  receptionDate: string | null;
+}
+
+export interface CanonicalPacking {
+  packingCode: string | null;
+  weight: number | null;
+  lines: { externalCode: string; quantity: number }[];
+}
+
+export interface CanonicalCloseShipping extends CanonicalCloseDocument {
+  destinationCode: string | null;
+  deliveryPointExternalCode: string | null;
+  carrier: string | null;
+  deliveryPlace: string | null;
+  packingList: CanonicalPacking[];
+}
+
+export interface CanonicalStockRegularization {
+  productExternalCode: string;
+  lotCode: string | null;
+  quantity: number;
+  /** UTC with milliseconds. */
+  movementTime: string;
+  warehouse: string | null;
+}
+
+export type CanonicalPayload = CanonicalCloseReception | CanonicalCloseShipping | CanonicalStockRegularization;
+
+/**
+ * `value` is set only when there is no problem. `closingDocumentCode` is the close document's
+ * idempotency key when it is usable, whatever else is wrong (undefined for stock regularizations).
+ */
+export interface WebhookReading<T extends CanonicalPayload = CanonicalPayload> {
+  value: T | undefined;
+  problems: FieldProblem[];
+  closingDocumentCode?: string | undefined;
+}
+
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const absent = (v: unknown) => v === undefined || v === null || v === '';
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** A number, or a string holding a JSON number; undefined otherwise. The one place that says so. */
+export function readNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && NUMBER_TEXT.test(v)) {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+class Reader {
+  readonly problems: FieldProblem[] = [];
+  problem(path: string, message: string): void {
+    this.problems.push({ path, message });
+  }
+  text(v: unknown, path: string): string | null {
+    if (absent(v)) return null;
+    if (typeof v === 'string') return v;
+    this.problem(path, `expected a string, got ${typeName(v)}`);
+    return null;
+  }
+  /** A code the payload cannot be applied without: `missing` says why it matters. */
+  code(v: unknown, path: string, missing: string): string {
+    if (typeof v === 'string' && v.trim() !== '') return v;
+    this.problem(path, absent(v) || typeof v === 'string' ? missing : `expected a string, got ${typeName(v)}`);
+    return '';
+  }
+  number(v: unknown, path: string, required: string | false): number | null {
+    if (absent(v)) {
+      if (required) this.problem(path, required);
+      return null;
+    }
+    const n = readNumber(v);
+    if (n === undefined) this.problem(path, `expected a number, got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    return n ?? null;
+  }
+  date(v: unknown, path: string): string | null {
+    if (absent(v)) return null;
+    const d = typeof v === 'string' ? readDate(v) : undefined;
+    if (d === undefined) this.problem(path, `expected a date (YYYY-MM-DD or an ISO 8601 date-time), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    return d ?? null;
+  }
+  dateTime(v: unknown, path: string, required: string): string {
+    if (absent(v)) {
+      this.problem(path, required);
+      return '';
+    }
+    const t = typeof v === 'string' ? readDateTime(v) : undefined;
+    if (t === undefined) this.problem(path, `expected an ISO 8601 date-time with offset (Z, ±hh:mm, ±hhmm or ±hh), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    return t ?? '';
+  }
+  list(v: unknown, path: string): unknown[] {
+    if (absent(v)) return [];
+    if (Array.isArray(v)) return v;
+    this.problem(path, `expected an array, got ${typeName(v)}`);
+    return [];
+  }
+  /** Strings of an array; null and "" elements say nothing and are left out. */
+  texts(v: unknown, path: string): string[] {
+    const out: string[] = [];
+    this.list(v, path).forEach((item, i) => {
+      if (absent(item)) return;
+      if (typeof item === 'string') out.push(item);
+      else this.problem(`${path}[${i}]`, `expected a string, got ${typeName(item)}`);
+    });
+    return out;
+  }
+  objects(v: unknown, path: string, what: string): { item: Obj; path: string }[] {
+    const out: { item: Obj; path: string }[] = [];
+    this.list(v, path).forEach((item, i) => {
+      if (isObject(item)) out.push({ item, path: `${path}[${i}]` });
+      else this.problem(`${path}[${i}]`, `expected ${what} (an object), got ${typeName(item)}`);
+    });
+    return out;
+  }
+}
+
+const NO_PRODUCT = 'missing: a line without a product cannot be applied';
+const NO_QUANTITY = 'missing: a line without a quantity cannot be applied';
+
+function line(r: Reader, l: Obj, path: string): CanonicalLine {
+  return {
+    externalCode: r.code(l.externalCode, `${path}.externalCode`, NO_PRODUCT),
+    quantity: r.number(l.quantity, `${path}.quantity`, NO_QUANTITY) ?? 0,
+    lotCode: r.text(l.lotCode, `${path}.lotCode`),
+    expirationDate: r.date(l.expirationDate, `${path}.expirationDate`),
+    serialNumbers: r.texts(l.serialNumbers, `${path}.serialNumbers`),
+  };
+}
+
+function closeDocument(r: Reader, p: Obj): CanonicalCloseDocument {
+  return {
+    closingDocumentCode: r.code(p.closingDocumentCode, 'closingDocumentCode', 'missing: it identifies the delivery'),
+    documentNumber: r.texts(p.documentNumber, 'documentNumber'),
+    documentExternalCode: r.text(p.documentExternalCode, 'documentExternalCode'),
+    documentType: r.text(p.documentType, 'documentType'),
+    company: r.text(p.company, 'company'),
+    observations: r.text(p.observations, 'observations'),
+    lines: r.objects(p.lines, 'lines', 'a line').map(({ item, path }) => line(r, item, path)),
+  };
+}
+
+function finish<T extends CanonicalPayload>(r: Reader, value: T, closingDocumentCode?: string): WebhookReading<T> {
+  const reading: WebhookReading<T> = { value: r.problems.length === 0 ? value : undefined, problems: r.problems };
+  if (closingDocumentCode !== undefined) reading.closingDocumentCode = closingDocumentCode;
+  return reading;
+}
+
+function notAnObject(body: unknown): WebhookReading<never> {
+  return { value: undefined, problems: [{ path: '(body)', message: `expected a JSON object, got ${typeName(body)}` }] };
+}
+
+const usableCode = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+export function readCloseReception(body: unknown): WebhookReading<CanonicalCloseReception> {
+  if (!isObject(body)) return notAnObject(body);
+  const r = new Reader();
+  const value = { ...closeDocument(r, body), originCode: r.text(body.originCode, 'originCode'), receptionDate: r.date(body.receptionDate, 'receptionDate') };
+  return finish(r, value, usableCode(body.closingDocumentCode));
+}
+
+export function readCloseShipping(body: unknown): WebhookReading<CanonicalCloseShipping> {
+  if (!isObject(body)) return notAnObject(body);
+  const r = new Reader();
+  const value: CanonicalCloseShipping = {
+    ...closeDocument(r, body),
+    destinationCode: r.text(body.destinationCode, 'destinationCode'),
+    deliveryPointExternalCode: r.text(body.deliveryPointExternalCode, 'deliveryPointExternalCode'),
+    carrier: r.text(body.carrier, 'carrier'),
+    deliveryPlace: r.text(body.deliveryPlace, 'deliveryPlace'),
+    packingList: r.objects(body.packingList, 'packingList', 'a packing').map(({ item, path }) => ({
+      packingCode: r.text(item.packingCode, `${path}.packingCode`),
+      weight: r.number(item.weight, `${path}.weight`, false),
+      lines: r.objects(item.lines, `${path}.lines`, 'a line').map((l) => ({
+        externalCode: r.code(l.item.externalCode, `${l.path}.externalCode`, NO_PRODUCT),
+        quantity: r.number(l.item.quantity, `${l.path}.quantity`, NO_QUANTITY) ?? 0,
+      })),
+    })),
+  };
+  return finish(r, value, usableCode(body.closingDocumentCode));
+}
+
+export function readStockRegularization(body: unknown): WebhookReading<CanonicalStockRegularization> {
+  if (!isObject(body)) return notAnObject(body);
+  const r = new Reader();
+  return finish(r, {
+    productExternalCode: r.code(body.productExternalCode, 'productExternalCode', 'missing: a regularization without a product cannot be applied'),
+    lotCode: r.text(body.lotCode, 'lotCode'),
+    quantity: r.number(body.quantity, 'quantity', 'missing: a regularization without a quantity cannot be applied') ?? 0,
+    movementTime: r.dateTime(body.movementTime, 'movementTime', 'missing: the movement cannot be placed in time'),
+    warehouse: r.text(body.warehouse, 'warehouse'),
+  });
+}
+
+/** The reading of a kind's payload. */
+export function readWebhookPayload(kind: WebhookKind, body: unknown): WebhookReading {
+  switch (kind) {
+    case 'reception-close':
+    case 'client-return-close':
+      return readCloseReception(body);
+    case 'shipping-order-close':
+    case 'supplier-return-close':
+      return readCloseShipping(body);
+    case 'stock-regularization':
+      return readStockRegularization(body);
+  }
+}
