@@ -1,4 +1,4 @@
-import { hashCanonical, sha256Hex } from '../lib/crypto.js';
+import { sha256Hex } from '../lib/crypto.js';
 import type { CanonicalStockRegularization } from '../wms/webhooks-tolerant.js';
 import type { WebhookKind } from './kinds.js';
 
@@ -17,13 +17,10 @@ import type { WebhookKind } from './kinds.js';
  * were keyed on the same object, so their repeats still meet them.
  */
 export function regularizationKeyOf(p: CanonicalStockRegularization): string {
-  return `stock-regularization:${hashCanonical({
-    productExternalCode: p.productExternalCode,
-    lotCode: p.lotCode,
-    quantity: p.quantity,
-    movementTime: p.movementTime,
-    warehouse: p.warehouse,
-  })}`;
+  // Members in sorted order and none undefined: exactly lib/crypto's canonicalJson of the same
+  // object (what earlier versions hashed), without sorting on the receiver's hot path.
+  const canonical = JSON.stringify({ lotCode: p.lotCode, movementTime: p.movementTime, productExternalCode: p.productExternalCode, quantity: p.quantity, warehouse: p.warehouse });
+  return `stock-regularization:${sha256Hex(canonical)}`;
 }
 
 /**

@@ -12,13 +12,29 @@
  *   `2026-11-22T15:41:07.000Z`.
  */
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function validDay(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return d <= days[m - 1]!;
+  if (m === 2 && d === 29) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= DAYS[m - 1]!;
+}
+
+/** `YYYY-MM-DD` read by hand: the common case, on every line of every delivery, without a regex match. */
+function plainDate(text: string): boolean | undefined {
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined;
+  let y = 0, m = 0, d = 0;
+  for (let i = 0; i < 10; i++) {
+    if (i === 4 || i === 7) continue;
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return undefined;
+    if (i < 4) y = y * 10 + c;
+    else if (i < 7) m = m * 10 + c;
+    else d = d * 10 + c;
+  }
+  return validDay(y, m, d);
 }
 
 /** The canonical instant of a date-time as written, or undefined when it is not one. */
@@ -43,7 +59,7 @@ export function readDateTime(text: string): string | undefined {
 
 /** The canonical `YYYY-MM-DD` of a date (or of a date-time's date part, as written), or undefined. */
 export function readDate(text: string): string | undefined {
-  const m = DATE.exec(text);
-  if (m) return validDay(Number(m[1]), Number(m[2]), Number(m[3])) ? text : undefined;
+  const plain = plainDate(text);
+  if (plain !== undefined) return plain ? text : undefined;
   return readDateTime(text) === undefined ? undefined : text.slice(0, 10);
 }

@@ -96,95 +96,105 @@ export function readNumber(v: unknown): number | undefined {
   return undefined;
 }
 
+/** A member's path, built only when there is a problem to name (the common case has none). */
+const at = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
+
 class Reader {
   readonly problems: FieldProblem[] = [];
   problem(path: string, message: string): void {
     this.problems.push({ path, message });
   }
-  text(v: unknown, path: string): string | null {
-    if (absent(v)) return null;
-    if (typeof v === 'string') return v;
-    this.problem(path, `expected a string, got ${typeName(v)}`);
+  text(v: unknown, parent: string, key: string): string | null {
+    if (typeof v === 'string') return v === '' ? null : v;
+    if (v === undefined || v === null) return null;
+    this.problem(at(parent, key), `expected a string, got ${typeName(v)}`);
     return null;
   }
   /** A code the payload cannot be applied without: `missing` says why it matters. */
-  code(v: unknown, path: string, missing: string): string {
+  code(v: unknown, parent: string, key: string, missing: string): string {
     if (typeof v === 'string' && v.trim() !== '') return v;
-    this.problem(path, absent(v) || typeof v === 'string' ? missing : `expected a string, got ${typeName(v)}`);
+    this.problem(at(parent, key), absent(v) || typeof v === 'string' ? missing : `expected a string, got ${typeName(v)}`);
     return '';
   }
-  number(v: unknown, path: string, required: string | false): number | null {
+  number(v: unknown, parent: string, key: string, required: string | false): number | null {
+    if (typeof v === 'number') return v;
     if (absent(v)) {
-      if (required) this.problem(path, required);
+      if (required) this.problem(at(parent, key), required);
       return null;
     }
     const n = readNumber(v);
-    if (n === undefined) this.problem(path, `expected a number, got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    if (n === undefined) this.problem(at(parent, key), `expected a number, got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
     return n ?? null;
   }
-  date(v: unknown, path: string): string | null {
+  date(v: unknown, parent: string, key: string): string | null {
     if (absent(v)) return null;
     const d = typeof v === 'string' ? readDate(v) : undefined;
-    if (d === undefined) this.problem(path, `expected a date (YYYY-MM-DD or an ISO 8601 date-time), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    if (d === undefined) this.problem(at(parent, key), `expected a date (YYYY-MM-DD or an ISO 8601 date-time), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
     return d ?? null;
   }
-  dateTime(v: unknown, path: string, required: string): string {
+  dateTime(v: unknown, key: string, required: string): string {
     if (absent(v)) {
-      this.problem(path, required);
+      this.problem(key, required);
       return '';
     }
     const t = typeof v === 'string' ? readDateTime(v) : undefined;
-    if (t === undefined) this.problem(path, `expected an ISO 8601 date-time with offset (Z, ±hh:mm, ±hhmm or ±hh), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    if (t === undefined) this.problem(key, `expected an ISO 8601 date-time with offset (Z, ±hh:mm, ±hhmm or ±hh), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
     return t ?? '';
   }
-  list(v: unknown, path: string): unknown[] {
-    if (absent(v)) return [];
+  list(v: unknown, parent: string, key: string): readonly unknown[] {
     if (Array.isArray(v)) return v;
-    this.problem(path, `expected an array, got ${typeName(v)}`);
-    return [];
+    if (!absent(v)) this.problem(at(parent, key), `expected an array, got ${typeName(v)}`);
+    return EMPTY;
   }
   /** Strings of an array; null and "" elements say nothing and are left out. */
-  texts(v: unknown, path: string): string[] {
+  texts(v: unknown, parent: string, key: string): string[] {
     const out: string[] = [];
-    this.list(v, path).forEach((item, i) => {
-      if (absent(item)) return;
-      if (typeof item === 'string') out.push(item);
-      else this.problem(`${path}[${i}]`, `expected a string, got ${typeName(item)}`);
-    });
+    const items = this.list(v, parent, key);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item === 'string') {
+        if (item !== '') out.push(item);
+      } else if (item !== null && item !== undefined) this.problem(`${at(parent, key)}[${i}]`, `expected a string, got ${typeName(item)}`);
+    }
     return out;
   }
-  objects(v: unknown, path: string, what: string): { item: Obj; path: string }[] {
-    const out: { item: Obj; path: string }[] = [];
-    this.list(v, path).forEach((item, i) => {
-      if (isObject(item)) out.push({ item, path: `${path}[${i}]` });
-      else this.problem(`${path}[${i}]`, `expected ${what} (an object), got ${typeName(item)}`);
-    });
+  /** The object items of an array, each read by `read` with its path. */
+  objects<T>(v: unknown, parent: string, key: string, what: string, read: (item: Obj, path: string) => T): T[] {
+    const out: T[] = [];
+    const items = this.list(v, parent, key);
+    const base = at(parent, key);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (isObject(item)) out.push(read(item, `${base}[${i}]`));
+      else this.problem(`${base}[${i}]`, `expected ${what} (an object), got ${typeName(item)}`);
+    }
     return out;
   }
 }
 
+const EMPTY: readonly unknown[] = Object.freeze([]);
 const NO_PRODUCT = 'missing: a line without a product cannot be applied';
 const NO_QUANTITY = 'missing: a line without a quantity cannot be applied';
 
 function line(r: Reader, l: Obj, path: string): CanonicalLine {
   return {
-    externalCode: r.code(l.externalCode, `${path}.externalCode`, NO_PRODUCT),
-    quantity: r.number(l.quantity, `${path}.quantity`, NO_QUANTITY) ?? 0,
-    lotCode: r.text(l.lotCode, `${path}.lotCode`),
-    expirationDate: r.date(l.expirationDate, `${path}.expirationDate`),
-    serialNumbers: r.texts(l.serialNumbers, `${path}.serialNumbers`),
+    externalCode: r.code(l.externalCode, path, 'externalCode', NO_PRODUCT),
+    quantity: r.number(l.quantity, path, 'quantity', NO_QUANTITY) ?? 0,
+    lotCode: r.text(l.lotCode, path, 'lotCode'),
+    expirationDate: r.date(l.expirationDate, path, 'expirationDate'),
+    serialNumbers: r.texts(l.serialNumbers, path, 'serialNumbers'),
   };
 }
 
 function closeDocument(r: Reader, p: Obj): CanonicalCloseDocument {
   return {
-    closingDocumentCode: r.code(p.closingDocumentCode, 'closingDocumentCode', 'missing: it identifies the delivery'),
-    documentNumber: r.texts(p.documentNumber, 'documentNumber'),
-    documentExternalCode: r.text(p.documentExternalCode, 'documentExternalCode'),
-    documentType: r.text(p.documentType, 'documentType'),
-    company: r.text(p.company, 'company'),
-    observations: r.text(p.observations, 'observations'),
-    lines: r.objects(p.lines, 'lines', 'a line').map(({ item, path }) => line(r, item, path)),
+    closingDocumentCode: r.code(p.closingDocumentCode, '', 'closingDocumentCode', 'missing: it identifies the delivery'),
+    documentNumber: r.texts(p.documentNumber, '', 'documentNumber'),
+    documentExternalCode: r.text(p.documentExternalCode, '', 'documentExternalCode'),
+    documentType: r.text(p.documentType, '', 'documentType'),
+    company: r.text(p.company, '', 'company'),
+    observations: r.text(p.observations, '', 'observations'),
+    lines: r.objects(p.lines, '', 'lines', 'a line', (item, path) => line(r, item, path)),
   };
 }
 
@@ -203,28 +213,28 @@ const usableCode = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v
 export function readCloseReception(body: unknown): WebhookReading<CanonicalCloseReception> {
   if (!isObject(body)) return notAnObject(body);
   const r = new Reader();
-  const value = { ...closeDocument(r, body), originCode: r.text(body.originCode, 'originCode'), receptionDate: r.date(body.receptionDate, 'receptionDate') };
+  const value: CanonicalCloseReception = closeDocument(r, body) as CanonicalCloseReception;
+  value.originCode = r.text(body.originCode, '', 'originCode');
+  value.receptionDate = r.date(body.receptionDate, '', 'receptionDate');
   return finish(r, value, usableCode(body.closingDocumentCode));
 }
 
 export function readCloseShipping(body: unknown): WebhookReading<CanonicalCloseShipping> {
   if (!isObject(body)) return notAnObject(body);
   const r = new Reader();
-  const value: CanonicalCloseShipping = {
-    ...closeDocument(r, body),
-    destinationCode: r.text(body.destinationCode, 'destinationCode'),
-    deliveryPointExternalCode: r.text(body.deliveryPointExternalCode, 'deliveryPointExternalCode'),
-    carrier: r.text(body.carrier, 'carrier'),
-    deliveryPlace: r.text(body.deliveryPlace, 'deliveryPlace'),
-    packingList: r.objects(body.packingList, 'packingList', 'a packing').map(({ item, path }) => ({
-      packingCode: r.text(item.packingCode, `${path}.packingCode`),
-      weight: r.number(item.weight, `${path}.weight`, false),
-      lines: r.objects(item.lines, `${path}.lines`, 'a line').map((l) => ({
-        externalCode: r.code(l.item.externalCode, `${l.path}.externalCode`, NO_PRODUCT),
-        quantity: r.number(l.item.quantity, `${l.path}.quantity`, NO_QUANTITY) ?? 0,
-      })),
+  const value = closeDocument(r, body) as CanonicalCloseShipping;
+  value.destinationCode = r.text(body.destinationCode, '', 'destinationCode');
+  value.deliveryPointExternalCode = r.text(body.deliveryPointExternalCode, '', 'deliveryPointExternalCode');
+  value.carrier = r.text(body.carrier, '', 'carrier');
+  value.deliveryPlace = r.text(body.deliveryPlace, '', 'deliveryPlace');
+  value.packingList = r.objects(body.packingList, '', 'packingList', 'a packing', (item, path) => ({
+    packingCode: r.text(item.packingCode, path, 'packingCode'),
+    weight: r.number(item.weight, path, 'weight', false),
+    lines: r.objects(item.lines, path, 'lines', 'a line', (l, lpath) => ({
+      externalCode: r.code(l.externalCode, lpath, 'externalCode', NO_PRODUCT),
+      quantity: r.number(l.quantity, lpath, 'quantity', NO_QUANTITY) ?? 0,
     })),
-  };
+  }));
   return finish(r, value, usableCode(body.closingDocumentCode));
 }
 
@@ -232,11 +242,11 @@ export function readStockRegularization(body: unknown): WebhookReading<Canonical
   if (!isObject(body)) return notAnObject(body);
   const r = new Reader();
   return finish(r, {
-    productExternalCode: r.code(body.productExternalCode, 'productExternalCode', 'missing: a regularization without a product cannot be applied'),
-    lotCode: r.text(body.lotCode, 'lotCode'),
-    quantity: r.number(body.quantity, 'quantity', 'missing: a regularization without a quantity cannot be applied') ?? 0,
+    productExternalCode: r.code(body.productExternalCode, '', 'productExternalCode', 'missing: a regularization without a product cannot be applied'),
+    lotCode: r.text(body.lotCode, '', 'lotCode'),
+    quantity: r.number(body.quantity, '', 'quantity', 'missing: a regularization without a quantity cannot be applied') ?? 0,
     movementTime: r.dateTime(body.movementTime, 'movementTime', 'missing: the movement cannot be placed in time'),
-    warehouse: r.text(body.warehouse, 'warehouse'),
+    warehouse: r.text(body.warehouse, '', 'warehouse'),
   });
 }
 

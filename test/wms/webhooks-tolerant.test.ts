@@ -81,7 +81,7 @@ describe('tolerant reading of the webhook payloads', () => {
     });
     expect(reading.value).toBeUndefined();
     expect(reading.closingDocumentCode).toBe('EXP-1');
-    expect(reading.problems.map((p) => p.path)).toEqual(['lines[1]', 'lines[0].externalCode', 'carrier', 'packingList[0].weight', 'packingList[0].lines[0].quantity']);
+    expect(reading.problems.map((p) => p.path)).toEqual(['lines[0].externalCode', 'lines[1]', 'carrier', 'packingList[0].weight', 'packingList[0].lines[0].quantity']);
   });
 
   it('a stock regularization needs a product, a quantity and a time with offset; lot and warehouse may be absent', () => {
