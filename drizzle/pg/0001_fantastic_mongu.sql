@@ -26,4 +26,5 @@ CREATE INDEX "confirmations_source" ON "confirmations" USING btree ("source_even
 CREATE INDEX "inbound_events_connection" ON "inbound_events" USING btree ("connection","id");--> statement-breakpoint
 CREATE INDEX "inbound_events_kind" ON "inbound_events" USING btree ("kind","id");--> statement-breakpoint
 CREATE INDEX "inbound_events_code" ON "inbound_events" USING btree ("business_code","id");--> statement-breakpoint
-CREATE INDEX "inbound_events_received" ON "inbound_events" USING btree ("received_at");
+CREATE INDEX "inbound_events_received" ON "inbound_events" USING btree ("received_at");--> statement-breakpoint
+CREATE INDEX "inbound_events_filter" ON "inbound_events" USING btree ("connection","kind","status","received_at");

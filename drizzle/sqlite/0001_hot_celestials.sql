@@ -26,4 +26,5 @@ CREATE INDEX `inbound_events_connection` ON `inbound_events` (`connection`,`id`)
 CREATE INDEX `inbound_events_kind` ON `inbound_events` (`kind`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_events_code` ON `inbound_events` (`business_code`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_events_received` ON `inbound_events` (`received_at`);--> statement-breakpoint
+CREATE INDEX `inbound_events_filter` ON `inbound_events` (`connection`,`kind`,`status`,`received_at`);--> statement-breakpoint
 CREATE INDEX `confirmations_source` ON `confirmations` (`source_event_id`);
