@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { countsOf } from '../counts.js';
 import type { InboundEvent, InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
 import { REOPENABLE } from '../values.js';
@@ -154,13 +154,25 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     findByKey: async (connection, dedupeKey) =>
       (await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey))))[0],
 
-    list: (q) =>
-      orm
+    list: async (q) => {
+      // A time range becomes the id range it spans (from the received_at index), so the page is
+      // read newest first within it instead of from the newest event of all.
+      let span;
+      if (q.receivedFrom || q.receivedTo) {
+        const [bounds] = await orm
+          .select({ lo: sql<string | null>`min(${t.id})`, hi: sql<string | null>`max(${t.id})` })
+          .from(t)
+          .where(and(q.receivedFrom ? gte(t.receivedAt, q.receivedFrom) : undefined, q.receivedTo ? lt(t.receivedAt, q.receivedTo) : undefined));
+        if (!bounds || bounds.lo === null || bounds.hi === null) return [];
+        span = and(gte(t.id, Number(bounds.lo)), lte(t.id, Number(bounds.hi)));
+      }
+      return orm
         .select()
         .from(t)
-        .where(and(where(q), q.beforeId ? lt(t.id, q.beforeId) : undefined))
+        .where(and(where(q), span, q.beforeId ? lt(t.id, q.beforeId) : undefined))
         .orderBy(desc(t.id))
-        .limit(q.limit),
+        .limit(q.limit);
+    },
 
     count: async (q) => Number((await orm.select({ n: sql<string>`count(*)` }).from(t).where(where(q)))[0]!.n),
 
