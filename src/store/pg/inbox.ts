@@ -1,22 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { countsOf } from '../counts.js';
+import { inboxWhere, receivedWhere } from '../inbox-filter.js';
 import type { InboundEvent, InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
 import { REOPENABLE } from '../values.js';
 import type { PgOrm } from './database.js';
 import { pgInboxHistory } from './inbox-history.js';
 import { inboundEvents as t } from './schema.js';
 
-function where(q: InboxFilter) {
-  return and(
-    q.connection ? eq(t.connection, q.connection) : undefined,
-    q.status ? eq(t.status, q.status) : undefined,
-    q.statuses ? inArray(t.status, [...q.statuses]) : undefined,
-    q.kind ? eq(t.kind, q.kind) : undefined,
-    q.businessCode ? eq(t.businessCode, q.businessCode) : undefined,
-    q.receivedFrom ? gte(t.receivedAt, q.receivedFrom) : undefined,
-    q.receivedTo ? lt(t.receivedAt, q.receivedTo) : undefined,
-  );
-}
+const where = (q: InboxFilter) => inboxWhere(t, q);
 
 /**
  * The webhook receiver's hot statement as a named prepared statement: Postgres parses it once per
@@ -162,7 +153,7 @@ export function pgInbox(orm: PgOrm): InboxRepo {
         const [bounds] = await orm
           .select({ lo: sql<string | null>`min(${t.id})`, hi: sql<string | null>`max(${t.id})` })
           .from(t)
-          .where(and(q.receivedFrom ? gte(t.receivedAt, q.receivedFrom) : undefined, q.receivedTo ? lt(t.receivedAt, q.receivedTo) : undefined));
+          .where(receivedWhere(t, q));
         if (!bounds || bounds.lo === null || bounds.hi === null) return [];
         span = and(gte(t.id, Number(bounds.lo)), lte(t.id, Number(bounds.hi)));
       }

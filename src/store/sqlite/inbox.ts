@@ -1,23 +1,14 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
 import { countsOf } from '../counts.js';
+import { inboxWhere, receivedWhere } from '../inbox-filter.js';
 import { REOPENABLE } from '../values.js';
 import type { SqliteOrm } from './database.js';
 import { sqliteInboxHistory } from './inbox-history.js';
 import type { Run } from './runner.js';
 import { inboundEvents as t } from './schema.js';
 
-function where(q: InboxFilter) {
-  return and(
-    q.connection ? eq(t.connection, q.connection) : undefined,
-    q.status ? eq(t.status, q.status) : undefined,
-    q.statuses ? inArray(t.status, [...q.statuses]) : undefined,
-    q.kind ? eq(t.kind, q.kind) : undefined,
-    q.businessCode ? eq(t.businessCode, q.businessCode) : undefined,
-    q.receivedFrom ? gte(t.receivedAt, q.receivedFrom) : undefined,
-    q.receivedTo ? lt(t.receivedAt, q.receivedTo) : undefined,
-  );
-}
+const where = (q: InboxFilter) => inboxWhere(t, q);
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -104,7 +95,7 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
         // the page is read newest first within it instead of from the newest event of all.
         let span;
         if (q.receivedFrom || q.receivedTo) {
-          const bounds = orm.select({ lo: sql<number | null>`min(${t.id})`, hi: sql<number | null>`max(${t.id})` }).from(t).where(and(q.receivedFrom ? gte(t.receivedAt, q.receivedFrom) : undefined, q.receivedTo ? lt(t.receivedAt, q.receivedTo) : undefined)).get()!;
+          const bounds = orm.select({ lo: sql<number | null>`min(${t.id})`, hi: sql<number | null>`max(${t.id})` }).from(t).where(receivedWhere(t, q)).get()!;
           if (bounds.lo === null || bounds.hi === null) return [];
           span = and(gte(t.id, bounds.lo), lte(t.id, bounds.hi));
         }
