@@ -14,7 +14,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * constant time; failures count like any other authentication). The gauges read at scrape time are
  * registered here too, so a worker-only process serving metrics shows them.
  */
-export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock'>): Hono<AppEnv> {
+export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections'>): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
   registerOutboundGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;

@@ -1,33 +1,40 @@
 import type { ServiceDeps } from '../deps.js';
 import type { Config } from '../lib/config.js';
 import { silentLogger } from '../lib/logger.js';
+import { eventDetail } from '../inbound/event-views.js';
 import { retryEvent } from '../inbound/retry-event.js';
 import { openDeps } from '../main.js';
 import { INBOUND_STATUSES, type InboundEvent, type InboundStatus } from '../store/index.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
+import { editEvent, EDIT_HELP } from './events-edit.js';
+import { printDetail } from './events-show.js';
 import type { Command, CommandContext } from './types.js';
 
-const help = `Usage: wms-sync events list [--status S] [--kind K] [--connection NAME] [--limit N] [--before ID] [--json]
-       wms-sync events show ID
+const help = `Usage: wms-sync events list [--status S] [--kind K] [--connection NAME] [--code CODE] [--limit N] [--before ID] [--json]
+       wms-sync events show ID [--json]
        wms-sync events retry ID...
+${EDIT_HELP.usage}
 
 Inbound webhook events as stored by the receiver, newest first.
 
   list    one line per event: id, connection, kind, status, attempts, duplicates, received at,
-          business key, last error. --status is one of ${INBOUND_STATUSES.join(', ')}.
-  show    everything about one event, then its raw body exactly as received.
-  retry   runs the processing of these events again (failed, processed or stuck ones): back to
-          "received" with a new job, which the running service's worker picks up. Processing is
-          idempotent: a confirmation already in the ERP feed is not appended twice. Rejected
-          deliveries cannot be retried; the WMS must send a corrected one.
+          business key, last error or quarantine reason. --status is one of ${INBOUND_STATUSES.join(', ')}.
+  show    everything about one event: metadata, the raw body exactly as received, the operator's
+          correction and who changed what when, the processing attempts, the feed entries.
+  retry   runs the processing of these events again (failed, quarantined, processed or stuck
+          ones): back to "received" with a new job, which the running service's worker picks up.
+          Processing is idempotent: a confirmation already in the ERP feed is not appended twice.
+          Rejected deliveries cannot be retried; the WMS must send a corrected one.
+${EDIT_HELP.text}
 
 Options:
   --status S         only events with this status
   --kind K           only events of this webhook kind (reception-close, ...)
   --connection NAME  only events of this connection
+  --code CODE        only events with this closingDocumentCode (or a regularization's product)
   --limit N          at most N events (default 50)
   --before ID        events with an id below ID (the next page)
-  --json             one JSON object per line instead of a table`;
+  --json             JSON instead of text (list: one object per line)`;
 
 /** Opens the store and queue the configuration names, runs `fn`, and closes them. */
 export async function withServiceDeps<T>(config: Config, fn: (deps: ServiceDeps) => Promise<T>): Promise<T> {
@@ -40,7 +47,7 @@ export async function withServiceDeps<T>(config: Config, fn: (deps: ServiceDeps)
   }
 }
 
-function eventId(raw: string): number {
+export function eventId(raw: string): number {
   if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`"${raw}" is not an event id`);
   return Number(raw);
 }
@@ -66,13 +73,14 @@ export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: Command
 }
 
 function row(e: InboundEvent): string {
-  const error = e.error ? e.error.replace(/\s+/g, ' ').slice(0, 60) : '';
+  const note = e.status === 'quarantined' ? e.quarantineReason : e.error;
+  const error = note ? note.replace(/\s+/g, ' ').slice(0, 60) : '';
   return [String(e.id).padStart(6), e.connection.padEnd(12), e.kind.padEnd(22), e.status.padEnd(9), String(e.attempts).padStart(3), String(e.duplicates).padStart(4), e.receivedAt.toISOString(), e.dedupeKey, error].join('  ');
 }
 
 async function list(args: string[], ctx: CommandContext, config: Config): Promise<number> {
   const { values } = parse(args, {
-    status: { type: 'string' }, kind: { type: 'string' }, connection: { type: 'string' }, limit: { type: 'string' }, before: { type: 'string' }, json: { type: 'boolean' },
+    status: { type: 'string' }, kind: { type: 'string' }, connection: { type: 'string' }, code: { type: 'string' }, limit: { type: 'string' }, before: { type: 'string' }, json: { type: 'boolean' },
   });
   if (values.status && !(INBOUND_STATUSES as readonly string[]).includes(values.status)) throw new UsageError(`--status must be one of ${INBOUND_STATUSES.join(', ')}`);
   const limit = values.limit === undefined ? 50 : Number(values.limit);
@@ -83,6 +91,7 @@ async function list(args: string[], ctx: CommandContext, config: Config): Promis
       ...(values.status ? { status: values.status as InboundStatus } : {}),
       ...(values.kind ? { kind: values.kind } : {}),
       ...(values.connection ? { connection: values.connection } : {}),
+      ...(values.code ? { businessCode: values.code } : {}),
       ...(values.before ? { beforeId: eventId(values.before) } : {}),
     }),
   );
@@ -96,27 +105,27 @@ async function list(args: string[], ctx: CommandContext, config: Config): Promis
 }
 
 async function show(args: string[], ctx: CommandContext, config: Config): Promise<number> {
-  const { positionals } = parse(args, {}, true);
+  const { positionals, values } = parse(args, { json: { type: 'boolean' } }, true);
   if (positionals.length !== 1) throw new UsageError('events show takes one event id');
-  const event = await withServiceDeps(config, (deps) => deps.store.inbox.get(eventId(positionals[0]!)));
-  if (!event) {
-    ctx.stderr.write(`event ${positionals[0]!}: no such event\n`);
+  const id = eventId(positionals[0]!);
+  const detail = await withServiceDeps(config, (deps) => eventDetail(deps.store, id));
+  if (!detail) {
+    ctx.stderr.write(`event ${id}: no such event\n`);
     return 1;
   }
-  const { payload, ...meta } = event;
-  const body = meta.payloadPrunedAt ? `(pruned at ${meta.payloadPrunedAt.toISOString()}: older than INBOUND_RETENTION_DAYS)` : payload;
-  ctx.stdout.write(`${JSON.stringify(meta, null, 2)}\n--- raw body as received ---\n${body}\n`);
+  if (values.json) ctx.stdout.write(`${JSON.stringify(detail, null, 2)}\n`);
+  else printDetail(detail, ctx.stdout);
   return 0;
 }
 
 export const eventsCommand: Command = {
   name: 'events',
-  summary: 'list, show and retry inbound webhook events',
+  summary: 'list, show, edit and retry inbound webhook events',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
       const [sub, ...rest] = args;
-      if (sub !== 'list' && sub !== 'show' && sub !== 'retry') throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand');
+      if (sub !== 'list' && sub !== 'show' && sub !== 'retry' && sub !== 'edit') throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand');
       if (sub === 'retry') {
         const { positionals } = parse(rest, {}, true);
         if (positionals.length === 0) throw new UsageError('events retry takes one or more event ids');
@@ -127,6 +136,7 @@ export const eventsCommand: Command = {
       }
       const config = configFrom(ctx);
       if (!config) return 1;
+      if (sub === 'edit') return editEvent(rest, ctx, config);
       return sub === 'list' ? list(rest, ctx, config) : show(rest, ctx, config);
     }),
 };

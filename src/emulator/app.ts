@@ -16,6 +16,7 @@ import { controlReceptionRoutes } from './routes/control-receptions.js';
 import { controlShippingRoutes } from './routes/control-shipping.js';
 import { controlStockRoutes } from './routes/control-stock.js';
 import { controlWebhookRoutes } from './routes/control-webhooks.js';
+import { controlWebhookStyleRoutes } from './routes/control-webhook-style.js';
 import { controlTenantRoutes } from './routes/control-tenants.js';
 import { deliveryPointRoutes } from './routes/delivery-points.js';
 import { documentRoutes } from './routes/documents.js';
@@ -68,6 +69,7 @@ export function createEmulatorApp(services: EmulatorServices, options: EmulatorA
   controlReceptionRoutes(app, services);
   controlShippingRoutes(app, services);
   controlWebhookRoutes(app, services);
+  controlWebhookStyleRoutes(app, services);
   controlFaultRoutes(app, services, options.files);
   openApiRoutes(app);
 

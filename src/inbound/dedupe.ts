@@ -1,32 +1,26 @@
-import { hashCanonical, sha256Hex } from '../lib/crypto.js';
-import type { StockRegularizationPayload } from '../wms/webhooks.js';
-import type { InboundPayload, WebhookKind } from './kinds.js';
+import { sha256Hex } from '../lib/crypto.js';
+import type { CanonicalStockRegularization } from '../wms/webhooks-tolerant.js';
+import type { WebhookKind } from './kinds.js';
 
 /*
  * Business keys of inbound events, unique per connection for ever (not for a time window).
  * Keys are scoped by kind: the spec makes closingDocumentCode the idempotency key but does not
  * say receptions and shipping orders draw their codes from one sequence, and treating a shipment
  * as a repeat of a reception that happens to share its code would drop it silently.
+ * Close documents: `<kind>:<closingDocumentCode>` (reading.ts).
  */
-
-/** `<kind>:<closingDocumentCode>` for close documents, `<kind>:<sha256>` of the canonical stock regularization. */
-export function dedupeKeyOf(kind: WebhookKind, payload: InboundPayload): string {
-  if ('closingDocumentCode' in payload) return `${kind}:${payload.closingDocumentCode}`;
-  return `${kind}:${hashCanonical(canonicalRegularization(payload))}`;
-}
 
 /**
- * The fields that make a stock regularization the same event, normalised so that equal events
- * written differently (time zone offset, absent vs null lot) hash the same.
+ * `stock-regularization:<sha256>` of the fields that make a stock regularization the same event,
+ * as the tolerant reading normalised them: equal events written differently (time zone offset,
+ * absent vs null vs "" lot, "12.5" vs 12.5) hash the same. Events stored before tolerant reading
+ * were keyed on the same object, so their repeats still meet them.
  */
-export function canonicalRegularization(p: StockRegularizationPayload) {
-  return {
-    productExternalCode: p.productExternalCode,
-    lotCode: p.lotCode || null,
-    quantity: p.quantity,
-    movementTime: new Date(p.movementTime).toISOString(),
-    warehouse: p.warehouse || null,
-  };
+export function regularizationKeyOf(p: CanonicalStockRegularization): string {
+  // Members in sorted order and none undefined: exactly lib/crypto's canonicalJson of the same
+  // object (what earlier versions hashed), without sorting on the receiver's hot path.
+  const canonical = JSON.stringify({ lotCode: p.lotCode, movementTime: p.movementTime, productExternalCode: p.productExternalCode, quantity: p.quantity, warehouse: p.warehouse });
+  return `stock-regularization:${sha256Hex(canonical)}`;
 }
 
 /**

@@ -1,22 +1,28 @@
 import { z } from 'zod';
 import type { ConfirmationType } from '../store/values.js';
 import type { InboundEvent, NewLedgerMovement } from '../store/types.js';
-import type { CloseReceptionPayload, CloseShippingOrderPayload, StockRegularizationPayload, WebhookLine } from '../wms/webhooks.js';
+import type { CanonicalCloseReception, CanonicalCloseShipping, CanonicalLine, CanonicalStockRegularization, FieldProblem } from '../wms/webhooks-tolerant.js';
 import { receptionDifferences, type QuantityLine, type ReceptionDifferences } from './differences.js';
 import { isWebhookKind, KINDS } from './kinds.js';
+import { readDelivery } from './reading.js';
 
-/** A stored event's payload, parsed again with its kind's schema and tagged with its flow. */
+/** A stored event's payload (the latest correction, else the body as received), read and tagged with its flow. */
 export type StoredPayload =
-  | { flow: 'reception'; payload: CloseReceptionPayload }
-  | { flow: 'shipment'; payload: CloseShippingOrderPayload }
-  | { flow: 'stock'; payload: StockRegularizationPayload };
+  | { flow: 'reception'; payload: CanonicalCloseReception }
+  | { flow: 'shipment'; payload: CanonicalCloseShipping }
+  | { flow: 'stock'; payload: CanonicalStockRegularization };
 
-export function parseStored(event: Pick<InboundEvent, 'kind' | 'payload'>): StoredPayload {
+export type StoredReading = { ok: true; stored: StoredPayload } | { ok: false; problems: FieldProblem[] };
+
+/** What processing applies: the latest correction when there is one, else the body as received. */
+export const effectivePayloadOf = (event: Pick<InboundEvent, 'payload' | 'correction'>): string => event.correction ?? event.payload;
+
+export function readStored(event: Pick<InboundEvent, 'kind' | 'payload' | 'correction'>): StoredReading {
   if (!isWebhookKind(event.kind)) throw new Error(`unknown event kind "${event.kind}"`);
-  const spec = KINDS[event.kind];
-  const parsed = spec.schema.safeParse(JSON.parse(event.payload));
-  if (!parsed.success) throw new Error(`stored payload no longer valid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  return { flow: spec.flow, payload: parsed.data } as StoredPayload;
+  const read = readDelivery(event.kind, effectivePayloadOf(event));
+  if (!read.json) return { ok: false, problems: [{ path: '(body)', message: `not valid JSON: ${read.error}` }] };
+  if (!read.canonical) return { ok: false, problems: read.problems };
+  return { ok: true, stored: { flow: KINDS[event.kind].flow, payload: read.canonical } as StoredPayload };
 }
 
 /**
@@ -68,8 +74,8 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
     return {
       type,
       dedupeKey,
-      data: { ...common, productExternalCode: p.productExternalCode, lotCode: p.lotCode || null, quantity: p.quantity, movementTime: p.movementTime, warehouse: p.warehouse || null },
-      movements: [{ ...movement(undefined, p.productExternalCode, p.lotCode, p.quantity), warehouse: p.warehouse || null, movementTime: new Date(p.movementTime) }],
+      data: { ...common, productExternalCode: p.productExternalCode, lotCode: p.lotCode, quantity: p.quantity, movementTime: p.movementTime, warehouse: p.warehouse },
+      movements: [{ ...movement(undefined, p.productExternalCode, p.lotCode, p.quantity), warehouse: p.warehouse, movementTime: new Date(p.movementTime) }],
     };
   }
 
@@ -82,18 +88,18 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
     closingDocumentCode: p.closingDocumentCode,
     documentExternalCode: p.documentExternalCode,
     documentType: p.documentType,
-    documentNumbers: p.documentNumber ?? [],
-    company: p.company ?? null,
-    observations: p.observations ?? null,
+    documentNumbers: p.documentNumber,
+    company: p.company,
+    observations: p.observations,
     lines: p.lines.map(lineOf),
   };
 
   if (stored.flow === 'reception') {
     const r = stored.payload;
     const differences: ReceptionDifferences | null = ordered
-      ? receptionDifferences(ordered, r.lines.map((l) => ({ productExternalCode: l.externalCode, lotCode: l.lotCode ?? null, quantity: l.quantity })))
+      ? receptionDifferences(ordered, r.lines.map((l) => ({ productExternalCode: l.externalCode, lotCode: l.lotCode, quantity: l.quantity })))
       : null;
-    return { type, dedupeKey, movements, data: { ...document, originCode: r.originCode ?? null, receptionDate: r.receptionDate ?? null, differences } };
+    return { type, dedupeKey, movements, data: { ...document, originCode: r.originCode, receptionDate: r.receptionDate, differences } };
   }
 
   const s = stored.payload;
@@ -103,25 +109,19 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
     movements,
     data: {
       ...document,
-      destinationCode: s.destinationCode ?? null,
-      deliveryPointExternalCode: s.deliveryPointExternalCode ?? null,
-      carrier: s.carrier ?? null,
-      deliveryPlace: s.deliveryPlace ?? null,
-      packingList: (s.packingList ?? []).map((pack) => ({
-        packingCode: pack.packingCode ?? null,
-        weight: pack.weight ?? null,
-        lines: (pack.lines ?? []).map((l) => ({ productExternalCode: l.externalCode, quantity: l.quantity })),
+      destinationCode: s.destinationCode,
+      deliveryPointExternalCode: s.deliveryPointExternalCode,
+      carrier: s.carrier,
+      deliveryPlace: s.deliveryPlace,
+      packingList: s.packingList.map((pack) => ({
+        packingCode: pack.packingCode,
+        weight: pack.weight,
+        lines: pack.lines.map((l) => ({ productExternalCode: l.externalCode, quantity: l.quantity })),
       })),
     },
   };
 }
 
-function lineOf(l: WebhookLine) {
-  return {
-    productExternalCode: l.externalCode,
-    quantity: l.quantity,
-    lotCode: l.lotCode || null,
-    expirationDate: l.expirationDate ?? null,
-    serialNumbers: l.serialNumbers ?? [],
-  };
+function lineOf(l: CanonicalLine) {
+  return { productExternalCode: l.externalCode, quantity: l.quantity, lotCode: l.lotCode, expirationDate: l.expirationDate, serialNumbers: l.serialNumbers };
 }

@@ -2,14 +2,13 @@ import type { Clock } from '../lib/clock.js';
 import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFailed } from '../lib/errors.js';
 import { isJsonContentType } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
-import { mayNeedPayloadCheck, payloadIssue } from '../lib/nul.js';
-import { fieldIssues, issuesMessage } from '../lib/zod-issues.js';
 import type { NewInboundEvent, RecordedEvent } from '../store/types.js';
 import type { AckResult } from './ack-writer.js';
-import { dedupeKeyOf, rejectedKeyOf } from './dedupe.js';
+import { rejectedKeyOf } from './dedupe.js';
 import type { GroupCommit } from './group-commit.js';
-import { KINDS, type WebhookKind } from './kinds.js';
+import type { WebhookKind } from './kinds.js';
 import type { InboundMetrics } from './metrics.js';
+import { problemsMessage, readDelivery } from './reading.js';
 
 export interface IngestContext {
   writer: GroupCommit<NewInboundEvent, AckResult>;
@@ -34,9 +33,12 @@ export type IngestOutcome =
   | { ok: false; reason: RejectReason | 'unavailable'; error: AppError };
 
 /**
- * Receives one authenticated delivery: checks it, and stores it durably (with its processing job)
- * before anyone answers. A delivery that fails a check is stored too, as `rejected` with its raw
- * body and the error, so an operator can see what the WMS sent; its answer names the field.
+ * Receives one authenticated delivery: reads it, and stores it durably (with its processing job)
+ * before anyone answers. Refused (and stored as `rejected`, so an operator sees what the WMS sent)
+ * only when it cannot be identified: not JSON, or a close document without a usable
+ * closingDocumentCode. A JSON delivery that processing cannot apply as it is (a line without a
+ * product, a quantity that is not a number…) is acknowledged and stored as `quarantined` with
+ * the reason, for an operator to repair: refusing a stock regularization would lose it for good.
  */
 export async function ingest(ctx: IngestContext, input: IngestInput): Promise<IngestOutcome> {
   const checked = check(input);
@@ -54,7 +56,7 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
   }
   let result: AckResult;
   try {
-    result = await ctx.writer.submit({ ...base, dedupeKey: checked.dedupeKey, status: 'received' });
+    result = await ctx.writer.submit({ ...base, ...checked.stored });
   } catch (err) {
     ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a delivery; not acknowledged');
     return {
@@ -67,26 +69,26 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
   return { ok: true, event: result.event, duplicate: result.duplicate };
 }
 
-type Checked = { ok: true; dedupeKey: string } | { ok: false; reason: RejectReason; error: AppError };
+type Checked =
+  | { ok: true; stored: Pick<NewInboundEvent, 'dedupeKey' | 'status' | 'businessCode' | 'quarantineReason'> }
+  | { ok: false; reason: RejectReason; error: AppError };
 
-/** Content type, JSON syntax, then the kind's schema: the first failure is the answer. */
+/**
+ * The refusal policy (docs/webhooks.md, "What a delivery gets"). The Content-Type is looked at only
+ * when the body is not JSON: a JSON body sent with another type is read all the same (a stock
+ * regularization refused for its header would be lost for good).
+ */
 export function check(input: Pick<IngestInput, 'kind' | 'contentType' | 'body'>): Checked {
-  if (!isJsonContentType(input.contentType)) {
-    return { ok: false, reason: 'unsupported_media_type', error: unsupportedMediaType('application/json') };
+  const read = readDelivery(input.kind, input.body);
+  if (!read.json) {
+    if (!isJsonContentType(input.contentType)) return { ok: false, reason: 'unsupported_media_type', error: unsupportedMediaType('application/json') };
+    return { ok: false, reason: 'malformed_json', error: new AppError(400, 'malformed_json', `Body is not valid JSON: ${read.error}`) };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(input.body);
-  } catch (err) {
-    return { ok: false, reason: 'malformed_json', error: new AppError(400, 'malformed_json', `Body is not valid JSON: ${errorMessage(err)}`) };
+  if (read.dedupeKey === undefined) {
+    const problems = read.unstorable ? [read.unstorable] : read.problems.filter((p) => p.path === 'closingDocumentCode' || p.path === '(body)');
+    return { ok: false, reason: 'invalid_payload', error: validationFailed(problemsMessage(problems), problems) };
   }
-  const parsed = KINDS[input.kind].schema.safeParse(value);
-  if (!parsed.success) {
-    return { ok: false, reason: 'invalid_payload', error: validationFailed(issuesMessage(parsed.error), fieldIssues(parsed.error)) };
-  }
-  const issue = mayNeedPayloadCheck(input.body) ? payloadIssue(value) : undefined;
-  if (issue !== undefined) {
-    return { ok: false, reason: 'invalid_payload', error: validationFailed(`${issue.path}: ${issue.message}`, [issue]) };
-  }
-  return { ok: true, dedupeKey: dedupeKeyOf(input.kind, parsed.data) };
+  const stored = { dedupeKey: read.dedupeKey, businessCode: read.businessCode };
+  if (read.canonical) return { ok: true, stored: { ...stored, status: 'received' } };
+  return { ok: true, stored: { ...stored, status: 'quarantined', quarantineReason: problemsMessage(read.problems) } };
 }

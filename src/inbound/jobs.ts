@@ -33,6 +33,7 @@ async function recordFailure(deps: ServiceDeps, metrics: InboundMetrics, eventId
     const event = await deps.store.inbox.get(eventId);
     metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
     await (final ? deps.store.inbox.markFailed(eventId, message, at) : deps.store.inbox.noteError(eventId, message, at));
+    if (event) await deps.store.inbox.recordAttemptOutcome({ eventId, connection: event.connection, outcome: final ? 'failed' : 'error', error: message, at });
   } catch (err) {
     deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
   }

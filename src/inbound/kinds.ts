@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ConfirmationType } from '../store/values.js';
 import {
   closeReceptionPayloadSchema,
@@ -49,8 +48,6 @@ export const KINDS: Record<WebhookKind, KindSpec> = {
     title: 'Stock regularization (one product and lot)',
   },
 };
-
-export type InboundPayload = z.output<KindSpec['schema']>;
 
 export function isWebhookKind(value: string): value is WebhookKind {
   return (WEBHOOK_KINDS as readonly string[]).includes(value);

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Queue } from '../queue/types.js';
 import type { Store } from '../store/types.js';
+import { WEBHOOK_KINDS } from './kinds.js';
 import { INBOUND_QUEUE } from './queue.js';
 
 /** The receiver's and the processors' metrics, on the service's own registry (see lib/metrics.ts). */
@@ -39,8 +40,22 @@ export function inboundMetrics(registry: Registry): InboundMetrics {
   };
 }
 
-/** Gauges read at scrape time: processing jobs waiting and running, and events per status. */
-export function registerInboundGauges(registry: Registry, deps: { store: Store; queue: Queue }): void {
+/** Gauges read at scrape time: processing jobs waiting and running, events per status, quarantined events. */
+export function registerInboundGauges(registry: Registry, deps: { store: Store; queue: Queue; connections: { all(): readonly { name: string }[] } }): void {
+  if (!registry.getSingleMetric('wms_sync_inbound_quarantined')) {
+    new Gauge<'connection' | 'kind'>({
+      name: 'wms_sync_inbound_quarantined',
+      help: 'Events stored but not processable as they are, waiting for an operator correction (current count)',
+      labelNames: ['connection', 'kind'],
+      registers: [registry],
+      async collect() {
+        // Zero for every connection and kind, so a repaired quarantine shows as 0, not as a gap.
+        this.reset();
+        for (const { name } of deps.connections.all()) for (const kind of WEBHOOK_KINDS) this.set({ connection: name, kind }, 0);
+        for (const row of await deps.store.inbox.quarantinedCounts()) this.set({ connection: row.connection, kind: row.kind }, row.n);
+      },
+    });
+  }
   if (!registry.getSingleMetric('wms_sync_inbound_queue_jobs')) {
     new Gauge<'state'>({
       name: 'wms_sync_inbound_queue_jobs',

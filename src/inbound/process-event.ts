@@ -1,7 +1,8 @@
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../store/types.js';
-import { effectsOf, orderedLinesOf, parseStored } from './effects.js';
+import { effectsOf, orderedLinesOf, readStored } from './effects.js';
 import type { InboundMetrics } from './metrics.js';
+import { problemsMessage } from './reading.js';
 
 export interface ProcessDeps {
   store: Store;
@@ -11,7 +12,8 @@ export interface ProcessDeps {
 
 export type ProcessResult =
   | { status: 'processed'; confirmationId: number; created: boolean }
-  | { status: 'skipped'; reason: 'missing' | 'already_processed' | 'rejected' };
+  | { status: 'quarantined'; reason: string }
+  | { status: 'skipped'; reason: 'missing' | 'already_processed' | 'rejected' | 'quarantined' };
 
 /**
  * Turns one stored event into its ERP confirmation and ledger movements. Idempotent: it runs at
@@ -25,12 +27,26 @@ export async function processEvent(deps: ProcessDeps, eventId: number): Promise<
   if (!event) return { status: 'skipped', reason: 'missing' };
   if (event.status === 'processed') return { status: 'skipped', reason: 'already_processed' };
   if (event.status === 'rejected') return { status: 'skipped', reason: 'rejected' };
+  if (event.status === 'quarantined') return { status: 'skipped', reason: 'quarantined' };
   // Counted outside the transaction below, so attempts that fail are counted too.
   await store.inbox.recordAttempt(event.id, deps.clock.now());
 
-  const stored = parseStored(event);
+  const read = readStored(event);
+  if (!read.ok) {
+    // Not an error to retry: the payload says something processing cannot apply. It waits for an
+    // operator's correction (wms-sync events edit, PUT /admin/v1/events/{id}/payload).
+    const reason = problemsMessage(read.problems);
+    const at = deps.clock.now();
+    await store.transaction(async (tx) => {
+      if (await tx.inbox.markQuarantined(event.id, reason, at)) {
+        await tx.inbox.recordAttemptOutcome({ eventId: event.id, connection: event.connection, outcome: 'quarantined', error: reason, at });
+      }
+    });
+    return { status: 'quarantined', reason };
+  }
+  const stored = read.stored;
   let ordered;
-  if (stored.flow === 'reception') {
+  if (stored.flow === 'reception' && stored.payload.documentExternalCode !== null) {
     const document = await store.outbox.get(event.connection, 'document', stored.payload.documentExternalCode);
     ordered = document ? orderedLinesOf(document.payload) : undefined;
   }
@@ -40,6 +56,7 @@ export async function processEvent(deps: ProcessDeps, eventId: number): Promise<
   const { confirmation, created } = await store.transaction(async (tx) => {
     await tx.ledger.record(effects.movements.map((m) => ({ ...m, at })));
     await tx.inbox.markProcessed(event.id, at);
+    await tx.inbox.recordAttemptOutcome({ eventId: event.id, connection: event.connection, outcome: 'processed', at });
     // Last: on Postgres the append takes the feed-order lock, held until this transaction commits.
     return tx.confirmations.append({
       connection: event.connection,

@@ -1,18 +1,27 @@
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Queue } from '../queue/types.js';
-import type { InboundEvent, Store } from '../store/types.js';
+import type { InboundEvent, InboxFilter, Store } from '../store/types.js';
+import type { InboundStatus } from '../store/values.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
 
 export type RetryResult = { ok: true; event: InboundEvent; jobId: string | null } | { ok: false; reason: 'not_found' | 'rejected' | 'pruned' };
 
+interface RetryDeps {
+  store: Store;
+  queue: Queue;
+  clock: Clock;
+  config: Config;
+}
+
 /**
  * Runs an event's processing again (operator retry or replay by id): back to `received` and a new
  * job, in one transaction. Processing is idempotent, so retrying a processed event adds no second
- * confirmation. A rejected delivery has nothing to process: the WMS must send a corrected one; an
- * event whose raw body was pruned (INBOUND_RETENTION_DAYS) has nothing left to process either.
+ * confirmation. A quarantined event is read again (its latest correction, else the original). A
+ * rejected delivery has nothing to process: the WMS must send a corrected one; an event whose raw
+ * body was pruned (INBOUND_RETENTION_DAYS) has nothing left to process either.
  */
-export async function retryEvent(deps: { store: Store; queue: Queue; clock: Clock; config: Config }, id: number): Promise<RetryResult> {
+export async function retryEvent(deps: RetryDeps, id: number): Promise<RetryResult> {
   const event = await deps.store.inbox.get(id);
   if (!event) return { ok: false, reason: 'not_found' };
   if (event.status === 'rejected') return { ok: false, reason: 'rejected' };
@@ -23,4 +32,37 @@ export async function retryEvent(deps: { store: Store; queue: Queue; clock: Cloc
     return deps.queue.send(INBOUND_QUEUE, { eventIds: [event.id] }, { ...processJobOptions(deps.config), tx });
   });
   return { ok: true, event: (await deps.store.inbox.get(id))!, jobId };
+}
+
+/** What a bulk retry touches: events that need an operator, never processed or rejected ones. */
+export const BULK_RETRY_STATUSES: readonly InboundStatus[] = ['failed', 'quarantined'];
+const CHUNK = 200;
+
+export type BulkRetryResult = { ok: true; matched: number; retried: number; dryRun: boolean } | { ok: false; problem: string };
+
+/**
+ * Retries every failed or quarantined event matching the filter (`status` may narrow it to one of
+ * the two). `dryRun` only counts them. Events are reopened and queued in chunks, each chunk in one
+ * transaction with its job; an event that left the retryable statuses meanwhile is skipped.
+ */
+export async function retryMatching(deps: RetryDeps, filter: Omit<InboxFilter, 'statuses'>, options: { dryRun: boolean }): Promise<BulkRetryResult> {
+  if (filter.status && !BULK_RETRY_STATUSES.includes(filter.status)) {
+    return { ok: false, problem: `status: a bulk retry applies to ${BULK_RETRY_STATUSES.join(' and ')} events only` };
+  }
+  const scoped: InboxFilter = filter.status ? filter : { ...filter, statuses: BULK_RETRY_STATUSES };
+  const matched = await deps.store.inbox.count(scoped);
+  if (options.dryRun) return { ok: true, matched, retried: 0, dryRun: true };
+  let retried = 0;
+  const ids = await deps.store.inbox.ids(scoped, matched);
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    const at = deps.clock.now();
+    retried += await deps.store.transaction(async (tx) => {
+      const reopened: number[] = [];
+      for (const id of chunk) if (await tx.inbox.reopen(id, at)) reopened.push(id);
+      if (reopened.length > 0) await deps.queue.send(INBOUND_QUEUE, { eventIds: reopened }, { ...processJobOptions(deps.config), tx });
+      return reopened.length;
+    });
+  }
+  return { ok: true, matched, retried, dryRun: false };
 }

@@ -22,19 +22,21 @@ export function webhookRoute(kind: WebhookKind) {
     summary: spec.title,
     description:
       'Called by the WMS. Stored durably (raw body and processing job in one transaction) before the answer; ' +
-      'a repeat of an event already stored is acknowledged again and not processed again.',
+      'a repeat of an event already stored is acknowledged again and not processed again. Every form the spec allows ' +
+      'is accepted (the schema below is the canonical one; docs/webhooks.md lists the others); a delivery processing ' +
+      'cannot apply as it is is acknowledged and quarantined for an operator to repair.',
     security: [{ webhookBasic: [] }],
     request: {
       params,
       body: { required: true, content: { 'application/json': { schema: spec.schema } } },
     },
     responses: {
-      200: { description: 'Stored (or already stored): acknowledged', content: { 'application/json': { schema: webhookAckSchema } } },
-      400: errorResponse('Malformed JSON, or a payload that fails validation: `message` names the field. Stored as rejected.'),
+      200: { description: 'Stored (or already stored, or quarantined): acknowledged', content: { 'application/json': { schema: webhookAckSchema } } },
+      400: errorResponse('Not JSON, or a close document that is not an object or has no usable closingDocumentCode: `message` names it. Stored as rejected.'),
       401: errorResponse('Missing or wrong Basic credentials'),
       404: errorResponse('Unknown connection'),
       413: errorResponse('Body over the configured limit (BODY_LIMIT_BYTES)'),
-      415: errorResponse('Content-Type is not application/json. Stored as rejected.'),
+      415: errorResponse('The body is not JSON and the Content-Type is not application/json (a JSON body is read whatever its type). Stored as rejected.'),
       503: errorResponse('The event could not be stored; it was not acknowledged'),
     },
   });

@@ -28,15 +28,18 @@ function pathOf(node: Node | undefined, extra?: PropertyKey): string {
  * (Postgres text and jsonb cannot store it, SQLite can, so it is refused on both rather than a
  * 500 on one), or nesting deeper than `MAX_PAYLOAD_DEPTH`. Walked with an explicit stack and
  * parent links, so a hostile depth costs neither the call stack nor a copy of the path per level;
- * the path named is at most `SHOWN_SEGMENTS` long. Undefined when the value is fine.
+ * the path named is at most `SHOWN_SEGMENTS` long. Undefined when the value is fine. With
+ * `{ nul: false }` only the depth is checked (the webhook receiver checks U+0000 on the fields it
+ * reads, and quarantines rather than refuses).
  */
-export function payloadIssue(value: unknown): FieldIssue | undefined {
+export function payloadIssue(value: unknown, options: { nul?: boolean } = {}): FieldIssue | undefined {
+  const nul = options.nul ?? true;
   const stack: Node[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop()!;
     const v = node.value;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return { path: pathOf(node), message: NUL_MESSAGE };
+      if (nul && v.includes('\u0000')) return { path: pathOf(node), message: NUL_MESSAGE };
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
@@ -47,7 +50,7 @@ export function payloadIssue(value: unknown): FieldIssue | undefined {
       for (let i = 0; i < v.length; i++) children.push({ value: v[i], key: i, parent: node, depth });
     } else {
       for (const [key, member] of Object.entries(v)) {
-        if (key.includes('\u0000')) return { path: pathOf(node, key.replaceAll('\u0000', '\\u0000')), message: NUL_MESSAGE };
+        if (nul && key.includes('\u0000')) return { path: pathOf(node, key.replaceAll('\u0000', '\\u0000')), message: NUL_MESSAGE };
         children.push({ value: member, key, parent: node, depth });
       }
     }

@@ -24,12 +24,16 @@ export const schemaParity: {
   outboundWaits: [Same<'outboundWaits'>, SameInsert<'outboundWaits'>];
   confirmations: [Same<'confirmations'>, SameInsert<'confirmations'>];
   stockLedger: [Same<'stockLedger'>, SameInsert<'stockLedger'>];
+  inboundEventEdits: [Same<'inboundEventEdits'>, SameInsert<'inboundEventEdits'>];
+  inboundAttempts: [Same<'inboundAttempts'>, SameInsert<'inboundAttempts'>];
 } = {
   inboundEvents: [true, true],
   outboundRecords: [true, true],
   outboundWaits: [true, true],
   confirmations: [true, true],
   stockLedger: [true, true],
+  inboundEventEdits: [true, true],
+  inboundAttempts: [true, true],
 };
 
 type SameR<S extends keyof typeof sqliteReconciliation & keyof typeof pgReconciliation> = Equals<

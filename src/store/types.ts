@@ -2,12 +2,17 @@ import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
-import type { ConfirmationType, InboundStatus, OutboundEntity } from './values.js';
+import type { EditChange } from './edit-change.js';
+import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity } from './values.js';
+
+export type { EditChange } from './edit-change.js';
 
 export type InboundEvent = InferSelectModel<typeof tables.inboundEvents>;
 export type OutboundRecord = InferSelectModel<typeof tables.outboundRecords>;
 export type Confirmation = InferSelectModel<typeof tables.confirmations>;
 export type LedgerMovement = InferSelectModel<typeof tables.stockLedger>;
+export type InboundEventEdit = InferSelectModel<typeof tables.inboundEventEdits>;
+export type InboundAttempt = InferSelectModel<typeof tables.inboundAttempts>;
 
 /** What `recordMany` tells about each stored row. */
 export type RecordedEvent = Pick<InboundEvent, 'id' | 'status' | 'duplicates'>;
@@ -19,19 +24,50 @@ export interface NewInboundEvent {
   dedupeKey: string;
   /** The body exactly as received. */
   payload: string;
-  status?: Extract<InboundStatus, 'received' | 'rejected'>;
+  status?: Extract<InboundStatus, 'received' | 'rejected' | 'quarantined'>;
   error?: string | null;
+  /** closingDocumentCode, or a regularization's productExternalCode, when readable. */
+  businessCode?: string | null;
+  /** Why a `quarantined` event cannot be processed as it is. */
+  quarantineReason?: string | null;
   requestId?: string | null;
   at: Date;
 }
 
-export interface InboxListQuery {
+/** Filters of event lists and counts; they combine with AND. */
+export interface InboxFilter {
   connection?: string;
   status?: InboundStatus;
+  /** Several statuses (OR); combined with `status` when both are given. */
+  statuses?: readonly InboundStatus[];
   kind?: string;
+  businessCode?: string;
+  /** `receivedFrom <= received_at < receivedTo`. */
+  receivedFrom?: Date;
+  receivedTo?: Date;
+}
+
+export interface InboxListQuery extends InboxFilter {
   /** Newest first; rows with an id below this one. */
   beforeId?: number;
   limit: number;
+}
+
+export interface NewInboundEdit {
+  eventId: number;
+  connection: string;
+  actor: string;
+  payload: string;
+  changes: EditChange[];
+  at: Date;
+}
+
+export interface NewInboundAttempt {
+  eventId: number;
+  connection: string;
+  outcome: InboundAttemptOutcome;
+  error?: string | null;
+  at: Date;
 }
 
 /** Inbound webhook events: one row per distinct event, repeats counted, never dropped. */
@@ -51,15 +87,30 @@ export interface InboxRepo {
   get(id: number): Promise<InboundEvent | undefined>;
   findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
   list(query: InboxListQuery): Promise<InboundEvent[]>;
+  /** How many events match (the list's total). */
+  count(filter: InboxFilter): Promise<number>;
+  /** Ids of the events that match, oldest first (bulk actions). */
+  ids(filter: InboxFilter, limit: number): Promise<number[]>;
   /** Counts one processing attempt; returns the new count. */
   recordAttempt(id: number, at: Date): Promise<number>;
   markProcessed(id: number, at: Date): Promise<void>;
   markFailed(id: number, error: string, at: Date): Promise<void>;
   /** Keeps the error of a failed attempt that will be retried; the status does not change. */
   noteError(id: number, error: string, at: Date): Promise<void>;
-  /** Puts a failed or processed event back to `received` for another processing run. */
+  /** Puts a failed, quarantined or processed event back to `received` for another processing run. */
   reopen(id: number, at: Date): Promise<boolean>;
   countByStatus(): Promise<Record<InboundStatus, number>>;
+  /** Sets status `quarantined` with its reason (only from `received`); false when the event is elsewhere. */
+  markQuarantined(id: number, reason: string, at: Date): Promise<boolean>;
+  /** Quarantined events now, per connection and kind. */
+  quarantinedCounts(): Promise<{ connection: string; kind: string; n: number }[]>;
+  /** Stores an operator correction beside the original payload and adds it to the edit history. */
+  addEdit(edit: NewInboundEdit): Promise<InboundEventEdit>;
+  /** The edit history of an event, oldest first. */
+  editsOf(eventId: number): Promise<InboundEventEdit[]>;
+  recordAttemptOutcome(attempt: NewInboundAttempt): Promise<void>;
+  /** The processing attempts of an event, oldest first. */
+  attemptsOf(eventId: number): Promise<InboundAttempt[]>;
 }
 
 export interface OutboundUpsert {
@@ -148,6 +199,8 @@ export interface ConfirmationsRepo {
   append(input: NewConfirmation): Promise<{ confirmation: Confirmation; created: boolean }>;
   listAfter(connection: string, afterId: number, limit: number): Promise<Confirmation[]>;
   get(connection: string, id: number): Promise<Confirmation | undefined>;
+  /** The feed entries an inbound event produced. */
+  bySourceEvent(eventId: number): Promise<Confirmation[]>;
 }
 
 export interface NewLedgerMovement {

@@ -1,7 +1,9 @@
 /** Value sets of the service's own tables (not the WMS's: those live in src/wms/). */
 
-export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected'] as const;
+export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected', 'quarantined'] as const;
 export type InboundStatus = (typeof INBOUND_STATUSES)[number];
+/** The statuses an operator's retry puts back to `received` (docs/webhooks.md, "Retry"). */
+export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed'];
 
 export const OUTBOUND_ENTITIES = ['product', 'delivery-point', 'document', 'document-cancel'] as const;
 export type OutboundEntity = (typeof OUTBOUND_ENTITIES)[number];
@@ -35,3 +37,7 @@ export type ReconciliationTrigger = (typeof RECONCILIATION_TRIGGERS)[number];
  */
 export const RECONCILIATION_ITEM_STATUSES = ['drift', 'not_found', 'unsettled'] as const;
 export type ReconciliationItemStatus = (typeof RECONCILIATION_ITEM_STATUSES)[number];
+
+/** What one processing attempt of an inbound event came to (inbound_attempts.outcome). */
+export const INBOUND_ATTEMPT_OUTCOMES = ['processed', 'quarantined', 'error', 'failed'] as const;
+export type InboundAttemptOutcome = (typeof INBOUND_ATTEMPT_OUTCOMES)[number];

@@ -17,3 +17,5 @@ export * from './scalars.js';
 export * from './stock.js';
 export * from './storage-system.js';
 export * from './webhooks.js';
+export * from './datetime.js';
+export * from './webhooks-tolerant.js';

@@ -77,10 +77,10 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
 
   it('a refused payload makes the exit code 1 and shows the receiver’s message; --kind overrides the file name', async () => {
     const broken = `${tmp.dir}/broken.json`;
-    writeFileSync(broken, '{"closingDocumentCode":"BROKEN-1","documentType":"PURCHASE_ORDER","lines":[]}');
+    writeFileSync(broken, '{"closingDocumentCode":"","documentType":"PURCHASE_ORDER","lines":[]}');
     const { code, out } = await run('replay', broken, '--to', http.url, '--kind', 'reception-close');
     expect(code).toBe(1);
-    expect(out).toMatch(/400 .*documentExternalCode/);
+    expect(out).toMatch(/400 .*closingDocumentCode/);
   });
 
   it('usage errors exit 2: no kind from the file name, no --to, unknown connection, unknown kind', async () => {
@@ -137,5 +137,70 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     expect(r.err).toMatch(/424242: no such event/);
     expect((await run('events', 'retry', 'abc')).code).toBe(2);
     expect((await run('events')).code).toBe(2);
+  });
+
+  describe('quarantine and repair from the command line', () => {
+    const quarantine = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${http.url}/webhooks/acme/stock-regularization`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from('wms-acme:replay-password-1').toString('base64')}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      const [event] = await svc.deps.store.inbox.list({ connection: 'acme', kind: 'stock-regularization', limit: 1 });
+      expect(event!.status).toBe('quarantined');
+      return event!;
+    };
+
+    it('events list --status quarantined shows the reason; events edit --set with typed values repairs it; show prints both payloads and who changed what', async () => {
+      const event = await quarantine({ productExternalCode: 'CLI-OIL', quantity: 'twelve', movementTime: '2026-11-22T16:41:07+01:00', lotCode: 'L1' });
+      const listed = await run('events', 'list', '--status', 'quarantined');
+      expect(listed.out).toContain(String(event.id));
+      expect(listed.out).toContain('quantity: expected a number, got "twelve"');
+      const problems = await run('events', 'edit', String(event.id), '--set', 'quantity=twelve');
+      expect(problems.code).toBe(1);
+      expect(problems.err).toContain('quantity: expected a number, got "twelve"');
+      const dry = await run('events', 'edit', String(event.id), '--set', 'quantity=-12', '--dry-run');
+      expect(dry).toMatchObject({ code: 0, out: expect.stringContaining('dry run') });
+      expect((await svc.deps.store.inbox.get(event.id))!.correction).toBeNull();
+      const edited = await run('events', 'edit', String(event.id), '--set', 'quantity=-12', '--set', 'lotCode=null', '--set', 'warehouse="07"', '--actor', 'ana');
+      expect(edited.code, edited.err).toBe(0);
+      expect(edited.out).toContain('quantity: "twelve" → -12');
+      expect(edited.out).toContain('lotCode: "L1" → null');
+      expect(edited.out).toContain('warehouse: (absent) → "07"');
+      await until(async () => (await svc.deps.store.inbox.get(event.id))?.status === 'processed');
+      const [confirmation] = await svc.deps.store.confirmations.bySourceEvent(event.id);
+      expect(confirmation!.data).toMatchObject({ quantity: -12, lotCode: null, warehouse: '07' });
+      const shown = await run('events', 'show', String(event.id));
+      expect(shown.out).toContain(`--- raw body as received ---\n${event.payload}`);
+      expect(shown.out).toContain('--- correction (what processing uses) ---');
+      expect(shown.out).toMatch(/#\d+ \S+ by ana\n {4}quantity: "twelve" → -12/);
+      expect(shown.out).toContain('processed');
+      expect(shown.out).toContain('stock.adjusted');
+    });
+
+    it('events edit --file and $EDITOR; a processed event cannot be edited; bad ids and paths are usage errors', async () => {
+      const byFile = await quarantine({ productExternalCode: 'CLI-SALT', movementTime: '2026-11-22T16:41:07Z' });
+      const file = `${tmp.dir}/corrected.json`;
+      writeFileSync(file, JSON.stringify({ productExternalCode: 'CLI-SALT', quantity: 5, movementTime: '2026-11-22T16:41:07Z' }));
+      expect((await run('events', 'edit', String(byFile.id), '--file', file)).code).toBe(0);
+      await until(async () => (await svc.deps.store.inbox.get(byFile.id))?.status === 'processed');
+      expect((await run('events', 'edit', String(byFile.id), '--set', 'quantity=6')).err).toMatch(/is processed: only quarantined and failed/);
+
+      const byEditor = await quarantine({ productExternalCode: 'CLI-RICE', quantity: 2 });
+      const script = `${tmp.dir}/editor.mjs`;
+      writeFileSync(script, "import { readFileSync, writeFileSync } from 'node:fs'; const f = process.argv[2]; const p = JSON.parse(readFileSync(f, 'utf8')); p.movementTime = '2026-11-22T10:00+01'; writeFileSync(f, JSON.stringify(p));");
+      const out = sink();
+      const err = sink();
+      const code = await main(['events', 'edit', String(byEditor.id)], { env: { ...env, EDITOR: `${process.execPath} ${script}` }, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
+      expect(code, err.text()).toBe(0);
+      await until(async () => (await svc.deps.store.inbox.get(byEditor.id))?.status === 'processed');
+      expect((await svc.deps.store.confirmations.bySourceEvent(byEditor.id))[0]!.data.movementTime).toBe('2026-11-22T09:00:00.000Z');
+
+      expect((await run('events', 'edit', 'abc', '--set', 'a=1')).code).toBe(2);
+      expect((await run('events', 'edit', String(byEditor.id), '--set', 'lines[x]=1')).code).toBe(2);
+      expect((await run('events', 'edit', String(byEditor.id))).err).toMatch(/give --set or --file, or set \$EDITOR/);
+      expect((await run('events', 'edit', '99999999', '--set', 'a=1')).err).toMatch(/no such event/);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent, FeedPage } from '../../src/erp/feed.js';
 import { writeEvents } from '../../src/inbound/ack-writer.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
+import { correctEvent } from '../../src/inbound/correct-event.js';
 import { retryEvent } from '../../src/inbound/retry-event.js';
 import type { InboundEvent } from '../../src/store/types.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
@@ -107,7 +108,8 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
         return e && JSON.parse(e.payload).productExternalCode === payload.productExternalCode ? e : undefined;
       });
       expect((await feedEventOf(event.id)).data).toMatchObject({
-        productExternalCode: payload.productExternalCode, lotCode: 'U2611A', quantity: -12.5, movementTime: '2026-11-22T16:41:07+01:00', warehouse: 'WH-ZGZ-01',
+        // The feed's one form: UTC with milliseconds, whatever offset the WMS wrote.
+        productExternalCode: payload.productExternalCode, lotCode: 'U2611A', quantity: -12.5, movementTime: '2026-11-22T15:41:07.000Z', warehouse: 'WH-ZGZ-01',
       });
       const [movement] = await svc.deps.store.ledger.list('acme', { productExternalCode: payload.productExternalCode, limit: 10 });
       expect(movement).toMatchObject({ quantity: -12.5, lotCode: 'U2611A', warehouse: 'WH-ZGZ-01' });
@@ -156,19 +158,23 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('a processing failure retries with backoff, then leaves the event failed with its error, and the dead job visible; its job-mate is processed', async () => {
-      // A payload accepted by an earlier, laxer version of the schema: processing cannot parse it.
+      // A row of a kind this version does not know (written by another version): processing fails.
       // It shares its commit, hence its job, with a good event.
-      const key = `reception-close:LEGACY-${Date.now()}`;
+      const key = `invoice-close:LEGACY-${Date.now()}`;
       const good = uniquePayload('reception-close');
       const [written] = await writeEvents(svc.deps, [
-        { connection: 'acme', kind: 'reception-close', dedupeKey: key, payload: '{"closingDocumentCode":"LEGACY"}', at: new Date() },
+        { connection: 'acme', kind: 'invoice-close', dedupeKey: key, payload: '{"closingDocumentCode":"LEGACY"}', at: new Date() },
         { connection: 'acme', kind: 'reception-close', dedupeKey: keyOf('reception-close', good), payload: JSON.stringify(good), at: new Date() },
       ]);
       const event = written!.event;
       expect((await settled(keyOf('reception-close', good))).attempts).toBe(1);
       const failed = await settled(key, 'failed');
       expect(failed.attempts).toBe(3);
-      expect(failed.error).toMatch(/stored payload no longer valid/);
+      expect(failed.error).toMatch(/unknown event kind "invoice-close"/);
+      // Every attempt is in the event's history with its error; the last one is final.
+      const attempts = await svc.deps.store.inbox.attemptsOf(event.id);
+      expect(attempts.map((a) => a.outcome)).toEqual(['error', 'error', 'failed']);
+      expect(attempts[2]!.error).toMatch(/unknown event kind/);
       // The event is marked failed inside the last attempt; the job is marked dead just after it.
       await until(async () => (await svc.deps.queue.listDead({ name: INBOUND_QUEUE })).some((j) => (j.data as { eventIds: number[] }).eventIds.includes(event.id)), {
         message: 'dead job listed',
@@ -176,6 +182,25 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       // Operator retry: back to received, processed again (and failing again, for this payload).
       expect(await retryEvent(svc.deps, event.id)).toMatchObject({ ok: true, event: { status: 'received' } });
       await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 6 && (await svc.deps.store.inbox.get(event.id))?.status === 'failed');
+    });
+
+    it('a stored event processing cannot apply (a line without a product) is quarantined, not retried; its correction is processed', async () => {
+      // Written as received, as a version before tolerant reading stored it: processing reads it again.
+      const code = `QUAR-${Date.now()}`;
+      const key = `reception-close:${code}`;
+      const broken = { ...fixture('reception-close'), closingDocumentCode: code, lines: [{ quantity: 3 }] };
+      await writeEvents(svc.deps, [{ connection: 'acme', kind: 'reception-close', dedupeKey: key, payload: JSON.stringify(broken), at: new Date() }]);
+      const quarantined = await settled(key, 'quarantined');
+      expect(quarantined.quarantineReason).toBe('lines[0].externalCode: missing: a line without a product cannot be applied');
+      expect(quarantined.attempts).toBe(1);
+      expect((await svc.deps.store.inbox.attemptsOf(quarantined.id)).map((a) => a.outcome)).toEqual(['quarantined']);
+      expect((await svc.deps.store.confirmations.bySourceEvent(quarantined.id))).toEqual([]);
+      const corrected = await correctEvent(svc.deps, { id: quarantined.id, payload: { ...broken, lines: [{ externalCode: 'YOG-NAT-125', quantity: 3 }] }, actor: 'test' });
+      expect(corrected).toMatchObject({ ok: true, stored: true, changes: [{ path: 'lines[0].externalCode', after: 'YOG-NAT-125' }] });
+      const processed = await settled(key);
+      expect(processed.payload).toBe(JSON.stringify(broken));
+      expect(processed.quarantineReason).toBeNull();
+      expect((await feedEventOf(processed.id)).data).toMatchObject({ closingDocumentCode: code, lines: [{ productExternalCode: 'YOG-NAT-125', quantity: 3 }] });
     });
 
     it('retrying a processed event runs it again without a second confirmation; a rejected or unknown one cannot be retried', async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalRegularization } from '../../src/inbound/dedupe.js';
+import { regularizationKeyOf } from '../../src/inbound/dedupe.js';
 import { inboundJobs } from '../../src/inbound/jobs.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
-import { hashCanonical } from '../../src/lib/crypto.js';
 import { startWorkers } from '../../src/worker.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
@@ -70,7 +69,7 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
       const same = { ...p, lotCode: '', movementTime: '2026-11-22T15:41:07Z' };
       const res = await postWebhook(svc.app, acme, 'stock-regularization', same);
       expect(await res.json()).toMatchObject({ success: true, message: expect.any(String) });
-      const key = `stock-regularization:${hashCanonical(canonicalRegularization(p))}`;
+      const key = regularizationKeyOf({ ...p, movementTime: '2026-11-22T15:41:07.000Z' });
       expect((await svc.deps.store.inbox.findByKey('acme', key))?.duplicates).toBe(1);
       // Another quantity at the same time is another movement.
       await postWebhook(svc.app, acme, 'stock-regularization', { ...p, quantity: -8 });

@@ -20,8 +20,9 @@ describe('webhook routes when the database cannot be written', () => {
     const res = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ success: false, error: 'unavailable', message: expect.stringMatching(/not acknowledged/) });
-    const bad = await postWebhook(svc.app, acme, 'reception-close', { closingDocumentCode: 'X' });
+    // A refusal needs no database: a close document without closingDocumentCode is still answered 400.
+    const bad = await postWebhook(svc.app, acme, 'reception-close', { documentExternalCode: 'X' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ success: false, message: expect.stringContaining('documentExternalCode') });
+    expect(await bad.json()).toMatchObject({ success: false, message: expect.stringContaining('closingDocumentCode') });
   });
 });

@@ -129,6 +129,7 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(all[0]!.id).toBeGreaterThan(all[1]!.id);
         expect(await store.inbox.list({ connection: 'c4', beforeId: all[0]!.id, limit: 10 })).toHaveLength(1);
       });
+
     });
 
     describe('transactions', () => {

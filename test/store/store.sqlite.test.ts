@@ -5,9 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
+import { inboxRepairContract } from './inbox-repair.contract.js';
 import { storeContract } from './store.contract.js';
 
 storeContract('sqlite', async () => {
+  const tmp = tempDir('store');
+  const store = createSqliteStore({ file: `${tmp.dir}/wms-sync.db` });
+  await store.migrate();
+  return { store, close: async () => (await store.close(), tmp.remove()) };
+});
+
+inboxRepairContract('sqlite', async () => {
   const tmp = tempDir('store');
   const store = createSqliteStore({ file: `${tmp.dir}/wms-sync.db` });
   await store.migrate();

@@ -5,10 +5,23 @@ import type { AppEnv } from '../../lib/http.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
 import { adminAuth } from '../auth.js';
 import { registerConnections } from './connections.js';
+import { registerEventGet } from './event-get.js';
+import { registerEventPayload } from './event-payload.js';
+import { registerEventRetry } from './event-retry.js';
+import { registerEventsList } from './events-list.js';
+import { registerEventsRetry } from './events-retry.js';
 import { ADMIN_PREFIX, type AdminRouteRegistrar } from './types.js';
 
 /** Every admin route, one registrar per file; rooms add theirs here. */
-const registrars: AdminRouteRegistrar[] = [registerConnections];
+const registrars: AdminRouteRegistrar[] = [
+  registerConnections,
+  // Inbound events (issue 11). The bulk retry goes before /events/{id}/… so its path is never read as an id.
+  registerEventsList,
+  registerEventsRetry,
+  registerEventGet,
+  registerEventPayload,
+  registerEventRetry,
+];
 
 /**
  * The operators' JSON API under /admin/v1, behind `ADMIN_TOKEN` (Bearer). With no token

@@ -202,6 +202,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 4,
+    name: 'webhook style',
+    sql: `
+      -- How a tenant's webhook payloads are written (webhooks/style.ts); no row = canonical.
+      CREATE TABLE webhook_styles (
+        tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+        style TEXT NOT NULL CHECK (style IN ('canonical', 'varied')),
+        seed INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

@@ -1,6 +1,7 @@
 import type { WebhookKind } from '../../wms/index.js';
 import type { EmulatorContext } from '../context.js';
 import { getWebhookConfig, urlFor } from './settings.js';
+import { getWebhookStyle, styledBody } from './style.js';
 import type { DeliveryCause } from './view.js';
 
 export interface QueuedDelivery {
@@ -23,6 +24,8 @@ export interface QueuedDelivery {
 export function queueDelivery(ctx: EmulatorContext, input: QueuedDelivery): number | null {
   const url = urlFor(getWebhookConfig(ctx, input.tenantId), input.kind);
   if (!url) return null;
+  // Written once, in the tenant's style: retries and duplicates repeat these bytes.
+  const body = input.cause === 'event' || input.cause === 'resend' ? styledBody(getWebhookStyle(ctx, input.tenantId), input.kind, input.body) : input.body;
   const { lastInsertRowid } = ctx
     .sql(
       `INSERT INTO webhook_deliveries (tenant_id, kind, closing_document_id, url, body, cause, origin_id, attempt, status, not_before, created_at)
@@ -33,7 +36,7 @@ export function queueDelivery(ctx: EmulatorContext, input: QueuedDelivery): numb
       input.kind,
       input.closingDocumentId,
       url,
-      input.body,
+      body,
       input.cause,
       input.originId ?? null,
       input.attempt ?? 1,

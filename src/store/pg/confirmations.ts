@@ -35,5 +35,6 @@ export function pgConfirmations(orm: PgOrm, inTransaction: boolean, withTx: <T>(
         .orderBy(asc(t.id))
         .limit(limit),
     get: async (connection, id) => (await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.id, id))))[0],
+    bySourceEvent: (eventId) => orm.select().from(t).where(eq(t.sourceEventId, eventId)).orderBy(asc(t.id)),
   };
 }

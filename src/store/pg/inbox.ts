@@ -1,8 +1,13 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { countsOf } from '../counts.js';
-import type { InboundEvent, InboxRepo, NewInboundEvent } from '../types.js';
+import { inboxWhere, receivedWhere } from '../inbox-filter.js';
+import type { InboundEvent, InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
+import { REOPENABLE } from '../values.js';
 import type { PgOrm } from './database.js';
+import { pgInboxHistory } from './inbox-history.js';
 import { inboundEvents as t } from './schema.js';
+
+const where = (q: InboxFilter) => inboxWhere(t, q);
 
 /**
  * The webhook receiver's hot statement as a named prepared statement: Postgres parses it once per
@@ -11,12 +16,12 @@ import { inboundEvents as t } from './schema.js';
  */
 const RECORD = {
   name: 'wms_sync_inbox_record',
-  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, business_code, quarantine_reason)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10)
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + 1, last_duplicate_at = excluded.received_at
          RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
-                   received_at, last_duplicate_at, processed_at, updated_at, payload_pruned_at`,
+                   received_at, last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`,
 };
 
 /**
@@ -26,10 +31,10 @@ const RECORD = {
  */
 const RECORD_MANY = {
   name: 'wms_sync_inbox_record_many',
-  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at)
-         SELECT c, k, d, s, p, e, r, a, a, n, l
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[])
-           AS u(c, k, d, s, p, e, r, a, n, l)
+  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at, business_code, quarantine_reason)
+         SELECT c, k, d, s, p, e, r, a, a, n, l, b, q
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[], $11::text[], $12::text[])
+           AS u(c, k, d, s, p, e, r, a, n, l, b, q)
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + excluded.duplicates + 1,
                last_duplicate_at = COALESCE(excluded.last_duplicate_at, excluded.received_at)
@@ -54,6 +59,9 @@ interface RecordRow {
   processed_at: Date | null;
   updated_at: Date;
   payload_pruned_at: Date | null;
+  business_code: string | null;
+  quarantine_reason: string | null;
+  correction: string | null;
 }
 
 function toEvent(r: RecordRow): InboundEvent {
@@ -73,15 +81,22 @@ function toEvent(r: RecordRow): InboundEvent {
     processedAt: r.processed_at,
     updatedAt: r.updated_at,
     payloadPrunedAt: r.payload_pruned_at,
+    businessCode: r.business_code,
+    quarantineReason: r.quarantine_reason,
+    correction: r.correction,
   };
 }
 
 export function pgInbox(orm: PgOrm): InboxRepo {
   return {
+    ...pgInboxHistory(orm),
     record: async (input) => {
       const { rows } = await orm.$client.query<RecordRow>({
         ...RECORD,
-        values: [input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null, input.requestId ?? null, input.at],
+        values: [
+          input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null, input.requestId ?? null, input.at,
+          input.businessCode ?? null, input.quarantineReason ?? null,
+        ],
       });
       const event = toEvent(rows[0]!);
       return { event, duplicate: event.duplicates > 0 };
@@ -112,6 +127,8 @@ export function pgInbox(orm: PgOrm): InboxRepo {
           u.map((x) => x.input.at),
           u.map((x) => x.count - 1),
           u.map((x) => (x.count > 1 ? x.lastAt : null)),
+          u.map((x) => x.input.businessCode ?? null),
+          u.map((x) => x.input.quarantineReason ?? null),
         ],
       });
       const byKey = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), r]));
@@ -130,20 +147,29 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     findByKey: async (connection, dedupeKey) =>
       (await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey))))[0],
 
-    list: (q) =>
-      orm
+    list: async (q) => {
+      // A time range becomes the id range it spans (from the received_at index), so the page is
+      // read newest first within it instead of from the newest event of all.
+      let span;
+      if (q.receivedFrom || q.receivedTo) {
+        const [bounds] = await orm
+          .select({ lo: sql<string | null>`min(${t.id})`, hi: sql<string | null>`max(${t.id})` })
+          .from(t)
+          .where(receivedWhere(t, q));
+        if (!bounds || bounds.lo === null || bounds.hi === null) return [];
+        span = and(gte(t.id, Number(bounds.lo)), lte(t.id, Number(bounds.hi)));
+      }
+      return orm
         .select()
         .from(t)
-        .where(
-          and(
-            q.connection ? eq(t.connection, q.connection) : undefined,
-            q.status ? eq(t.status, q.status) : undefined,
-            q.kind ? eq(t.kind, q.kind) : undefined,
-            q.beforeId ? lt(t.id, q.beforeId) : undefined,
-          ),
-        )
+        .where(and(where(q), span, q.beforeId ? lt(t.id, q.beforeId) : undefined))
         .orderBy(desc(t.id))
-        .limit(q.limit),
+        .limit(q.limit);
+    },
+
+    count: async (q) => Number((await orm.select({ n: sql<string>`count(*)` }).from(t).where(where(q)))[0]!.n),
+
+    ids: async (q, limit) => (await orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit)).map((r) => r.id),
 
     recordAttempt: async (id, at) => {
       const [row] = await orm
@@ -155,7 +181,7 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     },
 
     markProcessed: async (id, at) => {
-      await orm.update(t).set({ status: 'processed', error: null, processedAt: at, updatedAt: at }).where(eq(t.id, id));
+      await orm.update(t).set({ status: 'processed', error: null, quarantineReason: null, processedAt: at, updatedAt: at }).where(eq(t.id, id));
     },
 
     markFailed: async (id, error, at) => {
@@ -170,9 +196,27 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       const rows = await orm
         .update(t)
         .set({ status: 'received', updatedAt: at })
-        .where(and(eq(t.id, id), inArray(t.status, ['failed', 'processed'])))
+        .where(and(eq(t.id, id), inArray(t.status, [...REOPENABLE])))
         .returning({ id: t.id });
       return rows.length > 0;
+    },
+
+    markQuarantined: async (id, reason, at) => {
+      const rows = await orm
+        .update(t)
+        .set({ status: 'quarantined', quarantineReason: reason, updatedAt: at })
+        .where(and(eq(t.id, id), eq(t.status, 'received')))
+        .returning({ id: t.id });
+      return rows.length > 0;
+    },
+
+    quarantinedCounts: async () => {
+      const rows = await orm
+        .select({ connection: t.connection, kind: t.kind, n: sql<string>`count(*)` })
+        .from(t)
+        .where(eq(t.status, 'quarantined'))
+        .groupBy(t.connection, t.kind);
+      return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
 
     countByStatus: async () => {

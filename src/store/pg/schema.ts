@@ -1,5 +1,6 @@
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { ConfirmationType, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
+import type { EditChange } from '../edit-change.js';
+import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
 
 // Mirrors src/store/sqlite/schema.ts column for column (checked in src/store/schema-parity.ts).
 
@@ -25,11 +26,23 @@ export const inboundEvents = pgTable(
     updatedAt: ts('updated_at').notNull(),
     // Retention: when the raw body was emptied; the row stays as the dedupe key (docs/operations.md).
     payloadPrunedAt: ts('payload_pruned_at'),
+    // What an operator looks an event up by: closingDocumentCode, or a regularization's product.
+    businessCode: text('business_code'),
+    quarantineReason: text('quarantine_reason'),
+    // The latest operator correction (the history is in inbound_event_edits); `payload` stays as received.
+    correction: text('correction'),
   },
   (t) => [
     uniqueIndex('inbound_events_key').on(t.connection, t.dedupeKey),
     index('inbound_events_status').on(t.status, t.id),
     index('inbound_events_age').on(t.status, t.receivedAt),
+    // The admin list's filters, each with the id order it pages in (docs/webhooks.md, "Admin API").
+    index('inbound_events_connection').on(t.connection, t.id),
+    index('inbound_events_kind').on(t.kind, t.id),
+    index('inbound_events_code').on(t.businessCode, t.id),
+    index('inbound_events_received').on(t.receivedAt),
+    // Every filter but the business code in one index: counts are answered from it alone.
+    index('inbound_events_filter').on(t.connection, t.kind, t.status, t.receivedAt),
   ],
 );
 
@@ -91,6 +104,7 @@ export const confirmations = pgTable(
     uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
     index('confirmations_feed').on(t.connection, t.id),
     index('confirmations_age').on(t.createdAt),
+    index('confirmations_source').on(t.sourceEventId),
   ],
 );
 
@@ -114,4 +128,33 @@ export const stockLedger = pgTable(
     index('stock_ledger_product').on(t.connection, t.productExternalCode, t.lotCode, t.movementTime),
     index('stock_ledger_age').on(t.createdAt),
   ],
+);
+
+/** Operator corrections of inbound events, oldest first: who, when, the whole payload, and what changed. */
+export const inboundEventEdits = pgTable(
+  'inbound_event_edits',
+  {
+    id: id(),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    connection: text('connection').notNull(),
+    actor: text('actor').notNull(),
+    payload: text('payload').notNull(),
+    changes: jsonb('changes').$type<EditChange[]>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('inbound_event_edits_event').on(t.eventId, t.id)],
+);
+
+/** One row per processing attempt of an inbound event, with its outcome and error. */
+export const inboundAttempts = pgTable(
+  'inbound_attempts',
+  {
+    id: id(),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    connection: text('connection').notNull(),
+    outcome: text('outcome').$type<InboundAttemptOutcome>().notNull(),
+    error: text('error'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('inbound_attempts_event').on(t.eventId, t.id)],
 );

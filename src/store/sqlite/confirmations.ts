@@ -36,5 +36,7 @@ export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo
       ),
 
     get: (connection, id) => run(() => orm.select().from(t).where(and(eq(t.connection, connection), eq(t.id, id))).get()),
+
+    bySourceEvent: (eventId) => run(() => orm.select().from(t).where(eq(t.sourceEventId, eventId)).orderBy(asc(t.id)).all()),
   };
 }

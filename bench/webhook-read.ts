@@ -1,0 +1,61 @@
+// npm run bench:webhook-read [-- --rounds 15 --iterations 20000]
+//
+// The receiver's reading of one delivery, in process, on the realistic fixtures: JSON.parse alone
+// (the floor), the strict zod check the receiver used before tolerant reading (JSON.parse +
+// safeParse + dedupe key, as src/inbound/ingest.ts did), and the tolerant reading it uses now (readDelivery:
+// one JSON.parse, the hand-written reader, the dedupe key). Rounds are interleaved so machine load
+// hits every variant alike; prints the median µs per delivery and the ratio to the zod path, and
+// writes bench/results/webhook-read.json. What it leaves out: HTTP, auth and the durable write
+// (bench:ingest measures those end to end).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readDelivery } from '../src/inbound/reading.js';
+import { hashCanonical } from '../src/lib/crypto.js';
+import { isJsonContentType } from '../src/lib/http.js';
+import { mayNeedPayloadCheck } from '../src/lib/nul.js';
+import { closeReceptionPayloadSchema, closeShippingOrderPayloadSchema, stockRegularizationPayloadSchema, type WebhookKind } from '../src/wms/webhooks.js';
+import { printTable, writeResults } from './lib/report.js';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, iterations: { type: 'string', default: '20000' } } });
+const ROUNDS = Number(values.rounds);
+const N = Number(values.iterations);
+
+const fixture = (kind: WebhookKind) => readFileSync(new URL(`../fixtures/webhooks/${kind}.json`, import.meta.url), 'utf8');
+const cases = [
+  { kind: 'reception-close' as const, body: fixture('reception-close'), schema: closeReceptionPayloadSchema },
+  { kind: 'shipping-order-close' as const, body: fixture('shipping-order-close'), schema: closeShippingOrderPayloadSchema },
+  { kind: 'stock-regularization' as const, body: fixture('stock-regularization'), schema: stockRegularizationPayloadSchema },
+];
+
+/** The receiver's check before tolerant reading (src/inbound/ingest.ts at 3f37b49), dedupe key included. */
+function strictCheck(kind: WebhookKind, body: string, schema: (typeof cases)[number]['schema']): string | undefined {
+  if (!isJsonContentType('application/json')) return undefined;
+  const parsed = schema.safeParse(JSON.parse(body));
+  if (!parsed.success || mayNeedPayloadCheck(body)) return undefined;
+  const p = parsed.data as Record<string, unknown>;
+  if ('closingDocumentCode' in p) return `${kind}:${p.closingDocumentCode as string}`;
+  return `${kind}:${hashCanonical({ productExternalCode: p.productExternalCode, lotCode: p.lotCode || null, quantity: p.quantity, movementTime: new Date(p.movementTime as string).toISOString(), warehouse: p.warehouse || null })}`;
+}
+
+let sink = 0;
+function time(fn: () => unknown): number {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) if (fn()) sink++;
+  return Number(process.hrtime.bigint() - start) / 1000 / N;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const rows = [];
+for (const c of cases) {
+  const variants = {
+    'JSON.parse only': () => JSON.parse(c.body),
+    'strict zod (before)': () => strictCheck(c.kind, c.body, c.schema),
+    'tolerant reading (now)': () => { const r = readDelivery(c.kind, c.body); return r.json ? r.dedupeKey : undefined; },
+  };
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r++) for (const [name, fn] of Object.entries(variants)) samples[name]!.push(time(fn));
+  const zod = median(samples['strict zod (before)']!);
+  for (const [name, xs] of Object.entries(samples)) rows.push({ kind: c.kind, variant: name, 'µs/delivery': median(xs), 'ratio to zod': median(xs) / zod });
+}
+printTable(`Reading one delivery (${ROUNDS} rounds × ${N}, median)`, rows);
+process.stdout.write(`results: ${writeResults('webhook-read', { rounds: ROUNDS, iterations: N, rows })} (${sink > 0 ? 'ok' : ''})\n`);

@@ -1,0 +1,3 @@
+import { adminEventsSuite } from './events.suite.js';
+
+adminEventsSuite('postgres');

@@ -1,0 +1,3 @@
+import { variantsSuite } from './variants.suite.js';
+
+variantsSuite('postgres');

@@ -1,0 +1,3 @@
+import { variedE2eSuite } from './varied-e2e.suite.js';
+
+variedE2eSuite('sqlite');
