@@ -6,6 +6,7 @@ import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { validationFailed } from './lib/errors.js';
+import { scalarBundle } from './lib/static-files.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { outboundRoutes } from './outbound/routes/index.js';
@@ -14,6 +15,9 @@ import { reconcileRoutes } from './reconcile/routes/index.js';
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
 export const SERVICE_VERSION = '0.1.0';
+
+/** Where /docs loads Scalar's browser bundle from. */
+export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 
 /** The service's HTTP app, built from its dependencies. It never listens: main.ts does. */
 export function buildApp(deps: ServiceDeps): ServiceApp {
@@ -63,6 +67,8 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
       description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
     },
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API' }));
+  // The reference's script is served from the installed package: the page works with no internet.
+  app.get(DOCS_SCRIPT_PATH, scalarBundle());
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, withDefaultFonts: false }));
   return app;
 }
