@@ -1,5 +1,6 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
+import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { ConfirmationType, InboundStatus, OutboundEntity } from './values.js';
 
@@ -179,6 +180,8 @@ export interface Repos {
   confirmations: ConfirmationsRepo;
   ledger: LedgerRepo;
   reconciliation: ReconciliationRepo;
+  /** Counts and keyset pages for operators (admin API, console). */
+  readModels: ReadModelsRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */

@@ -27,6 +27,8 @@ export const inboundEvents = pgTable(
   (t) => [
     uniqueIndex('inbound_events_key').on(t.connection, t.dedupeKey),
     index('inbound_events_status').on(t.status, t.id),
+    // The console's overview counts a connection's recent events by kind and status from this index alone.
+    index('inbound_events_received').on(t.connection, t.receivedAt, t.kind, t.status),
   ],
 );
 
@@ -52,6 +54,8 @@ export const outboundRecords = pgTable(
   (t) => [
     uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
     index('outbound_records_state').on(t.connection, t.state),
+    // Keyset pages of one entity (and state), newest first, and the counts by entity and state.
+    index('outbound_records_list').on(t.connection, t.entity, t.state, t.id),
   ],
 );
 

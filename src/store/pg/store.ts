@@ -6,6 +6,7 @@ import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
 import { pgOutbox } from './outbox.js';
+import { pgReadModels } from './read-models.js';
 import { pgReconciliation } from './reconciliation.js';
 
 /** Held while migrating so that several processes booting at once apply each migration once. */
@@ -43,6 +44,7 @@ export function createPgStore(options: PgOptions): PgStore {
     confirmations: pgConfirmations(orm, inTx, withTx),
     ledger: pgLedger(orm),
     reconciliation: pgReconciliation(orm),
+    readModels: pgReadModels(orm),
   });
 
   return {

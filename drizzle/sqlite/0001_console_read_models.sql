@@ -1,0 +1,2 @@
+CREATE INDEX `inbound_events_received` ON `inbound_events` (`connection`,`received_at`,`kind`,`status`);--> statement-breakpoint
+CREATE INDEX `outbound_records_list` ON `outbound_records` (`connection`,`entity`,`state`,`id`);
