@@ -13,6 +13,7 @@ import {
   type JobInfo,
   type JobState,
   type Queue,
+  type QueueBacklog,
   type QueueEvents,
   type QueueOptions,
   type SendOptions,
@@ -228,6 +229,17 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     const counts = emptyCounts();
     for (const r of rows) counts[r.state] = Number(r.n);
     return counts;
+  }
+
+  async backlog(name?: string): Promise<QueueBacklog> {
+    const { rows } = await this.#pool.query<{ waiting: string; ready: string; oldest: Date | null }>(
+      `SELECT count(*) AS waiting, count(*) FILTER (WHERE start_after <= now()) AS ready,
+         min(start_after) FILTER (WHERE start_after <= now()) AS oldest
+       FROM ${quoteIdent(this.#schema)}.job WHERE state IN ('created', 'retry') AND ($1::text IS NULL OR name = $1)`,
+      [name ?? null],
+    );
+    const row = rows[0];
+    return { waiting: Number(row?.waiting ?? 0), ready: Number(row?.ready ?? 0), oldestReadyAt: row?.oldest ?? null };
   }
 
   async ping(): Promise<void> {
