@@ -5,10 +5,33 @@ import type { AppEnv } from '../../lib/http.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
 import { adminAuth } from '../auth.js';
 import { registerConnections } from './connections.js';
+import { registerDocumentCancel } from './document-cancel.js';
+import { registerFeed } from './feed.js';
+import { registerOutboundGet } from './outbound-get.js';
+import { registerOutboundList } from './outbound-list.js';
+import { registerOutboundRetryFailed } from './outbound-retry-failed.js';
+import { registerOutboundRetry } from './outbound-retry.js';
+import { registerOverview } from './overview.js';
+import { registerReconciliationGet } from './reconciliation-get.js';
+import { registerReconciliationList } from './reconciliation-list.js';
+import { registerReconciliationStart } from './reconciliation-start.js';
 import { ADMIN_PREFIX, type AdminRouteRegistrar } from './types.js';
 
 /** Every admin route, one registrar per file; rooms add theirs here. */
-const registrars: AdminRouteRegistrar[] = [registerConnections];
+const registrars: AdminRouteRegistrar[] = [
+  registerConnections,
+  // Operator console read models and actions (issue 12); retry-failed before the per-record routes.
+  registerOverview,
+  registerOutboundList,
+  registerOutboundRetryFailed,
+  registerOutboundGet,
+  registerOutboundRetry,
+  registerDocumentCancel,
+  registerReconciliationList,
+  registerReconciliationStart,
+  registerReconciliationGet,
+  registerFeed,
+];
 
 /**
  * The operators' JSON API under /admin/v1, behind `ADMIN_TOKEN` (Bearer). With no token
