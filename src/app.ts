@@ -1,6 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import { adminRoutes } from './admin/routes/index.js';
+import type { ConsoleOptions } from './console/env.js';
+import { consoleRoutes } from './console/routes.js';
 import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
@@ -20,7 +22,7 @@ export const SERVICE_VERSION = '0.1.0';
 export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 
 /** The service's HTTP app, built from its dependencies. It never listens: main.ts does. */
-export function buildApp(deps: ServiceDeps): ServiceApp {
+export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): ServiceApp {
   const app = new OpenAPIHono<AppEnv>({
     // Validation failures of zod-openapi routes get the same body as every other error.
     defaultHook: (result) => {
@@ -44,6 +46,7 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
   app.route('/', erpFeedRoutes(deps));
   app.route('/', reconcileRoutes(deps));
   app.route('/', adminRoutes(deps));
+  app.route('/', consoleRoutes(deps, options));
   app.get('/metrics', async (c) => {
     return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });

@@ -1,4 +1,5 @@
 import { buildApp, type ServiceApp } from './app.js';
+import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
@@ -18,6 +19,8 @@ export interface RunOptions {
   logger?: Logger;
   clock?: Clock;
   queueTuning?: QueueTuning;
+  /** The emulator running beside the service (`wms-sync start`): the console offers its panel. */
+  emulator?: EmulatorLink;
 }
 
 export interface RunningService {
@@ -77,7 +80,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   try {
     if (options.worker) await startWorkers(deps);
     if (options.http) {
-      app = buildApp(deps);
+      app = buildApp(deps, { emulator: options.emulator });
       http = await listen(app.fetch, { port: config.port, host: config.host });
     }
   } catch (err) {

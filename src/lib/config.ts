@@ -85,6 +85,7 @@ export const envSchema = z.object({
   WEBHOOK_PREVIOUS_PASSWORD: optionalString,
   ERP_API_TOKEN: optionalString,
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  CONSOLE_SESSION_HOURS: int(1, 720).default(12),
   EMULATOR_PORT: int(0, 65535).default(8090),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
   EMULATOR_ADMIN_TOKEN: optionalString,
@@ -121,8 +122,8 @@ export interface Config {
    */
   reconcile: { cron: string | null; products: 'wms' | 'synced'; batchSize: number; parallelism: number; settleSeconds: number };
   connections: ConnectionConfig[];
-  /** The operators' API (/admin/v1) and console: off when `token` is unset. */
-  admin: { token: string | undefined };
+  /** The operators' API (/admin/v1) and console: off when `token` is unset; console sessions last `sessionHours`. */
+  admin: { token: string | undefined; sessionHours: number };
   emulator: {
     port: number;
     host: string;
@@ -193,7 +194,7 @@ export function loadConfig(source: Source = process.env): Config {
       settleSeconds: env.RECONCILE_SETTLE_SECONDS,
     },
     connections,
-    admin: { token: env.ADMIN_TOKEN },
+    admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
     emulator: {
       port: env.EMULATOR_PORT,
       host: env.EMULATOR_HOST,
