@@ -13,7 +13,7 @@ export async function admin(svc: TestService, method: string, path: string, opti
 
 /** PUTs a product through the ERP API (no worker runs in these tests, so it stays pending). */
 export async function putProduct(svc: TestService, erpToken: string, code: string): Promise<void> {
-  const res = await svc.app.request(`/erp/v1/products/${code}`, {
+  const res = await svc.app.request(`/erp/v1/products/${encodeURIComponent(code)}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${erpToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ externalCode: code, description: `Product ${code}` }),

@@ -34,8 +34,13 @@ export function requireSession(key: Uint8Array, clock: Clock): MiddlewareHandler
   return async (c, next) => {
     const session = await readSession(key, clock, getCookie(c, SESSION_COOKIE));
     if (!session) {
+      if (c.req.header('hx-request')) {
+        // A fragment's own URL is no place to come back to: the page that asked for it is.
+        const current = c.req.header('hx-current-url');
+        const page = current && URL.canParse(current) ? new URL(current) : undefined;
+        return c.body(null, 401, { 'hx-redirect': signInHref(page ? page.pathname + page.search : undefined) });
+      }
       const to = signInHref(SAFE.test(c.req.method) ? c.req.path + (new URL(c.req.url).search || '') : undefined);
-      if (c.req.header('hx-request')) return c.body(null, 401, { 'hx-redirect': to });
       if (SAFE.test(c.req.method)) return c.redirect(to, 303);
       return c.text('Your console session has ended: sign in again.', 401);
     }
