@@ -8,7 +8,7 @@ import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { validationFailed } from './lib/errors.js';
-import { scalarBundle } from './lib/static-files.js';
+import { OFFLINE_REFERENCE, scalarBundle } from './lib/static-files.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { outboundRoutes } from './outbound/routes/index.js';
@@ -72,6 +72,6 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   });
   // The reference's script is served from the installed package: the page works with no internet.
   app.get(DOCS_SCRIPT_PATH, scalarBundle());
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, withDefaultFonts: false }));
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }));
   return app;
 }

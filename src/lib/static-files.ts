@@ -63,3 +63,9 @@ export function staticFile(file: string, contentType: string): (c: Context) => R
 export function scalarBundle(): (c: Context) => Response {
   return staticFile(packageFile('@scalar/api-reference', 'dist/browser/standalone.js'), 'text/javascript; charset=utf-8');
 }
+
+/**
+ * Scalar settings that keep the reference page off the internet: no web fonts, and no "Ask AI"
+ * agent (on a loopback URL it would call Scalar's registry through proxy.scalar.com).
+ */
+export const OFFLINE_REFERENCE = { withDefaultFonts: false, agent: { disabled: true } } as const;

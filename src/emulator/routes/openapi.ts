@@ -1,6 +1,6 @@
 import { Scalar } from '@scalar/hono-api-reference';
 import { z } from 'zod';
-import { scalarBundle } from '../../lib/static-files.js';
+import { OFFLINE_REFERENCE, scalarBundle } from '../../lib/static-files.js';
 import {
   deliveryPointCriteriaSchema,
   documentCriteriaSchema,
@@ -54,5 +54,5 @@ export function openApiRoutes(app: EmulatorApp): void {
     },
   });
   app.get(DOCS_SCRIPT_PATH, scalarBundle());
-  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference', cdn: DOCS_SCRIPT_PATH, withDefaultFonts: false }));
+  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }));
 }
