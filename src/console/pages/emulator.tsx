@@ -1,4 +1,5 @@
 import { latestFeed } from '../../erp/feed-latest.js';
+import { listRecords } from '../../outbound/list.js';
 import type { FeedEvent } from '../../erp/feed.js';
 import type { ConsoleDeps } from '../env.js';
 import { controlClient, ControlCallError, type Delivery, type EmulatorLink } from '../emulator/control.js';
@@ -165,7 +166,7 @@ export const registerEmulatorPanel: PageRegistrar = (app, deps) => {
     const { link, connection } = panel;
     const ids = watched(c.req.query('watch'));
     const base = `${connectionBase(connection)}/emulator`;
-    const documents = (await deps.store.readModels.outboundPage({ connection, entity: 'document', state: 'synced', limit: 100 })).map((d) => d.externalCode);
+    const documents = (await listRecords(deps.store, { connection, entity: 'document', state: 'synced', limit: 100 })).records.map((d) => d.externalCode);
     return renderPage(
       c,
       `Emulator · ${connection}`,
