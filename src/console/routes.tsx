@@ -60,6 +60,7 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
     const first = deps.connections.all()[0];
     return first ? c.redirect(pageHref(first.name, 'overview'), 303) : errorPage(c, deps, 404, 'No connection', 'This service has no connection configured: set WMS_* and WEBHOOK_* (or CONNECTIONS_FILE).');
   });
+  app.get(`${CONSOLE}/`, (c) => c.redirect(CONSOLE, 301));
   app.get(`${CONSOLE}/go`, (c) => {
     const name = c.req.query('connection') ?? '';
     if (!deps.connections.get(name)) return errorPage(c, deps, 404, 'Not found', `No connection "${name}"`);
