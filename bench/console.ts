@@ -6,7 +6,7 @@
  * this process sends one request at a time (render latency, not throughput), half of them for the
  * first page and half with a keyset cursor anywhere in the data, console and API interleaved.
  *   npm run bench:console [-- --events 100000 --records 100000 --feed 100000 --runs 1000 --requests 300
- *                            --database-url postgres://postgres@127.0.0.1:5432/test | --sqlite-only]
+ *                            --database-url postgres://postgres@127.0.0.1:5432/test --backends sqlite,postgres]
  * Goal: p95 < 100 ms for every console list page, on both backends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,7 +28,7 @@ const { values: knobs } = parseArgs({
     runs: { type: 'string', default: '1000' },
     requests: { type: 'string', default: '300' },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
-    'sqlite-only': { type: 'boolean', default: false },
+    backends: { type: 'string', default: 'sqlite,postgres' },
   },
 });
 const REQUESTS = Number(knobs.requests);
@@ -157,8 +157,11 @@ async function runBackend(backend: 'sqlite' | 'postgres') {
   }
 }
 
-const results = [await runBackend('sqlite')];
-if (!knobs['sqlite-only']) results.push(await runBackend('postgres'));
+const results = [];
+for (const backend of knobs.backends.split(',')) {
+  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backends: sqlite and/or postgres, not "${backend}"`);
+  results.push(await runBackend(backend));
+}
 const table: Row[] = results.flatMap((r) =>
   r.rows.map((row) => ({
     backend: row.backend,

@@ -55,7 +55,7 @@ async function inBatches(n: number, parallel: number, fn: (from: number, to: num
 export async function seed(store: AnyStore, connection: string, size: SeedSize, log: (line: string) => void): Promise<Seeded> {
   const started = performance.now();
   const now = Date.now();
-  const parallel = store.dialect === 'postgres' ? 4 : 1;
+  const parallel = store.dialect === 'postgres' ? 8 : 1;
 
   await inBatches(size.events, parallel, async (from, to) => {
     const inputs: NewInboundEvent[] = [];
