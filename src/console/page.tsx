@@ -1,11 +1,9 @@
-import type { Context } from 'hono';
-import type { Hono } from 'hono';
-import type { Child } from 'hono/jsx';
+import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { Child } from 'hono/jsx';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { AppError } from '../lib/errors.js';
-import { CONSOLE } from './nav.js';
-import type { NavId } from './nav.js';
+import { CONSOLE, type NavId } from './nav.js';
 import type { ConsoleDeps, ConsoleEnv } from './env.js';
 import { Layout, type Flash, type Frame } from './ui/layout.js';
 

@@ -23,14 +23,14 @@ export function browserDocsSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('/docs renders the service’s reference', async () => {
       await b.page.goto(`${s.url}/docs`);
-      await b.page.getByText('Webhook receiver for the WMS and the ERP API of wms-sync.').waitFor({ timeout: 15_000 });
+      await b.page.getByText('Webhook receiver for the WMS and the ERP API of wms-sync.').waitFor({ timeout: 25_000 });
       await b.page.getByText('Create or update a product in the WMS').first().waitFor();
       expect(blocked).toEqual([]);
     });
 
     it('/_emulator/docs renders the emulator’s reference', async () => {
       await b.page.goto(`${s.emulatorUrl}/_emulator/docs`);
-      await b.page.getByText('A stateful emulator of the warehouse management service external API', { exact: false }).first().waitFor({ timeout: 15_000 });
+      await b.page.getByText('A stateful emulator of the warehouse management service external API', { exact: false }).first().waitFor({ timeout: 25_000 });
       // Nothing either page needed came from the internet (the route would have refused it).
       expect(blocked).toEqual([]);
     });
