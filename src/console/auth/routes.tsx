@@ -46,7 +46,9 @@ function SignInPage(props: { next: string | undefined; error?: string }) {
             Sign in
           </button>
         </form>
-        <p class="hint">`wms-sync start` prints it (and keeps it in DATA_DIR/demo-connection.json); on a server it is the ADMIN_TOKEN setting.</p>
+        <p class="hint">
+          <code>wms-sync start</code> prints it (and keeps it in <code>DATA_DIR/demo-connection.json</code>); on a server it is the <code>ADMIN_TOKEN</code> setting.
+        </p>
       </div>
     </Bare>
   );

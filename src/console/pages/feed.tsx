@@ -105,7 +105,7 @@ export const registerFeed: PageRegistrar = (app, deps) => {
       `ERP feed · ${connection}`,
       frameFor(c, deps, connection, 'feed'),
       <>
-        <PageHead title="ERP feed" subtitle="The confirmations the ERP reads from GET /erp/v1/events (or receives pushed): each id is a cursor that never goes back." />
+        <PageHead title="ERP feed" subtitle="The confirmations the ERP reads from GET /erp/v1/events: each id is a cursor that never goes back." />
         <Card>{cursorForm}</Card>
         {body}
       </>,
