@@ -2,11 +2,14 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import { presentsAdminToken } from './admin/auth.js';
 import { adminRoutes } from './admin/routes/index.js';
+import type { ConsoleOptions } from './console/env.js';
+import { consoleRoutes } from './console/routes.js';
 import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { AppError, validationFailed } from './lib/errors.js';
+import { OFFLINE_REFERENCE, scalarBundle } from './lib/static-files.js';
 import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { isStoreUnavailable } from './store/unavailable.js';
@@ -23,9 +26,11 @@ const STORE_UNAVAILABLE = new AppError(503, 'unavailable', 'The database is unre
 
 export const NO_CONNECTION_MESSAGE =
   'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
+/** Where /docs loads Scalar's browser bundle from. */
+export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
 
 /** The service's HTTP app, built from its dependencies. It never listens: main.ts does. */
-export function buildApp(deps: ServiceDeps): ServiceApp {
+export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): ServiceApp {
   const app = new OpenAPIHono<AppEnv>({
     // Validation failures of zod-openapi routes get the same body as every other error.
     defaultHook: (result) => {
@@ -68,6 +73,7 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
   app.route('/', erpFeedRoutes(deps));
   app.route('/', reconcileRoutes(deps));
   app.route('/', adminRoutes(deps));
+  app.route('/', consoleRoutes(deps, options));
   // With METRICS_PORT, /metrics is served on that listener only (main.ts), not on the public one.
   if (deps.config.metrics.port === undefined) app.route('/', metricsRoutes(deps));
 
@@ -90,6 +96,8 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
       description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
     },
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API' }));
+  // The reference's script is served from the installed package: the page works with no internet.
+  app.get(DOCS_SCRIPT_PATH, scalarBundle());
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }));
   return app;
 }

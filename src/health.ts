@@ -1,25 +1,10 @@
 import { Hono } from 'hono';
 import type { AppEnv } from './lib/http.js';
-import { errorMessage } from './lib/errors.js';
+import { probe } from './lib/probe.js';
 
 export interface Probe {
   name: string;
   check(): Promise<void>;
-}
-
-async function run(probe: Probe, timeoutMs: number): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      probe.check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs))),
-    ]);
-    return 'ok';
-  } catch (err) {
-    return errorMessage(err);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export interface HealthOptions {
@@ -37,7 +22,7 @@ export function healthRoutes(probes: Probe[], options: HealthOptions = {}): Hono
   const app = new Hono<AppEnv>();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
-    const results = await Promise.all(probes.map(async (p) => [p.name, await run(p, timeoutMs)] as const));
+    const results = await Promise.all(probes.map(async (p) => [p.name, (await probe(() => p.check(), timeoutMs)).message] as const));
     const failing = results.filter(([, r]) => r !== 'ok');
     const reasons = failing.length > 0 && (options.showsReasons?.(c.req.header('authorization')) ?? false);
     const checks = Object.fromEntries(results.map(([n, r]) => [n, r === 'ok' || reasons ? r : 'failing']));

@@ -1,4 +1,5 @@
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
+import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
@@ -20,6 +21,8 @@ export interface RunOptions {
   logger?: Logger;
   clock?: Clock;
   queueTuning?: QueueTuning;
+  /** The emulator running beside the service (`wms-sync start`): the console offers its panel. */
+  emulator?: EmulatorLink;
 }
 
 /** The deps as opened for a process, with the switch that tells its jobs to stop. */
@@ -95,7 +98,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   try {
     if (options.worker) await startWorkers(deps);
     if (options.http) {
-      app = buildApp(deps);
+      app = buildApp(deps, { emulator: options.emulator });
       http = await listen(app.fetch, { port: config.port, host: config.host });
     }
     if (config.metrics.port !== undefined) metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });

@@ -48,6 +48,8 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string)
     `wms-sync is running: the WMS emulator and the service, wired both ways (${storage}).`,
     '',
     line('Service', url, '/healthz  /readyz  /metrics'),
+    line('Console', `${url}/console`, 'sign in with the admin token'),
+    line('Admin token', stack.adminTokenFromEnv ? '(ADMIN_TOKEN)' : stack.adminToken, 'also Authorization: Bearer … on /admin/v1'),
     line('API docs', `${url}/docs`, `OpenAPI: ${url}/openapi.json`),
     line('Emulator', emulator, `tenant "${DEMO_TENANT}"`),
     line('Emulator docs', `${emulator}/_emulator/docs`),

@@ -7,17 +7,24 @@ import type { ConnectionConfig } from '../lib/connections.js';
 export const DEMO_CONNECTION = 'demo';
 export const DEMO_WEBHOOK_USERNAME = 'wms-demo';
 
-const secretsSchema = z.object({ webhookPassword: z.string().min(8), erpApiToken: z.string().min(16) });
-export type DemoSecrets = z.infer<typeof secretsSchema>;
+const secretsSchema = z.object({
+  webhookPassword: z.string().min(8),
+  erpApiToken: z.string().min(16),
+  // Files written before the console existed have none: one is added on the next start.
+  adminToken: z.string().min(16).optional(),
+});
+export type DemoSecrets = Required<z.infer<typeof secretsSchema>>;
+
+const newAdminToken = () => `admin-${randomBytes(16).toString('hex')}`;
 
 export function demoSecretsFile(dataDir: string): string {
   return join(dataDir, 'demo-connection.json');
 }
 
 /**
- * The demo connection's own secrets (webhook password, ERP token), generated on the first start
- * and kept next to the data so a restart keeps working with what was printed before. The file is
- * written with mode 0600: it holds secrets.
+ * The demo's own secrets (webhook password, ERP token, the console's admin token), generated on
+ * the first start and kept next to the data so a restart keeps working with what was printed
+ * before. The file is written with mode 0600: it holds secrets.
  */
 export function loadOrCreateDemoSecrets(dataDir: string): DemoSecrets {
   const file = demoSecretsFile(dataDir);
@@ -29,9 +36,13 @@ export function loadOrCreateDemoSecrets(dataDir: string): DemoSecrets {
       throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix it, or start over with wms-sync start --fresh`);
     }
     const parsed = secretsSchema.safeParse(stored);
-    if (parsed.success) return parsed.data;
+    if (parsed.success && parsed.data.adminToken) return { ...parsed.data, adminToken: parsed.data.adminToken };
+    if (parsed.success) return writeSecrets(file, { ...parsed.data, adminToken: newAdminToken() });
   }
-  const secrets: DemoSecrets = { webhookPassword: randomBytes(12).toString('hex'), erpApiToken: `demo-${randomBytes(16).toString('hex')}` };
+  return writeSecrets(file, { webhookPassword: randomBytes(12).toString('hex'), erpApiToken: `demo-${randomBytes(16).toString('hex')}`, adminToken: newAdminToken() });
+}
+
+function writeSecrets(file: string, secrets: DemoSecrets): DemoSecrets {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   return secrets;

@@ -13,6 +13,10 @@ export interface DemoStack {
   emulator: EmulatorServer;
   serviceUrl: string;
   secrets: DemoSecrets;
+  /** The console's sign-in token: ADMIN_TOKEN when set, else the demo's own (kept with its secrets). */
+  adminToken: string;
+  /** True when ADMIN_TOKEN came from the environment (so the summary does not echo it). */
+  adminTokenFromEnv: boolean;
   demoClient: { clientId: string; clientSecret: string };
   loaded: LoadSummary[];
   close(): Promise<void>;
@@ -45,9 +49,21 @@ export async function startDemoStack(
   try {
     const secrets = loadOrCreateDemoSecrets(config.dataDir);
     const connection = demoConnection({ emulatorUrl: emulator.url, ...demoClient, secrets });
+    const adminToken = config.admin.token ?? secrets.adminToken;
     service = await runService(
-      { ...config, connections: [connection, ...config.connections.filter((c) => c.name !== DEMO_CONNECTION)] },
-      { http: true, worker: true, logger: options.logger, ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}) },
+      {
+        ...config,
+        admin: { ...config.admin, token: adminToken },
+        connections: [connection, ...config.connections.filter((c) => c.name !== DEMO_CONNECTION)],
+      },
+      {
+        http: true,
+        worker: true,
+        logger: options.logger,
+        // The console's emulator panel reaches the emulator over HTTP (the service never imports it).
+        emulator: { url: emulator.url, tenant: DEMO_TENANT, connection: DEMO_CONNECTION, adminToken: config.emulator.adminToken },
+        ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),
+      },
     );
     const serviceUrl = service.http!.url;
     await wireWebhooks({
@@ -65,6 +81,8 @@ export async function startDemoStack(
       emulator,
       serviceUrl,
       secrets,
+      adminToken,
+      adminTokenFromEnv: config.admin.token !== undefined,
       demoClient,
       loaded,
       close: async () => {

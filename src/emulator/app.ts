@@ -20,7 +20,7 @@ import { controlWebhookStyleRoutes } from './routes/control-webhook-style.js';
 import { controlTenantRoutes } from './routes/control-tenants.js';
 import { deliveryPointRoutes } from './routes/delivery-points.js';
 import { documentRoutes } from './routes/documents.js';
-import { DOCS_PATH, OPENAPI_PATH, openApiRoutes } from './routes/openapi.js';
+import { DOCS_PATH, DOCS_SCRIPT_PATH, OPENAPI_PATH, openApiRoutes } from './routes/openapi.js';
 import { productRoutes } from './routes/products.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { warehouseApiRoutes } from './routes/warehouse-api.js';
@@ -52,7 +52,7 @@ export function createEmulatorApp(services: EmulatorServices, options: EmulatorA
     }),
   );
   const control = controlAuth(services.adminToken);
-  app.use(`${CONTROL_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH || c.req.path === DOCS_PATH ? next() : control(c, next)));
+  app.use(`${CONTROL_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH || c.req.path === DOCS_PATH || c.req.path === DOCS_SCRIPT_PATH ? next() : control(c, next)));
   const bearer = bearerAuth(services);
   // Endpoint 21 needs no token; endpoint 20 takes OAuth2 tokens only, checked by its own route.
   const open = new Set<string>([WMS_PATHS.authToken, WMS_PATHS.storageSystemDispatched]);

@@ -105,6 +105,7 @@ export const envSchema = z.object({
   OUTBOUND_RETENTION_DAYS: int(1, 36_500).default(365),
   PRUNE_CRON: cronOrOff('17 3 * * *'),
   EMULATOR_DELIVERY_LOG_MAX: int(10, 10_000_000).default(10_000),
+  CONSOLE_SESSION_HOURS: int(1, 720).default(12),
   EMULATOR_PORT: int(0, 65535).default(8090),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
   EMULATOR_ADMIN_TOKEN: optionalString,
@@ -141,8 +142,8 @@ export interface Config {
    */
   reconcile: { cron: string | null; products: 'wms' | 'synced'; batchSize: number; parallelism: number; settleSeconds: number };
   connections: ConnectionConfig[];
-  /** The operators' API (/admin/v1) and console: off when `token` is unset. */
-  admin: { token: string | undefined };
+  /** The operators' API (/admin/v1) and console: off when `token` is unset; console sessions last `sessionHours`. */
+  admin: { token: string | undefined; sessionHours: number };
   /**
    * `/metrics`: a Bearer token when `token` is set; with `port`, served on a listener of its own
    * (`host`) and no longer on the main port.
@@ -236,7 +237,7 @@ export function loadConfig(source: Source = process.env): Config {
       settleSeconds: env.RECONCILE_SETTLE_SECONDS,
     },
     connections,
-    admin: { token: env.ADMIN_TOKEN },
+    admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     authFailures: { limit: env.AUTH_FAILURE_LIMIT, windowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000, trustProxyHops: env.TRUST_PROXY_HOPS },
     retention: {

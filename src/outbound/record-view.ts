@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { OutboundRecord, OutboundWait } from '../store/index.js';
 import { OUTBOUND_STATES } from '../store/index.js';
+import { recordSummary } from './list.js';
 
 export const waitViewSchema = z.object({
   entity: z.string().openapi({ example: 'product' }),
@@ -27,17 +28,11 @@ export const recordViewSchema = z
 export type RecordView = z.infer<typeof recordViewSchema>;
 
 export function recordView(record: OutboundRecord, waits: readonly OutboundWait[] = []): RecordView {
+  // The list's summary of the record (without its id: the ERP API names records by code), then what only a whole record has.
+  const { id: _id, ...summary } = recordSummary(record);
   return {
-    entity: record.entity,
-    externalCode: record.externalCode,
-    state: record.state,
-    inSync: record.syncedHash === record.payloadHash,
-    attempts: record.attempts,
-    lastPushedAt: record.lastPushedAt?.toISOString() ?? null,
-    lastError: record.lastError ?? null,
+    ...summary,
     waitingFor: waits.map((w) => ({ entity: w.entity, externalCode: w.externalCode, since: w.since.toISOString() })),
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
     payload: record.payload,
   };
 }

@@ -161,6 +161,18 @@ export class BossTables {
     return rows.map((r) => ({ state: r.state, n: Number(r.n) }));
   }
 
+  /** Jobs waiting (created or retry), those ready to run, and the start time of the oldest ready one. */
+  async backlog(name: string | undefined): Promise<{ waiting: number; ready: number; oldestReadyAt: Date | null }> {
+    const { rows } = await this.pool.query<{ waiting: string; ready: string; oldest: Date | null }>(
+      `SELECT count(*) AS waiting, count(*) FILTER (WHERE start_after <= now()) AS ready,
+         min(start_after) FILTER (WHERE start_after <= now()) AS oldest
+       FROM ${this.#job} WHERE state IN ('created', 'retry') AND ($1::text IS NULL OR name = $1)`,
+      [name ?? null],
+    );
+    const row = rows[0];
+    return { waiting: Number(row?.waiting ?? 0), ready: Number(row?.ready ?? 0), oldestReadyAt: row?.oldest ?? null };
+  }
+
   async ping(): Promise<void> {
     await this.pool.query(`SELECT 1 FROM ${quoteIdent(this.schema)}.version`);
   }

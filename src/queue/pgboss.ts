@@ -16,6 +16,7 @@ import {
   type JobInfo,
   type JobState,
   type Queue,
+  type QueueBacklog,
   type QueueEvents,
   type QueueOptions,
   type SendOptions,
@@ -259,6 +260,10 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     const counts = emptyCounts();
     for (const r of await this.#tables.countByState(name)) counts[r.state] = r.n;
     return counts;
+  }
+
+  backlog(name?: string): Promise<QueueBacklog> {
+    return this.#tables.backlog(name);
   }
 
   async ping(): Promise<void> {

@@ -73,6 +73,16 @@ export interface JobInfo<T = unknown> extends Job<T> {
   output: unknown;
 }
 
+/** Jobs waiting to run: how deep the queue is and how long its oldest ready job has waited. */
+export interface QueueBacklog {
+  /** Jobs in created or retry, delayed ones included. */
+  waiting: number;
+  /** Of those, the jobs whose start time has come: they wait only for a worker. */
+  ready: number;
+  /** The start time of the oldest ready job (its lag is now minus this); null when none is ready. */
+  oldestReadyAt: Date | null;
+}
+
 export interface QueueEvents {
   completed: [{ name: string; id: string }];
   failed: [{ name: string; id: string; error: Error; dead: boolean }];
@@ -100,6 +110,8 @@ export interface Queue extends EventEmitter<QueueEvents> {
   /** Puts a dead job back in line with one more attempt; false when it is not dead. */
   retryDead(name: string, id: string): Promise<boolean>;
   counts(name?: string): Promise<Record<JobState, number>>;
+  /** Depth of the queue (one name, or every queue) and the age of its oldest ready job. */
+  backlog(name?: string): Promise<QueueBacklog>;
   ping(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ export type { SqliteStore } from './sqlite/store.js';
 export * from './types.js';
 export * from './reconciliation-types.js';
 export * from './retention-types.js';
+export * from './read-model-types.js';
 export * from './values.js';
 
 export type AnyStore = SqliteStore | PgStore;

@@ -1,5 +1,6 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
+import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
 import type { EditChange } from './edit-change.js';
@@ -240,6 +241,8 @@ export interface Repos {
   reconciliation: ReconciliationRepo;
   /** Pruning by age (docs/operations.md); used by `wms-sync prune` and the daily prune job. */
   retention: RetentionRepo;
+  /** Counts and keyset pages for operators (admin API, console). */
+  readModels: ReadModelsRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/commands/index.js';
@@ -73,6 +73,20 @@ describe('wms-sync CLI', () => {
     // Not on the default ports: the printed demo command says where they are.
     expect(summary).toContain(`npx wms-sync demo --service ${url} --emulator ${emulator}`);
     expect(summary).toMatch(/ERP token\s+demo-[0-9a-f]{32}/);
+    // The console: its URL and the admin token that opens it, kept with the demo secrets.
+    expect(summary).toContain(`Console         ${url}/console`);
+    const adminToken = /Admin token\s+(admin-[0-9a-f]{32})/.exec(summary)?.[1];
+    expect(adminToken).toBeDefined();
+    expect(JSON.parse(readFileSync(join(tmp.dir, 'start', 'demo-connection.json'), 'utf8'))).toMatchObject({ adminToken });
+    const signIn = await fetch(`${url}/console/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url! },
+      body: new URLSearchParams({ token: adminToken! }),
+    });
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.get('set-cookie')).toMatch(/^wms_console_session=.+HttpOnly/);
+    expect((await fetch(`${url}/admin/v1/connections`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${emulator}/_emulator/openapi.json`)).status).toBe(200);

@@ -34,7 +34,14 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     const { app } = setup({ adminToken: 'admin' });
     const res = await app.request('/_emulator/docs');
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain('/_emulator/openapi.json');
+    const html = await res.text();
+    expect(html).toContain('/_emulator/openapi.json');
+    // The script comes from the emulator itself (no credentials needed either), never from a CDN.
+    expect(html).toContain('<script src="/_emulator/docs/scalar.js">');
+    expect(html).not.toContain('cdn.jsdelivr.net');
+    const script = await app.request('/_emulator/docs/scalar.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('text/javascript');
   });
   it('documents endpoints 7 and 17-20 (20 with the OAuth2 scheme only) and the warehouse control API', async () => {
     const { app } = setup();

@@ -10,6 +10,16 @@ import { registerEventPayload } from './event-payload.js';
 import { registerEventRetry } from './event-retry.js';
 import { registerEventsList } from './events-list.js';
 import { registerEventsRetry } from './events-retry.js';
+import { registerDocumentCancel } from './document-cancel.js';
+import { registerFeed } from './feed.js';
+import { registerOutboundGet } from './outbound-get.js';
+import { registerOutboundList } from './outbound-list.js';
+import { registerOutboundRetryFailed } from './outbound-retry-failed.js';
+import { registerOutboundRetry } from './outbound-retry.js';
+import { registerOverview } from './overview.js';
+import { registerReconciliationGet } from './reconciliation-get.js';
+import { registerReconciliationList } from './reconciliation-list.js';
+import { registerReconciliationStart } from './reconciliation-start.js';
 import { ADMIN_PREFIX, type AdminRouteRegistrar } from './types.js';
 
 /** Every admin route, one registrar per file; rooms add theirs here. */
@@ -21,6 +31,17 @@ const registrars: AdminRouteRegistrar[] = [
   registerEventGet,
   registerEventPayload,
   registerEventRetry,
+  // Operator console read models and actions (issue 12); retry-failed before the per-record routes.
+  registerOverview,
+  registerOutboundList,
+  registerOutboundRetryFailed,
+  registerOutboundGet,
+  registerOutboundRetry,
+  registerDocumentCancel,
+  registerReconciliationList,
+  registerReconciliationStart,
+  registerReconciliationGet,
+  registerFeed,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { Scalar } from '@scalar/hono-api-reference';
 import { z } from 'zod';
+import { OFFLINE_REFERENCE, scalarBundle } from '../../lib/static-files.js';
 import {
   deliveryPointCriteriaSchema,
   documentCriteriaSchema,
@@ -13,6 +14,8 @@ import { CONTROL_PREFIX } from '../http/zones.js';
 
 export const OPENAPI_PATH = `${CONTROL_PREFIX}/openapi.json`;
 export const DOCS_PATH = `${CONTROL_PREFIX}/docs`;
+/** Scalar's browser bundle, served from the installed package so the docs work offline. */
+export const DOCS_SCRIPT_PATH = `${DOCS_PATH}/scalar.js`;
 
 /** The emulator's OpenAPI 3.1 document, generated from the same zod schemas it validates with. */
 export function openApiRoutes(app: EmulatorApp): void {
@@ -50,5 +53,6 @@ export function openApiRoutes(app: EmulatorApp): void {
         'A stateful emulator of the warehouse management service external API (version 1.0.0), plus its own control API under /_emulator.',
     },
   });
-  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference' }));
+  app.get(DOCS_SCRIPT_PATH, scalarBundle());
+  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }));
 }

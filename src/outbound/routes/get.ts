@@ -1,8 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import { notFound } from '../../lib/errors.js';
-import type { OutboundRecord, Store } from '../../store/index.js';
 import { INTAKE_KINDS, KINDS, type IntakeKind } from '../entities.js';
-import { recordView, recordViewSchema } from '../record-view.js';
+import { getRecord } from '../get-record.js';
+import { recordViewSchema } from '../record-view.js';
 import { codeParamsSchema, commonErrors, documentViewSchema, notFoundError } from './schemas.js';
 import { SECURITY, type RouteRegistrar } from './types.js';
 
@@ -27,21 +27,16 @@ function route(kind: IntakeKind) {
   });
 }
 
-async function view(store: Store, record: OutboundRecord) {
-  return recordView(record, await store.outbox.waitsOf(record.id));
-}
-
 /** GET /erp/v1/{products|delivery-points|documents}/{externalCode} */
 export const registerGet: RouteRegistrar = (app, deps) => {
   for (const kind of INTAKE_KINDS) {
     app.openapi(route(kind), async (c) => {
       const { externalCode } = c.req.valid('param');
       const connection = c.var.connection.name;
-      const record = await deps.store.outbox.get(connection, KINDS[kind].entity, externalCode);
+      const record = await getRecord(deps.store, connection, KINDS[kind].entity, externalCode);
       if (!record) throw notFound(`No ${KINDS[kind].label} ${externalCode} for this connection`);
-      if (kind !== 'documents') return c.json(await view(deps.store, record), 200);
-      const cancel = await deps.store.outbox.get(connection, 'document-cancel', externalCode);
-      return c.json({ ...(await view(deps.store, record)), cancel: cancel ? await view(deps.store, cancel) : null }, 200);
+      if (kind !== 'documents') return c.json(record, 200);
+      return c.json({ ...record, cancel: (await getRecord(deps.store, connection, 'document-cancel', externalCode)) ?? null }, 200);
     });
   }
 };

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { conflict, notFound } from '../../lib/errors.js';
 import { INTAKE_KINDS, KINDS, type IntakeKind } from '../entities.js';
-import { recordView, recordViewSchema } from '../record-view.js';
-import { retryRecord } from '../retry.js';
+import { recordViewSchema } from '../record-view.js';
+import { retryOne } from '../retry-one.js';
 import { codeParamsSchema, commonErrors, errorBodySchema, notFoundError } from './schemas.js';
 import { SECURITY, type RouteRegistrar } from './types.js';
 
@@ -36,18 +36,12 @@ export const registerRetry: RouteRegistrar = (app, deps) => {
   for (const kind of INTAKE_KINDS) {
     app.openapi(route(kind), async (c) => {
       const { externalCode } = c.req.valid('param');
-      const connection = c.var.connection.name;
-      const entities = kind === 'documents' ? (['document', 'document-cancel'] as const) : ([KINDS[kind].entity] as const);
-      const outcomes = [];
-      for (const entity of entities) outcomes.push(await retryRecord(deps, connection, entity, externalCode));
-      const main = outcomes[0]!;
-      if (main.outcome === 'not-found') throw notFound(`No ${KINDS[kind].label} ${externalCode} for this connection`);
-      const retried = outcomes.flatMap((o) => (o.outcome === 'queued' ? [recordView(o.record)] : []));
-      if (outcomes.some((o) => o.outcome === 'busy')) {
-        throw conflict(`${KINDS[kind].label} ${externalCode} is being pushed right now: retry once it has settled`, recordView(main.record));
-      }
-      if (retried.length === 0) throw conflict(`${KINDS[kind].label} ${externalCode} is synced: nothing to retry`, recordView(main.record));
-      return c.json({ retried }, 202);
+      const label = `${KINDS[kind].label} ${externalCode}`;
+      const result = await retryOne(deps, c.var.connection.name, KINDS[kind].entity, externalCode);
+      if (result.outcome === 'not-found') throw notFound(`No ${label} for this connection`);
+      if (result.outcome === 'busy') throw conflict(`${label} is being pushed right now: retry once it has settled`, result.record);
+      if (result.outcome === 'in-sync') throw conflict(`${label} is synced: nothing to retry`, result.record);
+      return c.json({ retried: result.retried }, 202);
     });
   }
 };

@@ -16,6 +16,7 @@ import {
   type JobInfo,
   type Queue,
   type QueueEvents,
+  type QueueBacklog,
   type QueueOptions,
   type SendOptions,
   type WorkOptions,
@@ -320,6 +321,11 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     const counts = emptyCounts();
     for (const r of rows) counts[r.state] = r.n;
     return counts;
+  }
+
+  async backlog(name?: string): Promise<QueueBacklog> {
+    const row = await this.#run(() => this.#s.backlog.get({ name: name ?? null, now: Date.now() }))!;
+    return { waiting: row?.waiting ?? 0, ready: row?.ready ?? 0, oldestReadyAt: row?.oldest == null ? null : new Date(row.oldest) };
   }
 
   async ping(): Promise<void> {

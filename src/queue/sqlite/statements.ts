@@ -90,6 +90,9 @@ export function prepareStatements(db: Database.Database) {
       ORDER BY completed_at DESC, id DESC LIMIT @limit`),
     counts: db.prepare<{ name: string | null }, { state: JobState; n: number }>(`
       SELECT state, count(*) AS n FROM jobs WHERE (@name IS NULL OR name = @name) GROUP BY state`),
+    backlog: db.prepare<{ name: string | null; now: number }, { waiting: number; ready: number | null; oldest: number | null }>(`
+      SELECT count(*) AS waiting, sum(start_after <= @now) AS ready, min(CASE WHEN start_after <= @now THEN start_after END) AS oldest
+      FROM jobs WHERE state IN ('created', 'retry') AND (@name IS NULL OR name = @name)`),
     upsertQueue: db.prepare<{ name: string; policy: string; retry_limit: number | null; retry_delay: number | null;
       retry_backoff: number | null; expire_in_seconds: number | null; now: number }>(`
       INSERT INTO job_queues (name, policy, retry_limit, retry_delay, retry_backoff, expire_in_seconds, created_at)

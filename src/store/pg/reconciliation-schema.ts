@@ -29,7 +29,11 @@ export const reconciliationRuns = pgTable(
     finishedAt: ts('finished_at'),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('reconciliation_runs_connection').on(t.connection, t.status, t.id)],
+  (t) => [
+    index('reconciliation_runs_connection').on(t.connection, t.status, t.id),
+    // Keyset pages of a connection's runs, newest first (the operators' list), without a sort.
+    index('reconciliation_runs_list').on(t.connection, t.id),
+  ],
 );
 
 export const reconciliationItems = pgTable(

@@ -6,6 +6,7 @@ import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
 import { pgOutbox } from './outbox.js';
+import { pgReadModels } from './read-models.js';
 import { pgReconciliation } from './reconciliation.js';
 import { pgRetention } from './retention.js';
 
@@ -46,6 +47,7 @@ export function createPgStore(options: PgOptions): PgStore {
     reconciliation: pgReconciliation(orm),
     // On the pool, even from a transaction: pruning runs in chunks of its own.
     retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
+    readModels: pgReadModels(orm),
   });
 
   return {

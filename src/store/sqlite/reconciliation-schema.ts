@@ -30,7 +30,11 @@ export const reconciliationRuns = sqliteTable(
     finishedAt: ts('finished_at'),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('reconciliation_runs_connection').on(t.connection, t.status, t.id)],
+  (t) => [
+    index('reconciliation_runs_connection').on(t.connection, t.status, t.id),
+    // Keyset pages of a connection's runs, newest first (the operators' list), without a sort.
+    index('reconciliation_runs_list').on(t.connection, t.id),
+  ],
 );
 
 /** What a run found for a product/lot (drift, not found, unsettled); rows that matched leave none. */

@@ -43,6 +43,8 @@ export const inboundEvents = sqliteTable(
     index('inbound_events_received').on(t.receivedAt),
     // Every filter but the business code in one index: counts are answered from it alone.
     index('inbound_events_filter').on(t.connection, t.kind, t.status, t.receivedAt),
+    // The console's overview counts a connection's recent events by kind and status from this index alone.
+    index('inbound_events_recent').on(t.connection, t.receivedAt, t.kind, t.status),
   ],
 );
 
@@ -71,6 +73,8 @@ export const outboundRecords = sqliteTable(
     index('outbound_records_state').on(t.connection, t.state),
     // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
     index('outbound_records_state_age').on(t.state, t.updatedAt),
+    // Keyset pages of one entity (and state), newest first, and the counts by entity and state.
+    index('outbound_records_list').on(t.connection, t.entity, t.state, t.id),
   ],
 );
 

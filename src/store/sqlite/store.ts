@@ -7,6 +7,7 @@ import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
+import { sqliteReadModels } from './read-models.js';
 import { sqliteReconciliation } from './reconciliation.js';
 import { sqliteRetention } from './retention.js';
 import { runNow, type Run } from './runner.js';
@@ -19,6 +20,7 @@ function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
     reconciliation: sqliteReconciliation(orm, run, raw),
+    readModels: sqliteReadModels(orm, run),
   };
 }
 

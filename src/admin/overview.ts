@@ -1,0 +1,85 @@
+import { z } from '@hono/zod-openapi';
+import type { ServiceDeps } from '../deps.js';
+import { recentInbound, recentInboundSchema } from '../inbound/stats.js';
+import type { ConnectionConfig } from '../lib/connections.js';
+import { probe } from '../lib/probe.js';
+import { countRecords } from '../outbound/list.js';
+import { listRuns, runSummarySchema } from '../reconcile/list-runs.js';
+import { OUTBOUND_ENTITIES } from '../store/index.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PROBE_TIMEOUT_MS = 2000;
+
+const stateCounts = z.object({ pending: z.int(), synced: z.int(), failed: z.int() });
+const probeSchema = z.object({ ok: z.boolean(), message: z.string(), ms: z.number() });
+
+export const overviewSchema = z
+  .object({
+    connection: z.string(),
+    at: z.string().openapi({ format: 'date-time' }),
+    inbound: recentInboundSchema.openapi({ description: 'Webhooks received in the last 24 h, by kind and outcome' }),
+    outbound: z.object({
+      entities: z.array(stateCounts.extend({ entity: z.enum(OUTBOUND_ENTITIES) })),
+      totals: stateCounts,
+    }),
+    queue: z
+      .object({
+        waiting: z.int(),
+        ready: z.int().openapi({ description: 'Waiting jobs whose start time has come' }),
+        oldestReadyAt: z.string().nullable().openapi({ format: 'date-time' }),
+        oldestReadyAgeSeconds: z.number().nullable().openapi({ description: 'How long the oldest ready job has waited for a worker' }),
+        active: z.int(),
+        dead: z.int().openapi({ description: 'Jobs that failed their last attempt' }),
+      })
+      .openapi({ description: 'The job queue of the whole service (every connection shares it)' }),
+    reconciliation: z.object({ last: runSummarySchema.nullable().openapi({ description: 'The newest run, whatever its status' }) }),
+    wms: z
+      .object({
+        tokenRequests: z.int(),
+        tokenFailures: z.int(),
+        tokenExpiresInSeconds: z.int().nullable().openapi({ description: 'Life left of the cached token; null when none is cached' }),
+      })
+      .openapi({ description: "This process's token requests to the connection's WMS since it started" }),
+    health: z.object({ store: probeSchema, queue: probeSchema }),
+  })
+  .openapi('ConnectionOverview');
+export type ConnectionOverview = z.infer<typeof overviewSchema>;
+
+/**
+ * Whether everything flows for one connection, in one read: what the WMS sent in the last 24 h
+ * and how it was processed, what waits to be pushed or failed, the queue's backlog, the last
+ * reconciliation, the WMS token's health, and whether the store and the queue answer.
+ */
+export async function connectionOverview(deps: ServiceDeps, connection: ConnectionConfig): Promise<ConnectionOverview> {
+  const now = deps.clock.now();
+  const [inbound, outbound, backlog, jobs, runs, store, queue] = await Promise.all([
+    recentInbound(deps.store, connection.name, new Date(now.getTime() - DAY_MS)),
+    countRecords(deps.store, connection.name),
+    deps.queue.backlog(),
+    deps.queue.counts(),
+    listRuns(deps.store, { connection: connection.name, limit: 1 }),
+    probe(() => deps.store.ping(), PROBE_TIMEOUT_MS),
+    probe(() => deps.queue.ping(), PROBE_TIMEOUT_MS),
+  ]);
+  const entities = OUTBOUND_ENTITIES.map((entity) => ({ entity, ...outbound[entity] }));
+  const totals = { pending: 0, synced: 0, failed: 0 };
+  for (const e of entities) for (const s of ['pending', 'synced', 'failed'] as const) totals[s] += e[s];
+  const tokens = deps.wms.get(connection).tokens;
+  return {
+    connection: connection.name,
+    at: now.toISOString(),
+    inbound,
+    outbound: { entities, totals },
+    queue: {
+      waiting: backlog.waiting,
+      ready: backlog.ready,
+      oldestReadyAt: backlog.oldestReadyAt?.toISOString() ?? null,
+      oldestReadyAgeSeconds: backlog.oldestReadyAt ? Math.max(0, (now.getTime() - backlog.oldestReadyAt.getTime()) / 1000) : null,
+      active: jobs.active,
+      dead: jobs.failed,
+    },
+    reconciliation: { last: runs.runs[0] ?? null },
+    wms: { tokenRequests: tokens.stats.requests, tokenFailures: tokens.stats.failures, tokenExpiresInSeconds: tokens.expiresInSeconds() ?? null },
+    health: { store, queue },
+  };
+}

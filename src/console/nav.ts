@@ -1,0 +1,24 @@
+/** The console's pages, in navigation order. Each lives under /console/connections/{connection}/. */
+export const NAV = [
+  { id: 'overview', label: 'Overview', path: 'overview' },
+  // Phase 2 adds here: { id: 'events', label: 'Inbound events', path: 'events' } (see docs/console.md).
+  { id: 'outbound', label: 'Outbound records', path: 'outbound' },
+  { id: 'reconciliation', label: 'Reconciliation', path: 'reconciliations' },
+  { id: 'feed', label: 'ERP feed', path: 'feed' },
+  { id: 'emulator', label: 'Emulator', path: 'emulator', onlyWithEmulator: true },
+] as const;
+
+export type NavId = (typeof NAV)[number]['id'];
+
+export const CONSOLE = '/console';
+export const SIGN_IN = `${CONSOLE}/sign-in`;
+export const ASSETS = `${CONSOLE}/assets`;
+
+/** Where a connection's pages live. */
+export function connectionBase(connection: string): string {
+  return `${CONSOLE}/connections/${encodeURIComponent(connection)}`;
+}
+
+export function pageHref(connection: string, id: NavId): string {
+  return `${connectionBase(connection)}/${NAV.find((n) => n.id === id)!.path}`;
+}

@@ -1,0 +1,79 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { ServiceDeps } from '../deps.js';
+import { AppError } from '../lib/errors.js';
+import { registerAssets } from './assets.js';
+import { requireSession, sameOrigin } from './auth/guard.js';
+import { registerSignIn } from './auth/routes.js';
+import { sessionKey } from './auth/session.js';
+import { SignInThrottle } from './auth/throttle.js';
+import type { ConsoleDeps, ConsoleEnv, ConsoleOptions } from './env.js';
+import { ASSETS, CONSOLE, NAV, pageHref, SIGN_IN, type NavId } from './nav.js';
+import { errorPage } from './pages/errors.js';
+import { PAGES } from './pages/index.js';
+
+/**
+ * No script, style, frame or form target from anywhere but the console itself; no framing of the
+ * console by another site. Pages are never cached (they hold operational data).
+ */
+const securityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header(
+    'content-security-policy',
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+  );
+  c.header('x-content-type-options', 'nosniff');
+  c.header('referrer-policy', 'same-origin');
+  if (!c.req.path.startsWith(`${ASSETS}/`)) c.header('cache-control', 'no-store');
+};
+
+/**
+ * The operator console under /console: server-rendered pages (Hono JSX) over the admin API's
+ * functions, behind a session opened with ADMIN_TOKEN. With ADMIN_TOKEN unset it does not exist
+ * (the service's plain 404), like the admin API.
+ */
+export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const token = service.config.admin.token;
+  if (!token) return app;
+  const deps: ConsoleDeps = { ...service, emulator: options.emulator };
+  const key = sessionKey(token);
+  const publicHttps = service.config.publicUrl?.startsWith('https:') ?? false;
+
+  app.use(`${CONSOLE}/*`, securityHeaders);
+  app.use(CONSOLE, securityHeaders);
+  app.use(`${CONSOLE}/*`, sameOrigin(service.config.publicUrl));
+  registerAssets(app);
+  registerSignIn(app, {
+    adminToken: token,
+    key,
+    clock: service.clock,
+    sessionHours: service.config.admin.sessionHours,
+    throttle: new SignInThrottle(service.clock),
+    secure: (c) => publicHttps || new URL(c.req.url).protocol === 'https:',
+  });
+  const guard = requireSession(key, service.clock);
+  app.use(CONSOLE, guard);
+  app.use(`${CONSOLE}/*`, (c, next) => (c.req.path === SIGN_IN || c.req.path.startsWith(`${ASSETS}/`) ? next() : guard(c, next)));
+
+  // The first connection's overview; the connection switcher keeps the page when it changes connection.
+  app.get(CONSOLE, (c) => {
+    const first = deps.connections.all()[0];
+    return first ? c.redirect(pageHref(first.name, 'overview'), 303) : errorPage(c, deps, 404, 'No connection', 'This service has no connection configured: set WMS_* and WEBHOOK_* (or CONNECTIONS_FILE).');
+  });
+  app.get(`${CONSOLE}/`, (c) => c.redirect(CONSOLE, 301));
+  app.get(`${CONSOLE}/go`, (c) => {
+    const name = c.req.query('connection') ?? '';
+    if (!deps.connections.get(name)) return errorPage(c, deps, 404, 'Not found', `No connection "${name}"`);
+    const page = NAV.find((n) => n.id === c.req.query('page'))?.id ?? 'overview';
+    return c.redirect(pageHref(name, page as NavId), 303);
+  });
+
+  for (const register of PAGES) register(app, deps);
+
+  app.all(`${CONSOLE}/*`, (c) => errorPage(c, deps, 404, 'Not found', `No console page ${c.req.path}`));
+  app.onError((err, c) => {
+    if (err instanceof AppError && (err.status === 404 || err.status === 400 || err.status === 409)) return errorPage(c, deps, err.status, err.status === 404 ? 'Not found' : 'Refused', err.message);
+    throw err;
+  });
+  return app;
+}

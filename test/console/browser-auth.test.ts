@@ -1,0 +1,3 @@
+import { browserAuthSuite } from './browser-auth.suite.js';
+
+browserAuthSuite('sqlite');

@@ -1,0 +1,3 @@
+import { browserDocsSuite } from './browser-docs.suite.js';
+
+browserDocsSuite('sqlite');

@@ -1,0 +1,3 @@
+import { browserFlowsSuite } from './browser-flows.suite.js';
+
+browserFlowsSuite('sqlite');
