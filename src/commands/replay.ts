@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { WEBHOOK_KINDS, type WebhookKind } from '../wms/webhooks.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
@@ -34,7 +35,7 @@ export function kindOfFile(file: string): WebhookKind | undefined {
 
 async function deliver(ctx: CommandContext, files: string[], to: string, connection: ConnectionConfig, kind: WebhookKind | undefined): Promise<number> {
   const { username, password } = connection.webhookCredentials[0]!;
-  const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  const authorization = basicAuthorization(username, password);
   const plan = files.map((file) => {
     const k = kind ?? kindOfFile(file);
     if (!k) throw new UsageError(`cannot tell the webhook kind of ${file}: name it after the kind or pass --kind`);

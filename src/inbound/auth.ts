@@ -1,3 +1,4 @@
+import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { safeEqualAny } from '../lib/crypto.js';
@@ -15,7 +16,7 @@ export function webhookAuthenticator(connections: ConnectionRegistry, onUnauthor
   for (const c of connections.all()) {
     expected.set(
       c.name,
-      c.webhookCredentials.map(({ username, password }) => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`),
+      c.webhookCredentials.map(({ username, password }) => basicAuthorization(username, password)),
     );
   }
   return {
