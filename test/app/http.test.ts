@@ -128,6 +128,19 @@ describe('service API documentation', () => {
     expect(doc.components.securitySchemes.webhookBasic?.scheme).toBe('basic');
   });
 
+  it('every ERP route names the one erpBearer scheme, registered once with one description', async () => {
+    const doc = (await (await svc.app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+      components: { securitySchemes: Record<string, { scheme: string; description?: string }> };
+    };
+    const erpOperations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/erp/v1/'))
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, security: op.security })));
+    expect(erpOperations.length).toBeGreaterThanOrEqual(10);
+    for (const op of erpOperations) expect(op, op.route).toEqual({ route: op.route, security: [{ erpBearer: [] }] });
+    expect(doc.components.securitySchemes.erpBearer).toEqual({ type: 'http', scheme: 'bearer', description: "The connection's ERP_API_TOKEN; it selects the connection." });
+  });
+
   it('serves a reference page pointing at the document', async () => {
     const res = await svc.app.request('/docs');
     expect(res.status).toBe(200);

@@ -20,11 +20,6 @@ export function outboundRoutes(deps: ServiceDeps): OpenAPIHono<ErpEnv> {
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: "The connection's ERP_API_TOKEN",
-  });
   // Only this room's paths: other rooms' /erp/v1 routes (the confirmations feed) bring their own.
   const auth = erpAuth(deps.connections);
   for (const kind of INTAKE_KINDS) {
