@@ -41,14 +41,15 @@ export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('a movement made after the stock request was answered by the WMS, learnt before the run compares, is no drift now nor in the next run', async () => {
       // The proxy lets the WMS answer, then holds the answer while the stock moves and its webhook is processed.
-      h.proxy.inject({ method: 'POST', path: STOCK, delayMs: 1500 });
+      h.proxy.inject({ method: 'POST', path: STOCK, hold: true });
       const { run } = await requestRun(h.svc.deps, 'acme', 'api');
-      await until(() => h.proxy.requests.some((r) => r.path === STOCK && r.outcome === 'delayed' && r.status === 200), { message: 'WMS answered the held request' });
+      await until(() => h.proxy.requests.some((r) => r.path === STOCK && r.outcome === 'held' && r.status === 200), { message: 'WMS answered the held request' });
       await h.regularize('RACE-A', 5);
       await h.settled();
+      h.proxy.release();
       const done = await h.finished(run.id);
       expect(done).toMatchObject({ status: 'completed', driftCount: 0, rowsRechecked: 0 });
-      expect(h.proxy.requests.filter((r) => r.path === STOCK && r.outcome === 'delayed')).toHaveLength(1);
+      expect(h.proxy.requests.filter((r) => r.path === STOCK && r.outcome === 'held')).toHaveLength(1);
       // The movement is timed after the request: it counts on top of the baseline next time.
       expect((await h.store.reconciliation.getSnapshot('acme', 'RACE-A', null))?.existence).toBe(16);
       const next = await h.reconcile();

@@ -9,8 +9,10 @@ import picomatch from 'picomatch';
  * glob on the path without query string):
  *   - `status`: answer this status (and `body`, `headers`) without forwarding;
  *   - `drop`: destroy the connection without forwarding (the client sees the socket close);
- *   - `delayMs`: forward, let the upstream answer, and hold the answer this long (a client with a
- *     shorter timeout gives up although the upstream did the work).
+ *   - `lose`: forward, let the upstream do the work, then close the connection without its answer
+ *     (what a client sees when its timeout fires after the WMS acted, with no clock involved);
+ *   - `hold`: forward, let the upstream answer, and keep that answer until `release()` (then send
+ *     it, or close without it when `lose` is set too); a client that gives up first just leaves.
  * It also logs every request and the most requests it ever had in flight at once.
  */
 export interface Fault {
@@ -21,7 +23,8 @@ export interface Fault {
   body?: unknown;
   headers?: Record<string, string>;
   drop?: boolean;
-  delayMs?: number;
+  lose?: boolean;
+  hold?: boolean;
 }
 
 export interface ProxiedRequest {
@@ -32,7 +35,8 @@ export interface ProxiedRequest {
   /** When it arrived (ms since the epoch). */
   at: number;
   /** What the proxy did: forwarded, or which fault it applied. */
-  outcome: 'forwarded' | 'status' | 'drop' | 'delayed';
+  outcome: 'forwarded' | 'status' | 'drop' | 'held' | 'lost';
+  /** The upstream's status, once it answered (for held and lost requests too). */
   status?: number;
 }
 
@@ -43,6 +47,9 @@ export interface FaultyProxy {
   readonly inFlight: number;
   maxInFlight: number;
   inject(fault: Fault): void;
+  /** Lets every held answer go (or be lost, for `lose` faults). */
+  release(): void;
+  /** Forgets the faults not used yet and releases held answers. */
   clear(): void;
   /** Requests seen so far whose method and path match. */
   count(method: string, pathGlob: string): number;
@@ -54,6 +61,7 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const faults: (Fault & { left: number; match: (p: string) => boolean })[] = [];
   const requests: ProxiedRequest[] = [];
+  let held: (() => void)[] = [];
   let inFlight = 0;
   const proxy: FaultyProxy = {
     url: '',
@@ -63,13 +71,22 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
     },
     maxInFlight: 0,
     inject: (fault) => faults.push({ ...fault, left: fault.count ?? 1, match: picomatch(fault.path) }),
-    clear: () => void faults.splice(0),
+    release: () => {
+      const go = held;
+      held = [];
+      for (const send of go) send();
+    },
+    clear: () => {
+      faults.splice(0);
+      proxy.release();
+    },
     count: (method, glob) => {
       const match = picomatch(glob);
       return requests.filter((r) => r.method === method && match(r.path)).length;
     },
     close: () =>
       new Promise<void>((resolve) => {
+        held = [];
         server.close(() => resolve());
         server.closeAllConnections();
         agent.destroy();
@@ -83,7 +100,13 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
     if (fault) fault.left -= 1;
     inFlight += 1;
     proxy.maxInFlight = Math.max(proxy.maxInFlight, inFlight);
-    const done = () => void (inFlight -= 1);
+    let finished = false;
+    const done = () => {
+      if (!finished) inFlight -= 1;
+      finished = true;
+    };
+    // A client that gives up (its timeout) is no longer in flight, whatever the upstream does.
+    res.on('close', done);
 
     if (fault?.drop) {
       requests.push({ method, path, query, at: Date.now(), outcome: 'drop' });
@@ -103,8 +126,10 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
       });
       return;
     }
-    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.delayMs ? 'delayed' : 'forwarded' };
+    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.hold ? 'held' : fault?.lose ? 'lost' : 'forwarded' };
     requests.push(entry);
+    // Released by `release()` from now on, whether or not the upstream has answered yet.
+    const released = fault?.hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
     const forward = http.request(
       { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
       (upstreamRes) => {
@@ -114,12 +139,15 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
         upstreamRes.on('end', () => {
           const send = () => {
             if (res.destroyed) return done();
+            if (fault?.lose) {
+              req.socket.destroy();
+              return done();
+            }
             res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
             res.end(Buffer.concat(chunks));
             done();
           };
-          if (fault?.delayMs) setTimeout(send, fault.delayMs);
-          else send();
+          void released.then(send);
         });
       },
     );
