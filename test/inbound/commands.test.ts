@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { kindOfFile } from '../../src/commands/replay.js';
 import { listen, type Listening } from '../../src/lib/listen.js';
+import { runMain } from '../support/cli.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
@@ -12,16 +11,6 @@ import { WEBHOOK_KINDS } from './support.js';
 
 const fixtures = WEBHOOK_KINDS.map((k) => fileURLToPath(new URL(`../../fixtures/webhooks/${k}.json`, import.meta.url)));
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe('wms-sync replay and wms-sync events, against a running service', () => {
   const tmp = tempDir('wh-commands');
@@ -41,12 +30,7 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
   let svc: TestService;
   let http: Listening;
 
-  const run = async (...argv: string[]) => {
-    const out = sink();
-    const err = sink();
-    const code = await main(argv, { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
-    return { code, out: out.text(), err: err.text() };
-  };
+  const run = (...argv: string[]) => runMain(argv, env);
   const processedCount = async () => (await svc.deps.store.inbox.countByStatus()).processed;
 
   beforeAll(async () => {

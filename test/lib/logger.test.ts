@@ -1,16 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
+import { captureOutput } from '../support/cli.js';
 
 function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination: stream }), text: () => lines.join('') };
+  const out = captureOutput();
+  return { logger: createLogger({ level: 'debug', destination: out.stream }), text: out.text };
 }
 
 describe('logger redaction', () => {
