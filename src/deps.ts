@@ -19,3 +19,12 @@ export interface ServiceDeps {
   /** One WMS client per connection for the whole process: one token cache, one concurrency bound. */
   wms: WmsClients;
 }
+
+/**
+ * A room's jobs: queues it creates and handlers it runs. Each room exports one of these and
+ * worker.ts lists them; it lives here, beside ServiceDeps, so rooms never import worker.ts.
+ */
+export interface JobRegistration {
+  name: string;
+  register(deps: ServiceDeps): Promise<void>;
+}
