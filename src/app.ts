@@ -62,6 +62,8 @@ export function buildApp(deps: ServiceDeps): ServiceApp {
       version: SERVICE_VERSION,
       description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
     },
+    // The API reference sends its requests here, not to the address the service is bound to.
+    ...(deps.config.publicUrl ? { servers: [{ url: deps.config.publicUrl }] } : {}),
   });
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API' }));
   return app;

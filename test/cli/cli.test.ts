@@ -49,22 +49,25 @@ describe('wms-sync CLI', () => {
     expect(existsSync(join(dir, 'wms-sync.db'))).toBe(true);
   });
 
-  it('serve answers /healthz and exits 0 on SIGTERM', async () => {
-    const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: join(tmp.dir, 'serve'), LOG_LEVEL: 'info' });
-    const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+  it('serve answers /healthz, says which webhook URLs to give the WMS (PUBLIC_URL), and exits 0 on SIGTERM', async () => {
+    const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: join(tmp.dir, 'serve'), LOG_LEVEL: 'info', PUBLIC_URL: 'https://sync.example.com/' });
+    const [, line, url] = await waitForOutput(child, /^(\{.*"url":"(http:\/\/127\.0\.0\.1:\d+)".*)\n/m);
+    expect(JSON.parse(line!)).toMatchObject({ msg: 'wms-sync listening', publicUrl: 'https://sync.example.com', webhooks: 'https://sync.example.com/webhooks/{connection}/{kind}' });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(((await (await fetch(`${url}/openapi.json`)).json()) as { servers?: unknown }).servers).toEqual([{ url: 'https://sync.example.com' }]);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exitOf(child)).toBe(0);
   });
 
   it('start prints where to look, serves the service and the emulator wired together, and exits 0 on SIGINT', async () => {
-    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start') });
+    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start'), PUBLIC_URL: 'https://demo.example.com' });
     const [summary, url, emulator] = await waitForOutput(child, /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/);
     expect(summary).toContain(`${url}/docs`);
     // Not on the default ports: the printed demo command says where they are.
     expect(summary).toContain(`npx wms-sync demo --service ${url} --emulator ${emulator}`);
     expect(summary).toMatch(/ERP token\s+demo-[0-9a-f]{32}/);
+    expect(summary).toMatch(/Public URL\s+https:\/\/demo\.example\.com\s+webhooks: https:\/\/demo\.example\.com\/webhooks\/demo\/\{kind\}/);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${emulator}/_emulator/openapi.json`)).status).toBe(200);
