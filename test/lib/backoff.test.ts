@@ -90,22 +90,17 @@ describe('retryWithBackoff', () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
-  it('throws the last error once the attempts are spent, and an error it may not retry at once', async () => {
-    let calls = 0;
-    const spent = retryWithBackoff(async () => {
-      calls += 1;
-      throw new Flaky(true);
+  it.each([
+    ['throws the last error once the attempts are spent', true, 'try again', 3],
+    ['throws an error it may not retry at once', false, 'no use', 1],
+  ])('%s', async (_title, retryable, message, calls) => {
+    let made = 0;
+    const failing = retryWithBackoff(async () => {
+      made += 1;
+      throw new Flaky(retryable);
     }, { ...options, attempts: 3 });
-    await expect(spent).rejects.toThrow('try again');
-    expect(calls).toBe(3);
-
-    calls = 0;
-    const refused = retryWithBackoff(async () => {
-      calls += 1;
-      throw new Flaky(false);
-    }, { ...options, attempts: 3 });
-    await expect(refused).rejects.toThrow('no use');
-    expect(calls).toBe(1);
+    await expect(failing).rejects.toThrow(message);
+    expect(made).toBe(calls);
   });
 
   it("waits at least the server's Retry-After before the next call", async () => {
