@@ -12,7 +12,9 @@ import picomatch from 'picomatch';
  *   - `lose`: forward, let the upstream do the work, then close the connection without its answer
  *     (what a client sees when its timeout fires after the WMS acted, with no clock involved);
  *   - `hold`: forward, let the upstream answer, and keep that answer until `release()` (then send
- *     it, or close without it when `lose` is set too); a client that gives up first just leaves.
+ *     it, or close without it when `lose` is set too); a client that gives up first just leaves;
+ *   - `holdRequest`: keep the request itself until `release()`, then forward it (the upstream
+ *     learns of it only then, as with a message still on its way).
  * It also logs every request and the most requests it ever had in flight at once.
  */
 export interface Fault {
@@ -25,6 +27,7 @@ export interface Fault {
   drop?: boolean;
   lose?: boolean;
   hold?: boolean;
+  holdRequest?: boolean;
 }
 
 export interface ProxiedRequest {
@@ -126,36 +129,41 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
       });
       return;
     }
-    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.hold ? 'held' : fault?.lose ? 'lost' : 'forwarded' };
+    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.hold || fault?.holdRequest ? 'held' : fault?.lose ? 'lost' : 'forwarded' };
     requests.push(entry);
     // Released by `release()` from now on, whether or not the upstream has answered yet.
     const released = fault?.hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
-    const forward = http.request(
-      { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
-      (upstreamRes) => {
-        entry.status = upstreamRes.statusCode;
-        const chunks: Buffer[] = [];
-        upstreamRes.on('data', (c: Buffer) => chunks.push(c));
-        upstreamRes.on('end', () => {
-          const send = () => {
-            if (res.destroyed) return done();
-            if (fault?.lose) {
-              req.socket.destroy();
-              return done();
-            }
-            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-            res.end(Buffer.concat(chunks));
-            done();
-          };
-          void released.then(send);
-        });
-      },
-    );
-    forward.on('error', () => {
-      if (!res.headersSent) res.writeHead(502).end();
-      done();
-    });
-    req.pipe(forward);
+    const sent = fault?.holdRequest ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
+    const forwardRequest = () => {
+      const forward = http.request(
+        { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+        (upstreamRes) => {
+          entry.status = upstreamRes.statusCode;
+          const chunks: Buffer[] = [];
+          upstreamRes.on('data', (c: Buffer) => chunks.push(c));
+          upstreamRes.on('end', () => {
+            const send = () => {
+              if (res.destroyed) return done();
+              if (fault?.lose) {
+                req.socket.destroy();
+                return done();
+              }
+              res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+              res.end(Buffer.concat(chunks));
+              done();
+            };
+            void released.then(send);
+          });
+        },
+      );
+      forward.on('error', () => {
+        if (!res.headersSent) res.writeHead(502).end();
+        done();
+      });
+      req.pipe(forward);
+    };
+    // A held request is forwarded on release; its body waits, paused, in the socket meanwhile.
+    void sent.then(forwardRequest);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
