@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import picomatch from 'picomatch';
 
 /**
- * A real HTTP proxy in front of the emulator that can misbehave on purpose, for the retry tests
- * (the emulator's own fault injection, `POST /_emulator/faults`, is part 2 of the emulator and not
- * there yet). Each fault applies to the next `count` requests matching `method` and `path` (a
- * glob on the path without query string):
+ * A real HTTP proxy in front of the emulator (or of the service, for webhooks) that misbehaves on
+ * purpose. Beside the emulator's own fault injection (`POST /_emulator/faults`: statuses, latency,
+ * drops), it holds a request or an answer until the test releases it, loses an answer the upstream
+ * gave, and logs every request. Each fault applies to the next `count` requests matching `method`
+ * and `path` (a glob on the path without query string); a fault with no action lets them through:
  *   - `status`: answer this status (and `body`, `headers`) without forwarding;
  *   - `drop`: destroy the connection without forwarding (the client sees the socket close);
  *   - `lose`: forward, let the upstream do the work, then close the connection without its answer
