@@ -9,7 +9,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '3' } }, allowPositionals: true, strict: false });
+// `--runs N` is ours; everything else goes to vitest as given (`--exclude GLOB`, files, `-t NAME`).
+const { values, tokens } = parseArgs({ options: { runs: { type: 'string', default: '3' } }, allowPositionals: true, strict: false, tokens: true });
+const vitestArgs = tokens.flatMap((t) => {
+  if (t.kind === 'option') return t.name === 'runs' ? [] : t.inlineValue ? [t.rawName + '=' + t.value] : [t.rawName];
+  return t.kind === 'positional' ? [t.value] : ['--'];
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
   process.stderr.write(`test:stress: --runs takes a whole number of runs, got ${String(values.runs)}\n`);
@@ -32,7 +37,7 @@ for (let run = 1; run <= runs; run++) {
   process.stdout.write(`\n== test:stress run ${run}/${runs}, ${backends}, a CPU hog beside it (pid ${hog.pid})\n`);
   const started = Date.now();
   const code = await new Promise<number>((resolve) => {
-    current = spawn(process.execPath, [vitest, 'run', ...positionals], { stdio: 'inherit', env: process.env });
+    current = spawn(process.execPath, [vitest, 'run', ...vitestArgs], { stdio: 'inherit', env: process.env });
     current.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
   const seconds = Math.round((Date.now() - started) / 1000);
@@ -42,5 +47,5 @@ for (let run = 1; run <= runs; run++) {
   }
   process.stdout.write(`\n== test:stress: run ${run}/${runs} passed in ${seconds} s\n`);
 }
-process.stdout.write(`\n== test:stress: ${runs} runs in a row passed\n`);
+process.stdout.write(`\n== test:stress: ${runs === 1 ? "the run" : `${runs} runs in a row`} passed\n`);
 stop(0);
