@@ -47,5 +47,5 @@ for (let run = 1; run <= runs; run++) {
   }
   process.stdout.write(`\n== test:stress: run ${run}/${runs} passed in ${seconds} s\n`);
 }
-process.stdout.write(`\n== test:stress: ${runs === 1 ? "the run" : `${runs} runs in a row`} passed\n`);
+process.stdout.write(`\n== test:stress: ${runs === 1 ? 'the run' : `${runs} runs in a row`} passed\n`);
 stop(0);
