@@ -95,6 +95,8 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       version: SERVICE_VERSION,
       description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
     },
+    // The API reference sends its requests here, not to the address the service is bound to.
+    ...(deps.config.publicUrl ? { servers: [{ url: deps.config.publicUrl }] } : {}),
   });
   // The reference's script is served from the installed package: the page works with no internet.
   app.get(DOCS_SCRIPT_PATH, scalarBundle());

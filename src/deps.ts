@@ -24,3 +24,12 @@ export interface ServiceDeps {
   /** Aborted when the process is asked to stop: running jobs end at their next safe point. */
   stopping: AbortSignal;
 }
+
+/**
+ * A room's jobs: queues it creates and handlers it runs. Each room exports one of these and
+ * worker.ts lists them; it lives here, beside ServiceDeps, so rooms never import worker.ts.
+ */
+export interface JobRegistration {
+  name: string;
+  register(deps: ServiceDeps): Promise<void>;
+}

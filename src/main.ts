@@ -109,7 +109,11 @@ export async function runService(config: Config, options: RunOptions): Promise<R
     await deps.store.close().catch(() => undefined);
     throw err;
   }
-  if (http) logger.info({ url: http.url, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
+  if (http) {
+    // What to enter in the WMS's webhook settings: behind a proxy the bound address is not it.
+    const webhooks = `${config.publicUrl ?? http.url}/webhooks/{connection}/{kind}`;
+    logger.info({ url: http.url, publicUrl: config.publicUrl, webhooks, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
+  }
   else logger.info({ database: config.database.kind }, 'wms-sync worker running');
   if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
   // Queue timers do not hold the process open (so tests and one-shot commands can end); a running

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from './deps.js';
+import type { JobRegistration, ServiceDeps } from './deps.js';
 import { outboundJobs } from './outbound/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
 import { reconcileJobs } from './reconcile/jobs.js';
@@ -8,11 +8,6 @@ import { retentionJobs } from './retention/jobs.js';
  * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
  * worker role registers them all. Kept as a list so `serve` and `worker` run the same set.
  */
-export interface JobRegistration {
-  name: string;
-  register(deps: ServiceDeps): Promise<void>;
-}
-
 export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs, reconcileJobs, retentionJobs];
 
 export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {

@@ -7,7 +7,7 @@ import { effectivePayloadOf } from '../inbound/effects.js';
 import { parseSetting, PathError, setPath } from '../inbound/json-path.js';
 import type { Config } from '../lib/config.js';
 import { parse, UsageError } from './args.js';
-import { eventId, withServiceDeps } from './events.js';
+import { eventId, withServiceDeps } from './service-deps.js';
 import type { CommandContext } from './types.js';
 
 export const EDIT_HELP = {

@@ -1,13 +1,12 @@
 import type { ServiceDeps } from '../deps.js';
 import type { Config } from '../lib/config.js';
-import { silentLogger } from '../lib/logger.js';
 import { eventDetail } from '../inbound/event-views.js';
 import { retryEvent } from '../inbound/retry-event.js';
-import { openDeps } from '../main.js';
 import { INBOUND_STATUSES, type InboundEvent, type InboundStatus } from '../store/index.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { editEvent, EDIT_HELP } from './events-edit.js';
 import { printDetail } from './events-show.js';
+import { eventId, withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
 
 const help = `Usage: wms-sync events list [--status S] [--kind K] [--connection NAME] [--code CODE] [--limit N] [--before ID] [--json]
@@ -35,22 +34,6 @@ Options:
   --limit N          at most N events (default 50)
   --before ID        events with an id below ID (the next page)
   --json             JSON instead of text (list: one object per line)`;
-
-/** Opens the store and queue the configuration names, runs `fn`, and closes them. */
-export async function withServiceDeps<T>(config: Config, fn: (deps: ServiceDeps) => Promise<T>): Promise<T> {
-  const deps = await openDeps(config, { logger: silentLogger() });
-  try {
-    return await fn(deps);
-  } finally {
-    await deps.queue.stop({ graceMs: 0 });
-    await deps.store.close();
-  }
-}
-
-export function eventId(raw: string): number {
-  if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`"${raw}" is not an event id`);
-  return Number(raw);
-}
 
 const RETRY_REFUSALS = {
   not_found: 'no such event',

@@ -1,7 +1,7 @@
 import { silentLogger } from '../lib/logger.js';
 import { runPrune, type PruneResult } from '../retention/prune.js';
 import { configFrom, parse, withUsage } from './args.js';
-import { withServiceDeps } from './events.js';
+import { withServiceDeps } from './service-deps.js';
 import type { Command } from './types.js';
 
 const help = `Usage: wms-sync prune [--dry-run] [--json]

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { WEBHOOK_KINDS, type WebhookKind } from '../wms/webhooks.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
-import { retryEvents, withServiceDeps } from './events.js';
+import { retryEvents } from './events.js';
+import { withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
 import { pickConnection } from './connection-arg.js';
 
@@ -34,7 +36,7 @@ export function kindOfFile(file: string): WebhookKind | undefined {
 
 async function deliver(ctx: CommandContext, files: string[], to: string, connection: ConnectionConfig, kind: WebhookKind | undefined): Promise<number> {
   const { username, password } = connection.webhookCredentials[0]!;
-  const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  const authorization = basicAuthorization(username, password);
   const plan = files.map((file) => {
     const k = kind ?? kindOfFile(file);
     if (!k) throw new UsageError(`cannot tell the webhook kind of ${file}: name it after the kind or pass --kind`);

@@ -37,7 +37,7 @@ function demoCommandLine(url: string, emulator: string): string {
   return (defaults ? 'npx wms-sync demo' : `npx wms-sync demo --service ${url} --emulator ${emulator}`).padEnd(32);
 }
 
-export function startSummary(stack: DemoStack, storage: string, dataDir: string): string {
+export function startSummary(stack: DemoStack, storage: string, dataDir: string, publicUrl?: string): string {
   const url = stack.serviceUrl;
   const emulator = stack.emulator.url;
   const token = stack.secrets.erpApiToken;
@@ -50,6 +50,7 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string)
     line('Service', url, '/healthz  /readyz  /metrics'),
     line('Console', `${url}/console`, 'sign in with the admin token'),
     line('Admin token', stack.adminTokenFromEnv ? '(ADMIN_TOKEN)' : stack.adminToken, 'also Authorization: Bearer … on /admin/v1'),
+    ...(publicUrl ? [line('Public URL', publicUrl, `webhooks: ${publicUrl}/webhooks/${DEMO_CONNECTION}/{kind}`)] : []),
     line('API docs', `${url}/docs`, `OpenAPI: ${url}/openapi.json`),
     line('Emulator', emulator, `tenant "${DEMO_TENANT}"`),
     line('Emulator docs', `${emulator}/_emulator/docs`),
@@ -88,7 +89,7 @@ export const startCommand: Command = {
       if (values.fresh) for (const f of stateFiles(config.dataDir, sqliteFile)) rmSync(f, { force: true });
       const logger = createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'warn' });
       const stack = await startDemoStack(config, { logger });
-      ctx.stdout.write(startSummary(stack, sqliteFile ? `SQLite ${sqliteFile}` : 'Postgres', config.dataDir));
+      ctx.stdout.write(startSummary(stack, sqliteFile ? `SQLite ${sqliteFile}` : 'Postgres', config.dataDir, config.publicUrl));
       await ctx.stopSignal;
       await stack.close();
       return 0;

@@ -27,6 +27,6 @@ export { packShippingOrder, type PackingInput } from './shipping/pack.js';
 export { dispatchShippingOrder, cancelShippingOrder } from './shipping/dispatch.js';
 export { setWebhookConfig, getWebhookConfig, WEBHOOK_TIMEOUT_MS, type WebhookConfig, type WebhookConfigInput } from './webhooks/settings.js';
 export { resendDelivery } from './webhooks/resend.js';
-export type { DeliveryView, DeliveryStatus, DeliveryCause } from './webhooks/view.js';
+export type { DeliveryView, DeliveryStatus, DeliveryCause } from './webhooks/delivery.js';
 export type { WebhookDispatcher } from './webhooks/dispatcher.js';
 export type { Fault, FaultInput, FaultRegistry } from './faults/registry.js';

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../deps.js';
-import { erpAuth, type ErpEnv } from '../lib/erp-auth.js';
+import { ERP_SECURITY, erpAuth, type ErpEnv } from '../lib/erp-auth.js';
 import { notFound } from '../lib/errors.js';
 import { errorResponse } from '../lib/openapi-errors.js';
 import { getFeedEvent, listFeed } from './feed.js';
@@ -12,7 +12,7 @@ const listRoute = createRoute({
   tags: ['ERP feed'],
   summary: 'Confirmations after a cursor, oldest first',
   description: 'The pull side of ERP delivery. The connection is the one the bearer token belongs to.',
-  security: [{ erpBearer: [] }],
+  security: ERP_SECURITY,
   request: { query: feedQuerySchema },
   responses: {
     200: { description: 'A page of events', content: { 'application/json': { schema: feedPageSchema } } },
@@ -26,7 +26,7 @@ const getRoute = createRoute({
   path: '/erp/v1/events/{id}',
   tags: ['ERP feed'],
   summary: 'One confirmation by id',
-  security: [{ erpBearer: [] }],
+  security: ERP_SECURITY,
   request: { params: feedIdParamsSchema },
   responses: {
     200: { description: 'The event', content: { 'application/json': { schema: feedEventSchema } } },
@@ -39,7 +39,6 @@ const getRoute = createRoute({
 /** `GET /erp/v1/events` and `GET /erp/v1/events/{id}`, behind the ERP bearer token. */
 export function erpFeedRoutes(deps: Pick<ServiceDeps, 'store' | 'connections'>): OpenAPIHono<ErpEnv> {
   const app = new OpenAPIHono<ErpEnv>();
-  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', { type: 'http', scheme: 'bearer', description: "The connection's ERP_API_TOKEN" });
   app.use('/erp/v1/events', erpAuth(deps.connections));
   app.use('/erp/v1/events/*', erpAuth(deps.connections));
   app.openapi(listRoute, async (c) => {

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { ConnectionConfig } from '../lib/connections.js';
-import { randomBytes } from 'node:crypto';
 import { safeEqualAny } from '../lib/crypto.js';
 import { unauthorized, type AppError } from '../lib/errors.js';
 
@@ -9,9 +10,8 @@ export const WEBHOOK_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="wms-sync we
 /** Every connection's header is compared with this many candidates (current, previous or filler). */
 const CANDIDATES = 2;
 
-const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 /** A credential nobody knows: what an unknown connection's delivery and a one-credential connection's spare slot are compared with. */
-const filler = () => basic('unknown', randomBytes(32).toString('hex'));
+const filler = () => basicAuthorization('unknown', randomBytes(32).toString('hex'));
 
 /**
  * HTTP Basic for the webhook routes. The expected `Authorization` values are built once per
@@ -23,7 +23,7 @@ const filler = () => basic('unknown', randomBytes(32).toString('hex'));
 export function webhookAuthenticator(connections: ConnectionRegistry) {
   const expected = new Map<string, string[]>();
   for (const c of connections.all()) {
-    const accepted = c.webhookCredentials.map(({ username, password }) => basic(username, password));
+    const accepted = c.webhookCredentials.map(({ username, password }) => basicAuthorization(username, password));
     while (accepted.length < CANDIDATES) accepted.push(filler());
     expected.set(c.name, accepted);
   }

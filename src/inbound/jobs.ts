@@ -1,7 +1,6 @@
-import type { ServiceDeps } from '../deps.js';
+import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job } from '../queue/types.js';
-import type { JobRegistration } from '../worker.js';
 import { inboundMetrics, type InboundMetrics } from './metrics.js';
 import { processEvent } from './process-event.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * The one retry-delay rule of wms-sync: exponential, capped, with full jitter ("Exponential
  * Backoff and Jitter", AWS Architecture Blog), never shorter than a server's Retry-After. Every
@@ -76,4 +78,35 @@ export function parseRetryAfter(header: string | null | undefined, nowMs: number
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
+}
+
+export interface RetryOptions {
+  /** Calls in all, the first included. */
+  attempts: number;
+  policy: BackoffPolicy;
+  /** Whether another call may help; an error it refuses is thrown at once. */
+  retryable(err: unknown): boolean;
+  /** The server's Retry-After carried by an error, in ms, when it has one. */
+  retryAfterMs?(err: unknown): number | undefined;
+  /** Ends a wait between calls: the call rejects with an AbortError. */
+  signal?: AbortSignal | undefined;
+  /** A number in [0, 1); tests pass a fixed one. */
+  random?(): number;
+}
+
+/**
+ * Calls `fn` until it resolves, throws an error `retryable` refuses, or `attempts` calls were made
+ * (the last error is thrown), waiting `backoffDelayMs` between calls. For retries made in-process,
+ * inside one job; retries that outlive a process are the queue's.
+ */
+export async function retryWithBackoff<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (err) {
+      if (attempt >= options.attempts || !options.retryable(err)) throw err;
+      const delayMs = backoffDelayMs(options.policy, attempt - 1, { retryAfterMs: options.retryAfterMs?.(err), random: (options.random ?? Math.random)() });
+      await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {});
+    }
+  }
 }

@@ -206,7 +206,7 @@ export function loadConfig(source: Source = process.env): Config {
     env,
     port: env.PORT,
     host: env.HOST,
-    publicUrl: env.PUBLIC_URL,
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, schema: env.DATABASE_SCHEMA }

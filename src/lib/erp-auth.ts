@@ -9,6 +9,9 @@ export interface ErpEnv extends AppEnv {
   Variables: RequestVars & { connection: ConnectionConfig };
 }
 
+/** The OpenAPI security of every ERP route. The `erpBearer` scheme itself is registered once, in app.ts. */
+export const ERP_SECURITY = [{ erpBearer: [] }];
+
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync ERP API"' };
 
 /**

@@ -2,11 +2,9 @@ import type { Context, Env, ErrorHandler, MiddlewareHandler, NotFoundHandler } f
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId as honoRequestId } from 'hono/request-id';
-import type { z } from 'zod';
 import type { AuthFailures } from './auth-failures.js';
-import { AppError, errorBody, errorMessage, payloadTooLarge, unsupportedMediaType, validationFailed } from './errors.js';
+import { AppError, errorBody, errorMessage, payloadTooLarge, unsupportedMediaType } from './errors.js';
 import type { Logger } from './logger.js';
-import { fieldIssues, issuesMessage } from './zod-issues.js';
 
 /** Variables every request carries: its id and a logger that stamps that id on each line. */
 export interface RequestVars {
@@ -96,12 +94,4 @@ export function parseJsonText(text: string): unknown {
   } catch (err) {
     throw new AppError(400, 'malformed_json', `Body is not valid JSON: ${errorMessage(err)}`);
   }
-}
-
-/** Content type, JSON syntax and schema in one step, each failure with its own status and message. */
-export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const value = parseJsonText(await readJsonText(c));
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationFailed(issuesMessage(parsed.error), fieldIssues(parsed.error));
-  return parsed.data;
 }

@@ -1,48 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactSecrets } from './redact.js';
 
 export type { Logger } from 'pino';
-
-/**
- * Paths pino censors before a line is written. Secrets reach the logger through request headers,
- * config objects and error contexts; every shape we know of is listed here and covered by a test.
- */
-export const REDACT_PATHS = [
-  'authorization',
-  'password',
-  'secret',
-  'token',
-  'client_secret',
-  'clientSecret',
-  'access_token',
-  'accessToken',
-  'erpApiToken',
-  'webhookPassword',
-  'webhookCredentials',
-  'headers.authorization',
-  'headers.cookie',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'request.headers.authorization',
-  '*.authorization',
-  '*.Authorization',
-  '*.password',
-  '*.secret',
-  '*.token',
-  '*.client_secret',
-  '*.clientSecret',
-  '*.access_token',
-  '*.accessToken',
-  '*.erpApiToken',
-  '*.webhookPassword',
-  '*.webhookCredentials',
-  '*.*.webhookCredentials',
-  '*.*.password',
-  '*.*.clientSecret',
-  '*.*.client_secret',
-  '*.*.authorization',
-  '*.*.erpApiToken',
-  '*.*.token',
-];
 
 export interface LoggerOptions {
   level?: string;
@@ -51,17 +10,32 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+/**
+ * Secrets reach the logger through request headers, config objects, error bodies and child
+ * bindings; every value whose key names a secret is censored wherever it sits (lib/redact.ts):
+ * in each line's object, and in the bindings of every child logger.
+ */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level ?? 'info',
       ...(options.name ? { name: options.name } : {}),
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      formatters: { log: redactSecrets },
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination ?? pino.destination({ sync: false }),
   );
+  // Pino writes a child's bindings once, without the log formatter; children inherit these two.
+  const child = logger.child;
+  const setBindings = logger.setBindings;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings), childOptions);
+  } as Logger['child'];
+  logger.setBindings = function (this: Logger, bindings) {
+    setBindings.call(this, redactSecrets(bindings));
+  };
+  return logger;
 }
 
 /** A logger that writes nothing, for commands and tests that have no use for log lines. */

@@ -1,4 +1,4 @@
-import type { JobRegistration } from '../worker.js';
+import type { JobRegistration } from '../deps.js';
 import { pushContext } from './push/context.js';
 import { handlePush } from './push/handle.js';
 import { watchDeadPushJobs } from './push/internal-failure.js';

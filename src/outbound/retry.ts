@@ -18,7 +18,9 @@ export async function retryRecord(deps: IntakeDeps, connection: string, entity: 
   const record = await deps.store.outbox.get(connection, entity, externalCode);
   if (!record) return { outcome: 'not-found' };
   if (record.state === 'synced') return { outcome: 'in-sync', record };
-  if (record.lockedBy && record.lockedUntil && record.lockedUntil.getTime() > deps.clock.nowMs()) return { outcome: 'busy', record };
+  // A failed record's push is over (its outcome known), even while its lease is being given back.
+  const pushing = record.state === 'pending' && record.lockedBy && record.lockedUntil && record.lockedUntil.getTime() > deps.clock.nowMs();
+  if (pushing) return { outcome: 'busy', record };
   await deps.store.transaction(async (tx) => {
     await tx.outbox.markPending(record.id, deps.clock.now());
     await deps.queue.send<PushJob>(PUSH_QUEUE, { recordId: record.id }, { tx });

@@ -1,7 +1,6 @@
-import type { ServiceDeps } from '../deps.js';
+import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job, Queue } from '../queue/types.js';
-import type { JobRegistration } from '../worker.js';
 import { createRunQueue, isRunQueue, runQueueOf, SCHEDULE_QUEUE, type RunJobData } from './queue.js';
 import { resumeInterrupted } from './resume.js';
 import { requestRun } from './request.js';

@@ -1,6 +1,7 @@
 import type { Store } from '../store/index.js';
 import type { WmsClient } from '../wms-client/index.js';
-import { withRetry, type RetryPolicy } from './stock-query.js';
+import { retryWithBackoff } from '../lib/backoff.js';
+import { wmsRetry, type RetryPolicy } from './stock-query.js';
 
 export type ProductSource = 'wms' | 'synced';
 
@@ -22,7 +23,10 @@ const PAGE = 1000;
  */
 export async function listProducts(deps: ProductsDeps, connection: string, source: ProductSource): Promise<string[]> {
   if (source === 'wms') {
-    const codes = await withRetry(deps, () => deps.client.products.allExternalCodes(), deps.onRequest);
+    const codes = await retryWithBackoff(() => {
+      deps.onRequest?.();
+      return deps.client.products.allExternalCodes();
+    }, wmsRetry(deps));
     return [...new Set(codes)];
   }
   const codes: string[] = [];

@@ -9,7 +9,7 @@ import type { WmsClients } from '../wms-client/index.js';
 import { checkBatch, type BatchContext, type Pending } from './batch.js';
 import { forEachLimited } from './pool.js';
 import { listProducts } from './products.js';
-import { BatchFailed, DEFAULT_RETRY, type RetryPolicy } from './stock-query.js';
+import { BatchFailed, STOCK_RETRY, type RetryPolicy } from './stock-query.js';
 import { BatchWrite, ProgressCounter } from './write.js';
 
 export interface RunDeps {
@@ -85,7 +85,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
 
   const connection = deps.connections.get(run.connection);
   if (!connection) return finish('failed', `connection "${run.connection}" is not configured`);
-  const retry = controls.retry ?? DEFAULT_RETRY;
+  const retry = controls.retry ?? STOCK_RETRY;
   const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal };
   const aborted = () => controls.signal?.aborted === true;
 

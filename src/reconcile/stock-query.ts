@@ -1,17 +1,19 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { retryWithBackoff, type BackoffPolicy, type RetryOptions } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { WmsError, type WmsClient } from '../wms-client/index.js';
 import { figuresOf, type Observation } from './compare.js';
 
-/** Attempts per stock request and the first retry delay (doubling); a WMS Retry-After is honoured up to 10 s. */
-export interface RetryPolicy {
+/** Calls per WMS request (the first included) and the delays between them (lib/backoff). */
+export interface RetryPolicy extends BackoffPolicy {
   attempts: number;
-  baseDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 250 };
-const MAX_RETRY_AFTER_MS = 10_000;
+/**
+ * 3 calls, up to 250 ms then up to 500 ms apart (full jitter: parallel batches that failed together
+ * do not retry together), or the WMS's Retry-After when longer, up to 10 s.
+ */
+export const STOCK_RETRY: RetryPolicy = { attempts: 3, baseMs: 250, maxMs: 10_000 };
 
 /** A batch that kept failing (after its retries, or at once for an error retrying cannot fix). */
 export class BatchFailed extends Error {
@@ -42,19 +44,15 @@ export interface QueryResult {
   requests: number;
 }
 
-/** Calls `fn` until it succeeds, an error retrying cannot fix, or the attempts run out. */
-export async function withRetry<T>(deps: Pick<QueryDeps, 'retry' | 'signal'>, fn: () => Promise<T>, onAttempt: () => void = () => undefined): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    onAttempt();
-    try {
-      return await fn();
-    } catch (err) {
-      const retryable = err instanceof WmsError ? err.retryable && err.status !== 404 : false;
-      if (!retryable || attempt >= deps.retry.attempts) throw err;
-      const wait = err instanceof WmsError && err.retryAfterMs !== undefined ? Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS) : deps.retry.baseDelayMs * 2 ** (attempt - 1);
-      await delay(wait, undefined, deps.signal ? { signal: deps.signal } : {});
-    }
-  }
+/** How reconciliation retries a WMS request: a 404 is an answer (the batch splits), not a failure. */
+export function wmsRetry(deps: Pick<QueryDeps, 'retry' | 'signal'>): RetryOptions {
+  return {
+    attempts: deps.retry.attempts,
+    policy: deps.retry,
+    retryable: (err) => err instanceof WmsError && err.retryable && err.status !== 404,
+    retryAfterMs: (err) => (err instanceof WmsError ? err.retryAfterMs : undefined),
+    signal: deps.signal,
+  };
 }
 
 /**
@@ -78,16 +76,13 @@ async function ask(deps: QueryDeps, products: string[], result: QueryResult): Pr
   let sentAt = deps.clock.now();
   let attempts = 0;
   try {
-    const rows = await withRetry(
-      deps,
-      () => deps.client.products.stock({ products: products.map((product) => ({ product })), groupedByLot: true }),
-      () => {
-        attempts += 1;
-        result.requests += 1;
-        // The cut of the expected figures: the moment the request that answered was sent.
-        sentAt = deps.clock.now();
-      },
-    );
+    const rows = await retryWithBackoff(() => {
+      attempts += 1;
+      result.requests += 1;
+      // The cut of the expected figures: the moment the request that answered was sent.
+      sentAt = deps.clock.now();
+      return deps.client.products.stock({ products: products.map((product) => ({ product })), groupedByLot: true });
+    }, wmsRetry(deps));
     result.observations.push({ products, figures: figuresOf(products, rows), sentAt, answeredAt: deps.clock.now() });
   } catch (err) {
     if (err instanceof WmsError && err.status === 404) {

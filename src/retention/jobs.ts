@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import type { JobRegistration } from '../worker.js';
+import type { JobRegistration } from '../deps.js';
 import { runPrune } from './prune.js';
 
 /** The daily prune's queue (one job per cron tick, across every process). */

@@ -1,5 +1,10 @@
-import type { Confirmation, OutboundRecord } from './types.js';
+import type { InferSelectModel } from 'drizzle-orm';
+import type * as tables from './sqlite/schema.js';
 import type { InboundStatus, OutboundEntity, OutboundState } from './values.js';
+
+// The row types as types.ts defines them, inferred here too so the two files do not import each other.
+type Confirmation = InferSelectModel<typeof tables.confirmations>;
+type OutboundRecord = InferSelectModel<typeof tables.outboundRecords>;
 
 /** How many inbound events of one kind are in one status. */
 export interface InboundCount {

@@ -151,10 +151,6 @@ export function parseSort(entry: string): SortOrder[] | undefined {
   return properties.map((property) => ({ property, direction: direction ?? 'asc' }));
 }
 
-export function formatSort(order: SortOrder): string {
-  return `${order.property},${order.direction}`;
-}
-
 function toSearchParams(input: URLSearchParams | string | Iterable<[string, string]>): URLSearchParams {
   if (input instanceof URLSearchParams) return input;
   return new URLSearchParams(typeof input === 'string' ? input.replace(/^\?/, '') : [...input]);

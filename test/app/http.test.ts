@@ -1,24 +1,18 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/errors.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { captureOutput } from '../support/cli.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 describe('service HTTP basics', () => {
   let svc: TestService;
-  const logLines: string[] = [];
+  const logs = captureOutput();
 
   beforeAll(async () => {
-    const destination = new Writable({
-      write(chunk, _e, cb) {
-        logLines.push(String(chunk));
-        cb();
-      },
-    });
     svc = await startTestService({
       label: 'http',
       env: { BODY_LIMIT_BYTES: '2048' },
-      logger: createLogger({ level: 'debug', destination }),
+      logger: createLogger({ level: 'debug', destination: logs.stream }),
     });
     // Routes that exist only in this test, to exercise the shared error handling.
     svc.app.post('/test/echo', async (c) => c.json(await c.req.json()));
@@ -51,10 +45,10 @@ describe('service HTTP basics', () => {
   });
 
   it('stamps the request id on log lines', async () => {
-    logLines.length = 0;
+    logs.clear();
     await svc.app.request('/healthz', { headers: { 'x-request-id': 'log-me-42' } });
     svc.deps.logger.flush();
-    expect(logLines.join('')).toContain('"reqId":"log-me-42"');
+    expect(logs.text()).toContain('"reqId":"log-me-42"');
   });
 
   it('answers an unknown route with 404 in the common error shape', async () => {
@@ -80,14 +74,14 @@ describe('service HTTP basics', () => {
   });
 
   it('hides unexpected errors behind a 500 without internals, and logs them', async () => {
-    logLines.length = 0;
+    logs.clear();
     const res = await svc.app.request('/test/crash');
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(JSON.parse(text)).toMatchObject({ success: false, error: 'internal_error', message: 'Internal server error' });
     expect(text).not.toContain('secret internal detail');
     svc.deps.logger.flush();
-    expect(logLines.join('')).toContain('secret internal detail');
+    expect(logs.text()).toContain('secret internal detail');
   });
 
   it('exposes Prometheus metrics', async () => {
@@ -127,6 +121,19 @@ describe('service API documentation', () => {
     expect(doc.info.title).toBe('wms-sync');
     expect(doc.components.securitySchemes.erpBearer?.scheme).toBe('bearer');
     expect(doc.components.securitySchemes.webhookBasic?.scheme).toBe('basic');
+  });
+
+  it('every ERP route names the one erpBearer scheme, registered once with one description', async () => {
+    const doc = (await (await svc.app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+      components: { securitySchemes: Record<string, { scheme: string; description?: string }> };
+    };
+    const erpOperations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/erp/v1/'))
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, security: op.security })));
+    expect(erpOperations.length).toBeGreaterThanOrEqual(10);
+    for (const op of erpOperations) expect(op, op.route).toEqual({ route: op.route, security: [{ erpBearer: [] }] });
+    expect(doc.components.securitySchemes.erpBearer).toEqual({ type: 'http', scheme: 'bearer', description: "The connection's ERP_API_TOKEN; it selects the connection." });
   });
 
   it('serves a reference page pointing at the document', async () => {

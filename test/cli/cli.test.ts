@@ -5,6 +5,16 @@ import { commands } from '../../src/commands/index.js';
 import { exitOf, runCli, spawnCli, waitForOutput } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
+/** One connection through the environment, so `serve` is ready (its values are never used to call out). */
+const ONE_CONNECTION = {
+  WMS_BASE_URL: 'http://127.0.0.1:9',
+  WMS_CLIENT_ID: 'cli-client',
+  WMS_CLIENT_SECRET: 'cli-secret-0123456789',
+  WEBHOOK_USERNAME: 'wms-cli',
+  WEBHOOK_PASSWORD: 'cli-password-0123',
+  ERP_API_TOKEN: 'cli-erp-token-0123456789',
+};
+
 describe('wms-sync CLI', () => {
   const tmp = tempDir('cli');
   afterAll(() => tmp.remove());
@@ -66,8 +76,19 @@ describe('wms-sync CLI', () => {
     expect(await exitOf(child)).toBe(0);
   });
 
+  it('serve answers /healthz, says which webhook URLs to give the WMS (PUBLIC_URL), and exits 0 on SIGTERM', async () => {
+    const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: join(tmp.dir, 'serve-public'), LOG_LEVEL: 'info', PUBLIC_URL: 'https://sync.example.com/', ...ONE_CONNECTION });
+    const [, line, url] = await waitForOutput(child, /^(\{.*"url":"(http:\/\/127\.0\.0\.1:\d+)".*)\n/m);
+    expect(JSON.parse(line!)).toMatchObject({ msg: 'wms-sync listening', publicUrl: 'https://sync.example.com', webhooks: 'https://sync.example.com/webhooks/{connection}/{kind}' });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(((await (await fetch(`${url}/openapi.json`)).json()) as { servers?: unknown }).servers).toEqual([{ url: 'https://sync.example.com' }]);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+  });
+
   it('start prints where to look, serves the service and the emulator wired together, and exits 0 on SIGINT', async () => {
-    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start') });
+    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start'), PUBLIC_URL: 'https://demo.example.com' });
     const [summary, url, emulator] = await waitForOutput(child, /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/);
     expect(summary).toContain(`${url}/docs`);
     // Not on the default ports: the printed demo command says where they are.
@@ -87,6 +108,7 @@ describe('wms-sync CLI', () => {
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get('set-cookie')).toMatch(/^wms_console_session=.+HttpOnly/);
     expect((await fetch(`${url}/admin/v1/connections`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+    expect(summary).toMatch(/Public URL\s+https:\/\/demo\.example\.com\s+webhooks: https:\/\/demo\.example\.com\/webhooks\/demo\/\{kind\}/);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${emulator}/_emulator/openapi.json`)).status).toBe(200);

@@ -1,27 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { runMain } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 async function demo(args: string[], env: Record<string, string> = {}) {
-  const out = capture();
-  const err = capture();
-  const code = await main(['demo', ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => {}) });
-  return { code, out: out.text(), err: err.text() };
+  return runMain(['demo', ...args], { LOG_LEVEL: 'silent', ...env });
 }
 
 /** A port nothing listens on: taken from the OS, then released. */

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { startEmulatorServer, type EmulatorServer } from '../../src/emulator/index.js';
 import type { CloseShippingOrderPayload } from '../../src/wms/index.js';
 import { startReceiver, type Receiver } from '../emulator/receiver.js';
+import { runMain } from '../support/cli.js';
 
 const servers: EmulatorServer[] = [];
 const receivers: Receiver[] = [];
@@ -12,23 +11,10 @@ afterEach(async () => {
   for (const r of receivers.splice(0)) await r.close();
 });
 
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 /** `wms-sync emulator trigger …` in-process, to completion. */
 async function trigger(args: string[], env: Record<string, string> = {}) {
-  const out = capture();
-  const err = capture();
-  const code = await main(['emulator', 'trigger', ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => {}) });
-  return { code, out: out.text(), err: err.text() };
+  return runMain(['emulator', 'trigger', ...args], { LOG_LEVEL: 'silent', ...env });
 }
 
 /** The demo emulator over HTTP, its webhooks pointing at a real receiver, and an API token. */

@@ -1,27 +1,17 @@
-import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { captureOutput } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
 
 const dir = tempDir('cli-emulator');
 afterAll(() => dir.remove());
 
-function capture() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 /** Runs `wms-sync emulator …` in-process until `stop()` is called, as SIGTERM would. */
 function run(args: string[], env: Record<string, string> = {}) {
-  const out = capture();
-  const err = capture();
+  const out = captureOutput();
+  const err = captureOutput();
   let stop!: () => void;
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => (stop = () => resolve('SIGTERM')));
   const exit = main(['emulator', ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdout: out.stream, stderr: err.stream, stopSignal });

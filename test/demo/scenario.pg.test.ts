@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_WEBHOOK_USERNAME } from '../../src/demo/connection.js';
+import { DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME } from '../../src/demo/connection.js';
 import { runScenario } from '../../src/demo/scenario.js';
+import { scenarioCodes } from '../../src/demo/steps.js';
 import { wireWebhooks } from '../../src/demo/wire.js';
 import { DEFAULT_DEMO_CLIENT, DEMO_TENANT, startEmulatorServer, type EmulatorServer } from '../../src/emulator/index.js';
 import { exitOf, spawnCli, waitForOutput } from '../support/cli.js';
 import { createTestSchema } from '../support/pg.js';
+import { until } from '../support/wait.js';
+import { expectScenarioFeed, expectScenarioWms, readFeed } from './outcome.js';
 
 async function metric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -17,13 +20,15 @@ async function metric(url: string, name: string): Promise<number> {
 }
 
 // The same scenario with two `wms-sync serve` processes sharing one Postgres database: webhooks go
-// to the first, the ERP calls to the second, and pg-boss hands the jobs to whichever is free.
+// to the first (A), the ERP calls to the second (B), and pg-boss hands the jobs to whichever is free.
 describe('demo scenario on Postgres with two service processes', () => {
   let db: Awaited<ReturnType<typeof createTestSchema>>;
   let emulator: EmulatorServer;
   const processes: ChildProcessWithoutNullStreams[] = [];
+  const logs: string[] = ['', ''];
   const urls: string[] = [];
   const secrets = { webhookPassword: randomBytes(12).toString('hex'), erpApiToken: randomBytes(16).toString('hex') };
+  const basic = `Basic ${Buffer.from(`${DEMO_WEBHOOK_USERNAME}:${secrets.webhookPassword}`).toString('base64')}`;
 
   beforeAll(async () => {
     db = await createTestSchema('scenario');
@@ -31,10 +36,14 @@ describe('demo scenario on Postgres with two service processes', () => {
     const env = {
       DATABASE_URL: db.url,
       DATABASE_SCHEMA: db.schema,
-      LOG_LEVEL: 'info',
-      QUEUE_POLL_INTERVAL_MS: '200',
+      // Debug: every request is logged, so each process's log says which routes it served.
+      LOG_LEVEL: 'debug',
+      QUEUE_POLL_INTERVAL_MS: '50',
+      // One job at a time per process: jobs queued while a process is busy wait for the other.
+      WORKER_CONCURRENCY: '1',
+      WORKER_BATCH_SIZE: '1',
       RECONCILE_SETTLE_SECONDS: '1',
-      CONNECTION_NAME: 'demo',
+      CONNECTION_NAME: DEMO_CONNECTION,
       WMS_BASE_URL: emulator.url,
       WMS_CLIENT_ID: DEFAULT_DEMO_CLIENT.clientId,
       WMS_CLIENT_SECRET: DEFAULT_DEMO_CLIENT.clientSecret,
@@ -45,11 +54,12 @@ describe('demo scenario on Postgres with two service processes', () => {
     // One after the other: the first migrates, the second finds the schema ready.
     for (let i = 0; i < 2; i++) {
       const child = spawnCli(['serve', '--port', '0'], env);
+      child.stdout.on('data', (d) => (logs[i] += d));
       processes.push(child);
       const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
       urls.push(url!);
     }
-    await wireWebhooks({ emulatorUrl: emulator.url, tenant: DEMO_TENANT, serviceUrl: urls[0]!, connection: 'demo', password: secrets.webhookPassword });
+    await wireWebhooks({ emulatorUrl: emulator.url, tenant: DEMO_TENANT, serviceUrl: urls[0]!, connection: DEMO_CONNECTION, password: secrets.webhookPassword });
   });
 
   afterAll(async () => {
@@ -59,21 +69,65 @@ describe('demo scenario on Postgres with two service processes', () => {
     await db.drop();
   });
 
-  it('passes every check, with both processes working jobs from the shared queue', async () => {
+  it('passes the scenario, leaving the feed and the emulator as it must', async () => {
     const lines: string[] = [];
+    const codes = scenarioCodes('PG');
     const result = await runScenario(
       { serviceUrl: urls[1]!, emulatorUrl: emulator.url, tenant: DEMO_TENANT, erpToken: secrets.erpApiToken },
       (l) => lines.push(l),
-      { timeoutMs: 30_000 },
+      { timeoutMs: 30_000, run: 'PG' },
     );
     expect(result.failures, lines.join('\n')).toEqual([]);
-    const worked = await Promise.all(
-      urls.map(async (u) => (await metric(u, 'wms_sync_inbound_processed_total')) + (await metric(u, 'wms_sync_outbound_pushes_total'))),
-    );
-    // Webhooks arrive at the first process and ERP records at the second; each works jobs.
-    expect(worked[0]).toBeGreaterThan(0);
-    expect(worked[1]).toBeGreaterThan(0);
+    expectScenarioFeed(await readFeed(urls[1]!, secrets.erpApiToken), codes, { reconciled: true });
+    await expectScenarioWms(emulator.url, DEMO_TENANT, DEFAULT_DEMO_CLIENT, codes);
     const processed = (await metric(urls[0]!, 'wms_sync_inbound_processed_total')) + (await metric(urls[1]!, 'wms_sync_inbound_processed_total'));
     expect(processed).toBe(4); // reception, shipment, client return, one stock adjustment (the other webhook was lost)
+  });
+
+  /**
+   * Each process works jobs the other one enqueued. Inbound jobs are enqueued only by the process
+   * a webhook reaches (A), so B processing an event proves it worked one of A's jobs. Push jobs are
+   * enqueued by the ERP API (only B serves it) and by push jobs themselves (retries, wake-ups), so
+   * the first push A made was of a job B enqueued. Both premises are checked in the logs, and more
+   * work is sent (a webhook to A, a product to B) until each process has shown it, or time is up.
+   */
+  it('both processes work jobs the other one enqueued, from the shared queue', async () => {
+    const [a, b] = urls as [string, string];
+    let round = 0;
+    const crossed = async () => ({
+      bProcessedAnEventOfA: (await metric(b, 'wms_sync_inbound_processed_total')) > 0,
+      aPushedARecordOfB: (await metric(a, 'wms_sync_outbound_pushes_total')) > 0,
+    });
+    await until(
+      async () => {
+        const seen = await crossed();
+        if (seen.bProcessedAnEventOfA && seen.aPushedARecordOfB) return seen;
+        round += 1;
+        const products = Array.from({ length: 8 }, (_, i) => ({ externalCode: `CROSS-${round}-${i}`, description: 'two processes' }));
+        const batch = await fetch(`${b}/erp/v1/products:batch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secrets.erpApiToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ items: products }),
+        });
+        expect(batch.status).toBe(202);
+        for (let i = 0; i < 8; i++) {
+          const hook = await fetch(`${a}/webhooks/${DEMO_CONNECTION}/stock-regularization`, {
+            method: 'POST',
+            headers: { authorization: basic, 'content-type': 'application/json' },
+            body: JSON.stringify({ productExternalCode: `CROSS-${round}-${i}`, quantity: 1, movementTime: new Date().toISOString() }),
+          });
+          expect(hook.status).toBe(200);
+        }
+        return undefined;
+      },
+      { timeoutMs: 25_000, everyMs: 200, message: 'each process worked a job the other enqueued' },
+    );
+    // The premises: webhooks reached A only, ERP calls B only.
+    expect(await metric(b, 'wms_sync_webhooks_received_total')).toBe(0);
+    expect(await metric(a, 'wms_sync_webhooks_received_total')).toBeGreaterThan(0);
+    const served = (log: string, prefix: string) => log.split('\n').some((l) => l.includes(`"path":"${prefix}`) && l.includes('"msg":"request'));
+    expect(served(logs[0]!, '/webhooks/') && served(logs[1]!, '/erp/v1/')).toBe(true);
+    expect(served(logs[0]!, '/erp/v1/')).toBe(false);
+    expect(served(logs[1]!, '/webhooks/')).toBe(false);
   });
 });

@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { kindOfFile } from '../../src/commands/replay.js';
 import { listen, type Listening } from '../../src/lib/listen.js';
+import { runMain } from '../support/cli.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
@@ -12,16 +11,6 @@ import { WEBHOOK_KINDS } from './support.js';
 
 const fixtures = WEBHOOK_KINDS.map((k) => fileURLToPath(new URL(`../../fixtures/webhooks/${k}.json`, import.meta.url)));
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe('wms-sync replay and wms-sync events, against a running service', () => {
   const tmp = tempDir('wh-commands');
@@ -41,12 +30,7 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
   let svc: TestService;
   let http: Listening;
 
-  const run = async (...argv: string[]) => {
-    const out = sink();
-    const err = sink();
-    const code = await main(argv, { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
-    return { code, out: out.text(), err: err.text() };
-  };
+  const run = (...argv: string[]) => runMain(argv, env);
   const processedCount = async () => (await svc.deps.store.inbox.countByStatus()).processed;
 
   beforeAll(async () => {
@@ -190,10 +174,8 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
       const byEditor = await quarantine({ productExternalCode: 'CLI-RICE', quantity: 2 });
       const script = `${tmp.dir}/editor.mjs`;
       writeFileSync(script, "import { readFileSync, writeFileSync } from 'node:fs'; const f = process.argv[2]; const p = JSON.parse(readFileSync(f, 'utf8')); p.movementTime = '2026-11-22T10:00+01'; writeFileSync(f, JSON.stringify(p));");
-      const out = sink();
-      const err = sink();
-      const code = await main(['events', 'edit', String(byEditor.id)], { env: { ...env, EDITOR: `${process.execPath} ${script}` }, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
-      expect(code, err.text()).toBe(0);
+      const edited = await runMain(['events', 'edit', String(byEditor.id)], { ...env, EDITOR: `${process.execPath} ${script}` });
+      expect(edited.code, edited.err).toBe(0);
       await until(async () => (await svc.deps.store.inbox.get(byEditor.id))?.status === 'processed');
       expect((await svc.deps.store.confirmations.bySourceEvent(byEditor.id))[0]!.data.movementTime).toBe('2026-11-22T09:00:00.000Z');
 

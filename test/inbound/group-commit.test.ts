@@ -121,9 +121,11 @@ describe('group commit over a real SQLite store', () => {
 describe('group commit scheduling', () => {
   it('answers no request before its transaction has committed', async () => {
     const gate = deferred();
+    const entered = deferred();
     const committed: number[][] = [];
     const writer = groupCommit<number, number>({
       commit: async (items) => {
+        entered.resolve();
         await gate.promise;
         committed.push([...items]);
         return items.map((n) => n * 10);
@@ -132,8 +134,9 @@ describe('group commit scheduling', () => {
     });
     let answered = false;
     const answer = writer.submit(1).then((r) => ((answered = true), r));
+    // The transaction has begun and not committed; give any early answer a full turn to show.
+    await entered.promise;
     await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 5));
     expect(answered).toBe(false);
     expect(writer.pending).toBe(1);
     gate.resolve();
@@ -150,7 +153,8 @@ describe('group commit scheduling', () => {
         open += 1;
         maxOpen = Math.max(maxOpen, open);
         sizes.push(items.length);
-        await new Promise((r) => setTimeout(r, 2));
+        // Stay open across a turn of the event loop, as a real transaction does.
+        await new Promise((r) => setImmediate(r));
         open -= 1;
         return [...items];
       },

@@ -3,7 +3,7 @@ import { inboundJobs } from '../../src/inbound/jobs.js';
 import { inboundMetrics } from '../../src/inbound/metrics.js';
 import { processEvent } from '../../src/inbound/process-event.js';
 import { INBOUND_QUEUE, type ProcessJobData } from '../../src/inbound/queue.js';
-import type { JobRegistration } from '../../src/worker.js';
+import type { JobRegistration } from '../../src/deps.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { postWebhook, uniquePayload } from './support.js';

@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
+import { captureOutput } from '../support/cli.js';
 import { basicAuth, startTestService, testConnection, type TestService } from '../support/service.js';
 import { authOf, postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js';
 
@@ -8,23 +8,17 @@ import { authOf, postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js'
 export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`webhook routes, credentials (${dialect})`, () => {
     let svc: TestService;
-    const logLines: string[] = [];
+    const logs = captureOutput();
     const acme = testConnection('acme');
     // Mid-rotation: the new credentials and the previous ones are both valid.
     const globex = testConnection('globex', { webhookPreviousUsername: 'wms-globex-old', webhookPreviousPassword: 'old-password-123' });
 
     beforeAll(async () => {
-      const destination = new Writable({
-        write(chunk, _enc, done) {
-          logLines.push(String(chunk));
-          done();
-        },
-      });
       svc = await startTestService({
         label: 'wh-security',
         dialect,
         connections: [acme, globex],
-        logger: createLogger({ level: 'debug', destination }),
+        logger: createLogger({ level: 'debug', destination: logs.stream }),
       });
     });
     afterAll(async () => {
@@ -99,7 +93,7 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
     it('never writes credentials to the log, even at debug level', async () => {
       await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'));
       await postWebhook(svc.app, acme, 'reception-close', '{', { auth: basicAuth('wms-acme', 'a-guessed-password') });
-      const log = logLines.join('');
+      const log = logs.text();
       expect(log).toContain('/webhooks/acme/reception-close');
       for (const secret of [acme.webhookCredentials[0]!.password, authOf(acme).slice(6), 'a-guessed-password']) expect(log).not.toContain(secret);
     });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffCapMs, backoffDelayMs, parseRetryAfter, scheduleDelayMs, type BackoffPolicy } from '../../src/lib/backoff.js';
+import { backoffCapMs, backoffDelayMs, parseRetryAfter, retryWithBackoff, scheduleDelayMs, type BackoffPolicy } from '../../src/lib/backoff.js';
 
 const policy = fc.record({
   baseMs: fc.integer({ min: 1, max: 60_000 }),
@@ -61,5 +61,67 @@ describe('backoff: exponential, capped, full jitter, Retry-After honoured', () =
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter('', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('retryWithBackoff', () => {
+  class Flaky extends Error {
+    constructor(
+      readonly retryable: boolean,
+      readonly retryAfterMs?: number,
+    ) {
+      super(retryable ? 'try again' : 'no use');
+    }
+  }
+  const options = {
+    policy: { baseMs: 1, maxMs: 1000 },
+    retryable: (err: unknown) => err instanceof Flaky && err.retryable,
+    retryAfterMs: (err: unknown) => (err instanceof Flaky ? err.retryAfterMs : undefined),
+  };
+
+  it('calls again until a call succeeds, numbering the attempts', async () => {
+    const seen: number[] = [];
+    const result = await retryWithBackoff(async (attempt) => {
+      seen.push(attempt);
+      if (attempt < 3) throw new Flaky(true);
+      return 'done';
+    }, { ...options, attempts: 5 });
+    expect(result).toBe('done');
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it.each([
+    ['throws the last error once the attempts are spent', true, 'try again', 3],
+    ['throws an error it may not retry at once', false, 'no use', 1],
+  ])('%s', async (_title, retryable, message, calls) => {
+    let made = 0;
+    const failing = retryWithBackoff(async () => {
+      made += 1;
+      throw new Flaky(retryable);
+    }, { ...options, attempts: 3 });
+    await expect(failing).rejects.toThrow(message);
+    expect(made).toBe(calls);
+  });
+
+  it("waits at least the server's Retry-After before the next call", async () => {
+    const at: number[] = [];
+    await retryWithBackoff(async (attempt) => {
+      at.push(performance.now());
+      if (attempt === 1) throw new Flaky(true, 150);
+    }, { ...options, attempts: 2, random: () => 0 });
+    // A lower bound only: a busy machine makes the wait longer, never shorter.
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(145);
+  });
+
+  it('an abort ends the wait between calls', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const run = retryWithBackoff(async () => {
+      calls += 1;
+      queueMicrotask(() => controller.abort(new Error('stopped')));
+      throw new Flaky(true, 60_000);
+    }, { ...options, policy: { baseMs: 60_000, maxMs: 60_000 }, attempts: 3, signal: controller.signal });
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls).toBe(1);
   });
 });

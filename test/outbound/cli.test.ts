@@ -1,32 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
 import { outboundJobs } from '../../src/outbound/jobs.js';
 import { startWorkers } from '../../src/worker.js';
+import { runMain } from '../support/cli.js';
 import { startEmulator, type RunningEmulator } from '../support/emulator.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/erp');
 
-function sink(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  return {
-    stream: new Writable({
-      write(chunk, _enc, done) {
-        chunks.push(String(chunk));
-        done();
-      },
-    }),
-    text: () => chunks.join(''),
-  };
-}
 
 // `wms-sync push` and `wms-sync sync` as an operator runs them, against the emulator.
 describe('CLI: push and sync', () => {
@@ -56,12 +43,7 @@ describe('CLI: push and sync', () => {
     tmp.remove();
   });
 
-  async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    const out = sink();
-    const err = sink();
-    const code = await main(argv, { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
-    return { code, out: out.text(), err: err.text() };
-  }
+  const run = (...argv: string[]) => runMain(argv, env);
 
   const wmsCount = async (path: string) => {
     const token = (await (await fetch(`${wms.url}/api/external/v1/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: env.WMS_CLIENT_ID!, client_secret: env.WMS_CLIENT_SECRET! }) })).json()) as { access_token: string };

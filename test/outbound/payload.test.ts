@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizePayload, payloadHash } from '../../src/outbound/payload.js';
-import { retryDelayMs } from '../../src/outbound/push/backoff.js';
 
 // Payloads come out of the spec schemas, which only keep the DTO's members: never `__proto__`.
 const json = fc.jsonValue({ maxDepth: 4 }).filter((v) => !JSON.stringify(v).includes('"__proto__"'));
@@ -49,28 +48,5 @@ describe('payload normalization and hash', () => {
         expect(payloadHash({ d: a })).not.toBe(payloadHash({ d: b }));
       }),
     );
-  });
-});
-
-describe('retry backoff', () => {
-  const base = { baseMs: 100, maxMs: 60_000 };
-
-  it('grows exponentially with jitter in the upper half, capped at the maximum', () => {
-    fc.assert(
-      fc.property(fc.nat(60), fc.double({ min: 0, max: 0.999999, noNaN: true }), (retry, random) => {
-        const exp = Math.min(base.maxMs, base.baseMs * 2 ** retry);
-        const delay = retryDelayMs({ ...base, retry, random });
-        expect(delay).toBeGreaterThanOrEqual(Math.floor(exp / 2));
-        expect(delay).toBeLessThanOrEqual(exp);
-      }),
-    );
-    expect(retryDelayMs({ ...base, retry: 0, random: 0 })).toBe(50);
-    expect(retryDelayMs({ ...base, retry: 3, random: 0.999999 })).toBe(800);
-  });
-
-  it("honours the WMS's Retry-After when it is longer, up to the maximum", () => {
-    expect(retryDelayMs({ ...base, retry: 0, random: 0.5, retryAfterMs: 5_000 })).toBe(5_000);
-    expect(retryDelayMs({ ...base, retry: 0, random: 0.5, retryAfterMs: 10 })).toBe(75);
-    expect(retryDelayMs({ ...base, retry: 0, random: 0.5, retryAfterMs: 3_600_000 })).toBe(60_000);
   });
 });

@@ -69,7 +69,8 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
       const dp = code('DP');
       expect((await wmsSend(h, 'POST', '/delivery-point', deliveryPoint(dp))).status).toBe(200);
       const doc = code('DOC');
-      h.proxy.inject({ method: 'GET', path: `${API}/delivery-point/${dp}`, delayMs: TIMEOUT_MS + 500 });
+      // Held past the client's timeout (no wall-clock delay): the look-up times out.
+      h.proxy.inject({ method: 'GET', path: `${API}/delivery-point/${dp}`, holdRequest: true });
       h.proxy.inject({ method: 'GET', path: `${API}/delivery-point/${dp}`, drop: true });
       await h.put('documents', doc, document(doc, [p], { deliveryPointExternalCode: dp }));
       const first = await h.settled('document', doc, (r) => r.lastError !== null, 15_000);

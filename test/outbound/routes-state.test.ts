@@ -105,6 +105,23 @@ describe('ERP API: sync state, cancel, retry', () => {
       expect(await queued()).toBe(before + 2);
     });
 
+    it('409 while a push of a pending record runs; once the push has failed the record, 202 even before its lease is given back', async () => {
+      const p = code('P');
+      await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
+      const r = (await svc.deps.store.outbox.get('acme', 'product', p))!;
+      const now = svc.deps.clock.now();
+      expect(await svc.deps.store.outbox.claim(r.id, 'a-pusher', new Date(now.getTime() + 60_000), now)).toBeDefined();
+      const running = await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`);
+      expect(running.status).toBe(409);
+      expect(running.body.message).toMatch(/being pushed right now/);
+      // The push's outcome is known (failed): only the lease is still being given back.
+      await svc.deps.store.outbox.markFailed(r.id, { message: 'boom' }, now);
+      const retried = await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`);
+      expect(retried.status).toBe(202);
+      expect(retried.body.retried[0]).toMatchObject({ state: 'pending' });
+      await svc.deps.store.outbox.release(r.id, 'a-pusher');
+    });
+
     it('409 for a synced record, 404 for an unknown one, 401 without a token', async () => {
       const p = code('P');
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });

@@ -1,20 +1,8 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runMain } from '../support/cli.js';
 import { startEmulator, type Credentials, type RunningEmulator } from '../support/emulator.js';
 import { tempDir } from '../support/tmp.js';
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe('wms-sync reconcile', () => {
   const tmp = tempDir('reconcile-cli');
@@ -22,12 +10,7 @@ describe('wms-sync reconcile', () => {
   let creds: Credentials;
   let env: Record<string, string>;
 
-  const run = async (...argv: string[]) => {
-    const out = sink();
-    const err = sink();
-    const code = await main(['reconcile', ...argv], { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
-    return { code, out: out.text(), err: err.text() };
-  };
+  const run = (...argv: string[]) => runMain(['reconcile', ...argv], env);
 
   beforeAll(async () => {
     wms = await startEmulator();

@@ -30,13 +30,15 @@ let seq = 0;
 /**
  * The real service (receiver, inbound processing and reconciliation workers) listening on a port,
  * and the real emulator over HTTP sending it its webhooks; the service's WMS calls go through a
- * faulty proxy in front of the emulator. The test drives the warehouse like an operator would
+ * faulty proxy in front of the emulator (`proxy`), and the webhooks through another in front of
+ * the service (`hooks`). The test drives the warehouse like an operator would
  * (control API) and pushes master data like an ERP would (the WMS API).
  */
 export class ReconcileHarness {
   private constructor(
     readonly wms: RunningEmulator,
     readonly proxy: FaultyProxy,
+    readonly hooks: FaultyProxy,
     readonly svc: TestService,
     readonly http: Listening,
     readonly acme: ConnectionConfig,
@@ -48,16 +50,18 @@ export class ReconcileHarness {
     const acme = wmsConnection('acme', proxy.url, await wms.tenant('acme'));
     const svc = await startTestService({ label, dialect, connections: [acme], worker: true, env: { ...RECONCILE_TEST_ENV, ...env } });
     const http = await listen(svc.app.fetch, { port: 0, host: '127.0.0.1' });
-    const h = new ReconcileHarness(wms, proxy, svc, http, acme);
+    const hooks = await startFaultyProxy(http.url);
+    const h = new ReconcileHarness(wms, proxy, hooks, svc, http, acme);
     const cred = acme.webhookCredentials[0]!;
     await wireWebhooks({
       emulatorUrl: wms.url,
       tenant: 'acme',
-      serviceUrl: http.url,
+      serviceUrl: hooks.url,
       connection: 'acme',
       username: cred.username,
       password: cred.password,
-      timeoutMs: 5000,
+      // Long: a test may hold a webhook at `hooks` for a while, and a busy machine is slow.
+      timeoutMs: 30_000,
     });
     return h;
   }
@@ -166,6 +170,7 @@ export class ReconcileHarness {
   }
 
   async close(): Promise<void> {
+    await this.hooks.close();
     await this.http.close(0);
     await this.svc.close();
     await this.proxy.close();

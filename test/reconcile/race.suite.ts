@@ -24,12 +24,21 @@ export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('a movement made before the stock request, whose webhook arrives after it, is no drift: the recheck sees it learnt', async () => {
-      // The webhook leaves the WMS 700 ms after the movement: the run's first request sees the stock
-      // moved while the service has not heard of it yet.
-      await h.ok('POST', '/faults', { scope: 'webhook', path: '**/stock-regularization', latencyMs: 700, count: 2 });
+      // The webhooks are held on their way: the run's first request sees the stock moved while the
+      // service has not heard of it yet. They arrive once the run has found the differences (its
+      // recheck is held meanwhile, so it is sent only after they are processed).
+      const before = h.proxy.requests.length;
+      h.hooks.inject({ method: 'POST', path: '**/stock-regularization', holdRequest: true, count: 2 });
+      h.proxy.inject({ method: 'POST', path: STOCK, count: 1 });
+      h.proxy.inject({ method: 'POST', path: STOCK, holdRequest: true, count: 1 });
       await h.regularize('RACE-A', -4);
       await h.regularize('RACE-B', 2, 'B1');
-      const run = await h.reconcile();
+      const { run: requested } = await requestRun(h.svc.deps, 'acme', 'api');
+      await until(() => h.proxy.requests.slice(before).some((r) => r.path === STOCK && r.outcome === 'held'), { timeoutMs: 20_000, message: 'the recheck asked' });
+      h.hooks.clear();
+      await h.settled();
+      h.proxy.release();
+      const run = await h.finished(requested.id);
       expect(run).toMatchObject({ status: 'completed', driftCount: 0, unsettledCount: 0 });
       // Both pairs differed at first (the race happened) and were settled by the recheck.
       expect(run.rowsRechecked).toBe(2);
@@ -41,14 +50,16 @@ export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('a movement made after the stock request was answered by the WMS, learnt before the run compares, is no drift now nor in the next run', async () => {
       // The proxy lets the WMS answer, then holds the answer while the stock moves and its webhook is processed.
-      h.proxy.inject({ method: 'POST', path: STOCK, delayMs: 1500 });
+      const before = h.proxy.requests.length;
+      h.proxy.inject({ method: 'POST', path: STOCK, hold: true });
       const { run } = await requestRun(h.svc.deps, 'acme', 'api');
-      await until(() => h.proxy.requests.some((r) => r.path === STOCK && r.outcome === 'delayed' && r.status === 200), { message: 'WMS answered the held request' });
+      await until(() => h.proxy.requests.slice(before).some((r) => r.path === STOCK && r.outcome === 'held' && r.status === 200), { message: 'WMS answered the held request' });
       await h.regularize('RACE-A', 5);
       await h.settled();
+      h.proxy.release();
       const done = await h.finished(run.id);
       expect(done).toMatchObject({ status: 'completed', driftCount: 0, rowsRechecked: 0 });
-      expect(h.proxy.requests.filter((r) => r.path === STOCK && r.outcome === 'delayed')).toHaveLength(1);
+      expect(h.proxy.requests.slice(before).filter((r) => r.path === STOCK && r.outcome === 'held')).toHaveLength(1);
       // The movement is timed after the request: it counts on top of the baseline next time.
       expect((await h.store.reconciliation.getSnapshot('acme', 'RACE-A', null))?.existence).toBe(16);
       const next = await h.reconcile();

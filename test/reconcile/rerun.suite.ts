@@ -40,8 +40,8 @@ export function rerunSuite(dialect: 'sqlite' | 'postgres'): void {
 
       // Attempt 1: the first product's drift is confirmed by the recheck and written; the recheck of
       // the second one (the 4th stock request) hangs, as with a worker that stops there.
-      h.proxy.inject({ method: 'POST', path: STOCK, count: 3, delayMs: 0 });
-      h.proxy.inject({ method: 'POST', path: STOCK, count: 1, delayMs: 3000 });
+      h.proxy.inject({ method: 'POST', path: STOCK, count: 3 });
+      h.proxy.inject({ method: 'POST', path: STOCK, count: 1, hold: true });
       const run = await h.store.reconciliation.createRun({ connection: 'acme', trigger: 'api', at: new Date() });
       const deps = { ...h.svc.deps, config: h.svc.deps.config.reconcile };
       const stopFirst = new AbortController();
@@ -62,6 +62,8 @@ export function rerunSuite(dialect: 'sqlite' | 'postgres'): void {
       const second = await executeRun(deps, run.id);
       expect(second).toMatchObject({ status: 'completed' });
       stopFirst.abort();
+      // The hung request answers only now, after the second attempt ended and the first was stopped.
+      h.proxy.release();
       await first.catch(() => undefined);
 
       const sum = async (code: string) => (await h.driftFeed()).filter((e) => e.data.productExternalCode === code).reduce((s, e) => s + (e.data.delta as number), 0);

@@ -27,8 +27,8 @@ export function singletonSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('concurrent triggers while a run is going on queue exactly one more run, which starts after the first ends', async () => {
-      // The first run's stock request takes a while, so the others arrive while it runs.
-      await h.ok('POST', '/faults', { path: STOCK, latencyMs: 800, count: 1 });
+      // The first run's stock request is held, so the others arrive while it runs, however slowly.
+      h.proxy.inject({ method: 'POST', path: STOCK, hold: true });
       const first = await erp(h.svc.app, h.acme, 'POST', '/erp/v1/reconciliations');
       expect(first.status).toBe(202);
       await until(async () => (await h.store.reconciliation.getRun(first.body.id))?.status === 'running', { message: 'first run running' });
@@ -42,6 +42,7 @@ export function singletonSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(replies.map((r) => r.body)).toEqual(Array.from({ length: 6 }, () => ({ id: second, status: 'queued' })));
       expect((await h.store.reconciliation.getRun(first.body.id))?.status).toBe('running');
 
+      h.proxy.release();
       const a = await h.finished(first.body.id);
       const b = await h.finished(second);
       expect([a.status, b.status]).toEqual(['completed', 'completed']);

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { main } from '../../src/cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/wms-sync.js', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -9,6 +12,43 @@ export interface CliResult {
   stdout: string;
   stderr: string;
 }
+
+export interface CapturedOutput {
+  /** Pass it as `stdout`/`stderr` to `main`, or as a logger's destination. */
+  stream: Writable;
+  /** Everything written so far. */
+  text(): string;
+  clear(): void;
+}
+
+/** A stream that keeps what is written to it. */
+export function captureOutput(): CapturedOutput {
+  let chunks: string[] = [];
+  return {
+    stream: new Writable({
+      write(chunk, _encoding, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    }),
+    text: () => chunks.join(''),
+    clear: () => void (chunks = []),
+  };
+}
+
+/** Runs `wms-sync …` in this process to completion (no stop signal), with the given env only. */
+export async function runMain(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string; err: string }> {
+  const out = captureOutput();
+  const err = captureOutput();
+  const code = await main(argv, { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
+  return { code, out: out.text(), err: err.text() };
+}
+
+/** Children still running when the file ends (a test failed before stopping its own) are killed, not left behind. */
+const children = new Set<ChildProcessWithoutNullStreams>();
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
 
 /** Runs `wms-sync …` to completion in a child process with the given env (added to a clean one). */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<CliResult> {
@@ -31,10 +71,13 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
 
 /** Starts `wms-sync …` and leaves it running; the caller stops it. */
 export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
 }
 
 /** Resolves with the first match of `pattern` in the child's stdout (accumulated), or rejects on exit/timeout. */

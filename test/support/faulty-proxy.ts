@@ -3,14 +3,19 @@ import type { AddressInfo } from 'node:net';
 import picomatch from 'picomatch';
 
 /**
- * A real HTTP proxy in front of the emulator that can misbehave on purpose, for the retry tests
- * (the emulator's own fault injection, `POST /_emulator/faults`, is part 2 of the emulator and not
- * there yet). Each fault applies to the next `count` requests matching `method` and `path` (a
- * glob on the path without query string):
+ * A real HTTP proxy in front of the emulator (or of the service, for webhooks) that misbehaves on
+ * purpose. Beside the emulator's own fault injection (`POST /_emulator/faults`: statuses, latency,
+ * drops), it holds a request or an answer until the test releases it, loses an answer the upstream
+ * gave, and logs every request. Each fault applies to the next `count` requests matching `method`
+ * and `path` (a glob on the path without query string); a fault with no action lets them through:
  *   - `status`: answer this status (and `body`, `headers`) without forwarding;
  *   - `drop`: destroy the connection without forwarding (the client sees the socket close);
- *   - `delayMs`: forward, let the upstream answer, and hold the answer this long (a client with a
- *     shorter timeout gives up although the upstream did the work).
+ *   - `lose`: forward, let the upstream do the work, then close the connection without its answer
+ *     (what a client sees when its timeout fires after the WMS acted, with no clock involved);
+ *   - `hold`: forward, let the upstream answer, and keep that answer until `release()` (then send
+ *     it, or close without it when `lose` is set too); a client that gives up first just leaves;
+ *   - `holdRequest`: keep the request itself until `release()`, then forward it (the upstream
+ *     learns of it only then, as with a message still on its way).
  * It also logs every request and the most requests it ever had in flight at once.
  */
 export interface Fault {
@@ -21,7 +26,9 @@ export interface Fault {
   body?: unknown;
   headers?: Record<string, string>;
   drop?: boolean;
-  delayMs?: number;
+  lose?: boolean;
+  hold?: boolean;
+  holdRequest?: boolean;
 }
 
 export interface ProxiedRequest {
@@ -32,7 +39,8 @@ export interface ProxiedRequest {
   /** When it arrived (ms since the epoch). */
   at: number;
   /** What the proxy did: forwarded, or which fault it applied. */
-  outcome: 'forwarded' | 'status' | 'drop' | 'delayed';
+  outcome: 'forwarded' | 'status' | 'drop' | 'held' | 'lost';
+  /** The upstream's status, once it answered (for held and lost requests too). */
   status?: number;
 }
 
@@ -43,6 +51,9 @@ export interface FaultyProxy {
   readonly inFlight: number;
   maxInFlight: number;
   inject(fault: Fault): void;
+  /** Lets every held answer go (or be lost, for `lose` faults). */
+  release(): void;
+  /** Forgets the faults not used yet and releases held answers. */
   clear(): void;
   /** Requests seen so far whose method and path match. */
   count(method: string, pathGlob: string): number;
@@ -54,6 +65,7 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const faults: (Fault & { left: number; match: (p: string) => boolean })[] = [];
   const requests: ProxiedRequest[] = [];
+  let held: (() => void)[] = [];
   let inFlight = 0;
   const proxy: FaultyProxy = {
     url: '',
@@ -63,13 +75,22 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
     },
     maxInFlight: 0,
     inject: (fault) => faults.push({ ...fault, left: fault.count ?? 1, match: picomatch(fault.path) }),
-    clear: () => void faults.splice(0),
+    release: () => {
+      const go = held;
+      held = [];
+      for (const send of go) send();
+    },
+    clear: () => {
+      faults.splice(0);
+      proxy.release();
+    },
     count: (method, glob) => {
       const match = picomatch(glob);
       return requests.filter((r) => r.method === method && match(r.path)).length;
     },
     close: () =>
       new Promise<void>((resolve) => {
+        held = [];
         server.close(() => resolve());
         server.closeAllConnections();
         agent.destroy();
@@ -83,7 +104,13 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
     if (fault) fault.left -= 1;
     inFlight += 1;
     proxy.maxInFlight = Math.max(proxy.maxInFlight, inFlight);
-    const done = () => void (inFlight -= 1);
+    let finished = false;
+    const done = () => {
+      if (!finished) inFlight -= 1;
+      finished = true;
+    };
+    // A client that gives up (its timeout) is no longer in flight, whatever the upstream does.
+    res.on('close', done);
 
     if (fault?.drop) {
       requests.push({ method, path, query, at: Date.now(), outcome: 'drop' });
@@ -103,31 +130,41 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
       });
       return;
     }
-    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.delayMs ? 'delayed' : 'forwarded' };
+    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.hold || fault?.holdRequest ? 'held' : fault?.lose ? 'lost' : 'forwarded' };
     requests.push(entry);
-    const forward = http.request(
-      { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
-      (upstreamRes) => {
-        entry.status = upstreamRes.statusCode;
-        const chunks: Buffer[] = [];
-        upstreamRes.on('data', (c: Buffer) => chunks.push(c));
-        upstreamRes.on('end', () => {
-          const send = () => {
-            if (res.destroyed) return done();
-            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-            res.end(Buffer.concat(chunks));
-            done();
-          };
-          if (fault?.delayMs) setTimeout(send, fault.delayMs);
-          else send();
-        });
-      },
-    );
-    forward.on('error', () => {
-      if (!res.headersSent) res.writeHead(502).end();
-      done();
-    });
-    req.pipe(forward);
+    // Released by `release()` from now on, whether or not the upstream has answered yet.
+    const released = fault?.hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
+    const sent = fault?.holdRequest ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
+    const forwardRequest = () => {
+      const forward = http.request(
+        { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+        (upstreamRes) => {
+          entry.status = upstreamRes.statusCode;
+          const chunks: Buffer[] = [];
+          upstreamRes.on('data', (c: Buffer) => chunks.push(c));
+          upstreamRes.on('end', () => {
+            const send = () => {
+              if (res.destroyed) return done();
+              if (fault?.lose) {
+                req.socket.destroy();
+                return done();
+              }
+              res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+              res.end(Buffer.concat(chunks));
+              done();
+            };
+            void released.then(send);
+          });
+        },
+      );
+      forward.on('error', () => {
+        if (!res.headersSent) res.writeHead(502).end();
+        done();
+      });
+      req.pipe(forward);
+    };
+    // A held request is forwarded on release; its body waits, paused, in the socket meanwhile.
+    void sent.then(forwardRequest);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

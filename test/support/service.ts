@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp, type ServiceApp } from '../../src/app.js';
-import type { ServiceDeps } from '../../src/deps.js';
+import type { JobRegistration, ServiceDeps } from '../../src/deps.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { loadConfig } from '../../src/lib/config.js';
 import { connectionInputSchema, toConnectionConfig, type ConnectionConfig, type ConnectionInput } from '../../src/lib/connections.js';
 import { silentLogger, type Logger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
 import type { QueueTuning } from '../../src/queue/index.js';
-import { startWorkers, type JobRegistration } from '../../src/worker.js';
+import { startWorkers } from '../../src/worker.js';
 import { createTestSchema } from './pg.js';
 import { tempDir } from './tmp.js';
 

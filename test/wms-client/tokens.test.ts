@@ -30,26 +30,26 @@ describe('token manager', () => {
 
   async function newClient(tenant: string, clock = new ManualClock(wmsClock.nowMs()), maxConcurrency = 8) {
     const creds = await wms.tenant(tenant);
-    const client = createWmsClient(wmsConnection(tenant, proxy.url, creds), { timeoutMs: 5000, maxConcurrency, clock, logger });
+    const client = createWmsClient(wmsConnection(tenant, proxy.url, creds), { timeoutMs: 30_000, maxConcurrency, clock, logger });
     await client.products.create({ externalCode: 'T-1', description: 'token test' });
     return { client, clock, creds };
   }
 
-  it('requests a token once for a burst of 500 calls', async () => {
+  it('requests a token once for a burst of 200 calls', async () => {
     const { creds } = await newClient('burst');
-    // A fresh client (a restarted worker): nothing cached, 500 calls at once.
-    const client = createWmsClient(wmsConnection('burst', proxy.url, creds), { timeoutMs: 5000, maxConcurrency: 8, clock: systemClock });
+    // A fresh client (a restarted worker): nothing cached, 200 calls at once.
+    const client = createWmsClient(wmsConnection('burst', proxy.url, creds), { timeoutMs: 30_000, maxConcurrency: 8, clock: systemClock });
     const tokensBefore = tokenCalls();
     const callsBefore = apiCalls();
-    await Promise.all(Array.from({ length: 500 }, () => client.products.get('T-1')));
+    await Promise.all(Array.from({ length: 200 }, () => client.products.get('T-1')));
     expect(tokenCalls() - tokensBefore).toBe(1);
-    expect(apiCalls() - callsBefore).toBe(500);
+    expect(apiCalls() - callsBefore).toBe(200);
     expect(client.tokens.stats.requests).toBe(1);
   });
 
   it('single flight: 50 concurrent callers wait on one token request and get the same token', async () => {
     const creds = await wms.tenant('flight');
-    const client = createWmsClient(wmsConnection('flight', proxy.url, creds), { timeoutMs: 5000, maxConcurrency: 8, clock: systemClock });
+    const client = createWmsClient(wmsConnection('flight', proxy.url, creds), { timeoutMs: 30_000, maxConcurrency: 8, clock: systemClock });
     const before = tokenCalls();
     const tokens = await Promise.all(Array.from({ length: 50 }, () => client.tokens.token()));
     expect(new Set(tokens).size).toBe(1);
@@ -109,7 +109,7 @@ describe('token manager', () => {
     const down = await startEmulator({ tokenServiceDisabled: true });
     try {
       const creds = await down.tenant('down');
-      const client = createWmsClient(wmsConnection('down', down.url, creds), { timeoutMs: 5000, maxConcurrency: 2, clock: systemClock });
+      const client = createWmsClient(wmsConnection('down', down.url, creds), { timeoutMs: 30_000, maxConcurrency: 2, clock: systemClock });
       const err = await client.tokens.token().catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 503, retryable: true, body: { error: 'server_error' } });
       expect(client.tokens.stats.failures).toBe(1);
@@ -122,7 +122,7 @@ describe('token manager', () => {
     await wms.tenant('legacy');
     const oauth = await wms.oauthClient('legacy', 'https://wms.example/api');
     const connection = wmsConnection('legacy', proxy.url, oauth, { wmsAuthMode: 'oauth2', wmsAuthUrl: proxy.url, wmsAudience: oauth.audience });
-    const client = createWmsClient(connection, { timeoutMs: 5000, maxConcurrency: 2, clock: new ManualClock(wmsClock.nowMs()), logger });
+    const client = createWmsClient(connection, { timeoutMs: 30_000, maxConcurrency: 2, clock: new ManualClock(wmsClock.nowMs()), logger });
     const before = proxy.count('POST', '/oauth/token');
     await client.products.create({ externalCode: 'B-1', description: 'via option B' });
     expect((await client.products.get('B-1')).description).toBe('via option B');

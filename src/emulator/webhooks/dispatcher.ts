@@ -1,3 +1,4 @@
+import { basicAuthorization } from '../../lib/basic-auth.js';
 import type { EmulatorContext } from '../context.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { recordAttempt } from './finish.js';
@@ -7,7 +8,7 @@ import { getWebhookConfig, type WebhookConfig } from './settings.js';
 import { deliveryRow, deliveryView, listDeliveryRows, pendingCount, type DeliveryRow, type DeliveryView } from './view.js';
 
 const basic = (config: WebhookConfig): string | null =>
-  config.username === null ? null : `Basic ${Buffer.from(`${config.username}:${config.password ?? ''}`).toString('base64')}`;
+  config.username === null ? null : basicAuthorization(config.username, config.password ?? '');
 
 export const hasCredentials = (config: WebhookConfig): boolean => config.username !== null;
 

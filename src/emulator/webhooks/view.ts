@@ -1,9 +1,8 @@
 import type { WebhookKind } from '../../wms/index.js';
 import type { EmulatorContext } from '../context.js';
+import type { DeliveryCause, DeliveryStatus, DeliveryView } from './delivery.js';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-/** Why a request was made: the event itself, an automatic retry, a duplicate, or an operator's re-send. */
-export type DeliveryCause = 'event' | 'retry' | 'duplicate' | 'resend';
+export type { DeliveryCause, DeliveryStatus, DeliveryView } from './delivery.js';
 
 export interface DeliveryRow {
   id: number;
@@ -24,28 +23,6 @@ export interface DeliveryRow {
   duration_ms: number | null;
   created_at: number;
   finished_at: number | null;
-}
-
-/** One row of the delivery log, as the control API and the `delivery` event show it. */
-export interface DeliveryView {
-  id: number;
-  tenant: string;
-  kind: WebhookKind;
-  closingDocumentCode: string | null;
-  cause: DeliveryCause;
-  /** The delivery this one repeats (retry, duplicate, re-send). */
-  originId: number | null;
-  attempt: number;
-  status: DeliveryStatus;
-  /** spec: failed close documents can be re-sent; "a failed stock regularization ... cannot be re-sent". */
-  resendable: boolean;
-  request: { method: 'POST'; url: string; headers: Record<string, string>; body: unknown };
-  response: { status: number; body: unknown } | null;
-  /** Why it failed: `HTTP 500`, `success:false: <message>`, `timeout after N ms`, a network error. */
-  error: string | null;
-  durationMs: number | null;
-  createdAt: string;
-  finishedAt: string | null;
 }
 
 function parsed(text: string | null): unknown {

@@ -1,6 +1,6 @@
+import { backoffDelayMs } from '../../lib/backoff.js';
 import type { OutboundRecord } from '../../store/index.js';
 import { WmsError, type WmsClient } from '../../wms-client/index.js';
-import { retryDelayMs } from './backoff.js';
 import type { PushContext } from './context.js';
 import { wmsFailure, type PushFailure, type PushStep } from './failure.js';
 import { PUSH_QUEUE, pushJobs, type PushJob } from './jobs.js';
@@ -62,13 +62,9 @@ async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJo
   const now = ctx.clock.now();
   const retry = job.retry ?? 0;
   if (err.retryable && retry + 1 < ctx.settings.maxAttempts) {
-    const delayMs = retryDelayMs({
-      retry,
-      baseMs: ctx.settings.retryBaseMs,
-      maxMs: ctx.settings.retryMaxMs,
-      retryAfterMs: err.retryAfterMs,
-      random: ctx.random(),
-    });
+    // Equal jitter: one record's retries never come at once, and still spread.
+    const policy = { baseMs: ctx.settings.retryBaseMs, maxMs: ctx.settings.retryMaxMs, jitter: 'equal' } as const;
+    const delayMs = backoffDelayMs(policy, retry, { retryAfterMs: err.retryAfterMs, random: ctx.random() });
     await ctx.store.outbox.noteError(record.id, wmsFailure(err, now, attempts, step), now);
     // Sent by the caller once the lease is given back, so the retry never finds it still held.
     return { kind: 'retrying', delayMs, error: err, next: { recordId: record.id, retry: retry + 1 } };

@@ -4,7 +4,6 @@ import { erpAuth, type ErpEnv } from '../../lib/erp-auth.js';
 import { validationFailed } from '../../lib/errors.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
 import { INTAKE_KINDS } from '../entities.js';
-import { registerOutboundGauges } from '../push/metrics.js';
 import { registerBatch } from './batch.js';
 import { registerCancel } from './cancel.js';
 import { registerGet } from './get.js';
@@ -21,12 +20,6 @@ export function outboundRoutes(deps: ServiceDeps): OpenAPIHono<ErpEnv> {
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: "The connection's ERP_API_TOKEN",
-  });
-  registerOutboundGauges(deps.metrics, deps);
   // Only this room's paths: other rooms' /erp/v1 routes (the confirmations feed) bring their own.
   const auth = erpAuth(deps.connections);
   for (const kind of INTAKE_KINDS) {

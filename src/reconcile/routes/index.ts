@@ -13,7 +13,6 @@ export function reconcileRoutes(deps: Pick<ServiceDeps, 'store' | 'queue' | 'clo
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', { type: 'http', scheme: 'bearer', description: "The connection's ERP_API_TOKEN" });
   const auth = erpAuth(deps.connections);
   app.use('/erp/v1/reconciliations', auth);
   app.use('/erp/v1/reconciliations/*', auth);

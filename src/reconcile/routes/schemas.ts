@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { ERP_SECURITY } from '../../lib/erp-auth.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { RECONCILIATION_STATUSES } from '../../store/index.js';
 
-export const SECURITY = [{ erpBearer: [] }];
+export const SECURITY = ERP_SECURITY;
 
 // Messages without the parameter's name: the error body prefixes each with its path already.
 const positive = () => z.coerce.number({ error: 'expected a positive integer' }).int('expected a positive integer').min(1, 'expected a positive integer');

@@ -1,5 +1,0 @@
-import { randomUUID } from 'node:crypto';
-
-export function newId(): string {
-  return randomUUID();
-}
