@@ -55,6 +55,8 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
     await expectScenarioWms(stack.emulator.url, DEMO_TENANT, stack.demoClient, codes);
     const runs = await stack.service.deps.store.reconciliation.listRuns('demo', { limit: 10 });
     expect(runs.map((r) => [r.status, r.driftCount, r.notFoundCount])).toEqual([['completed', 1, 0]]);
-    await expectErpRefusal(stack, codes);
+    // The refused reception: refused once (kept rejected_by_erp), processed after the re-send.
+    const refused = await expectErpRefusal(stack.emulator.url, stack.sampleErp!.url, codes);
+    expect(await stack.service.deps.store.inbox.findByKey('demo', `reception-close:${refused}`)).toMatchObject({ status: 'processed', duplicates: 1 });
   });
 });
