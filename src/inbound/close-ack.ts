@@ -102,18 +102,26 @@ async function settle(deps: CloseAckDeps, input: CloseAckInput, answer: ErpAnswe
     }
   }
   if (answer.decision === 'none') deps.log.warn({ eventId: event.id, reason: answer.reason, detail: answer.detail }, 'the ERP did not decide on a close document; processed as usual');
-  try {
-    await deps.store.transaction(async (tx) => {
+  const queue = () =>
+    deps.store.transaction(async (tx) => {
       if (input.duplicate) await tx.inbox.reopen(event.id, at);
       await deps.queue.send(INBOUND_QUEUE, { eventIds: [event.id] }, { ...processJobOptions(deps.config), tx });
     });
-    if (input.duplicate) return { success: true };
-  } catch (err) {
-    deps.log.error({ err: errorMessage(err), eventId: event.id }, 'could not queue the processing of an accepted close document');
-    // A first delivery has its held job; a refused one re-sent has none: ask the WMS to send again.
-    if (input.duplicate) throw unavailable('The event could not be stored and was not acknowledged; send it again');
+  const failed = (err: unknown) => deps.log.error({ err: errorMessage(err), eventId: event.id }, 'could not queue the processing of an accepted close document');
+  if (!input.duplicate) {
+    // Not waited for: the WMS has waited for the ERP already, and should this job not be written,
+    // the held one processes the document.
+    queue().catch(failed);
+    return undefined;
   }
-  return undefined;
+  try {
+    await queue();
+  } catch (err) {
+    failed(err);
+    // A refused document re-sent has no held job: ask the WMS to send it again.
+    throw unavailable('The event could not be stored and was not acknowledged; send it again');
+  }
+  return { success: true };
 }
 
 export interface CloseAckMetrics {
