@@ -23,6 +23,11 @@ const REFUSAL = 'Purchase order 4500012345 is already closed in the ERP; reopen 
 export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`synchronous close acknowledgement (${dialect})`, () => {
     let svc: TestService;
+    // A second service with a short budget, for the ERP that never answers: every other test has a
+    // budget far above what the ERP needs, so a busy machine cannot turn a decision into a timeout.
+    let short: TestService;
+    let hangErp: ScriptedErp;
+    let hang: ConnectionConfig;
     let erp: ScriptedErp;
     let sync: ConnectionConfig;
     let rotating: ConnectionConfig;
@@ -31,9 +36,10 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
     const secret = generateWebhookSecret();
     const previous = generateWebhookSecret();
 
-    const eventOf = async (conn: ConnectionConfig, kind: string, code: unknown) => (await svc.deps.store.inbox.findByKey(conn.name, `${kind}:${code as string}`))!;
+    const serviceOf = (conn: ConnectionConfig) => (conn === hang ? short : svc);
+    const eventOf = async (conn: ConnectionConfig, kind: string, code: unknown) => (await serviceOf(conn).deps.store.inbox.findByKey(conn.name, `${kind}:${code as string}`))!;
     const processed = (conn: ConnectionConfig, kind: string, code: unknown) =>
-      until(async () => (await eventOf(conn, kind, code)).status === 'processed', { timeoutMs: 15_000, message: `${code as string} processed` });
+      until(async () => (await eventOf(conn, kind, code)).status === 'processed', { timeoutMs: 30_000, message: `${code as string} processed` });
     const admin = (path: string, init: RequestInit = {}) => svc.app.request(path, { ...init, headers: { authorization: `Bearer ${ADMIN}` } });
 
     beforeAll(async () => {
@@ -46,14 +52,20 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
         label: 'close-ack',
         dialect,
         connections: [sync, rotating, plain, down],
-        // A short budget: the hanging ERP below costs the test this long, not 20 s.
-        env: { ERP_CLOSE_ACK_TIMEOUT_MS: '400', ADMIN_TOKEN: ADMIN },
+        env: { ERP_CLOSE_ACK_TIMEOUT_MS: '30000', ADMIN_TOKEN: ADMIN },
         worker: [inboundJobs],
       });
+      hangErp = await startScriptedErp();
+      hangErp.behave('hang');
+      hang = testConnection('hang', { erpWebhookUrl: hangErp.url, erpWebhookSecret: secret, erpCloseAck: 'sync' });
+      // The hanging ERP costs each of its tests this long.
+      short = await startTestService({ label: 'close-ack-hang', dialect, connections: [hang], env: { ERP_CLOSE_ACK_TIMEOUT_MS: '300' }, worker: [inboundJobs] });
     });
     afterAll(async () => {
       await svc?.close();
+      await short?.close();
       await erp?.close();
+      await hangErp?.close();
     });
 
     it('the ERP refuses a reception: the WMS gets exactly its {success:false, message}; the event is kept rejected_by_erp, not processed', async () => {
@@ -136,13 +148,13 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       ['a 422 with success:false (not a 2xx: a failure, not a refusal)', async () => (erp.behave({ status: 422, body: '{"success":false,"message":"nope"}' }), sync)],
       ['a dropped connection', async () => (erp.behave('drop'), sync)],
       ['an ERP that is down (nothing listens)', async () => down],
-      ['an ERP that never answers (past the budget)', async () => (erp.behave('hang'), sync)],
+      ['an ERP that never answers (past the budget)', async () => hang],
     ];
     for (const [what, arrange] of undecided) {
       it(`${what}: the WMS gets 200 {success:true} and the event is processed as usual`, async () => {
         const conn = await arrange();
         const payload = uniquePayload('reception-close', 'UND');
-        const res = await postWebhook(svc.app, conn, 'reception-close', payload);
+        const res = await postWebhook(serviceOf(conn).app, conn, 'reception-close', payload);
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ success: true });
         await processed(conn, 'reception-close', payload.closingDocumentCode);
@@ -192,18 +204,21 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('while the ERP decides, the processing job is held (the safety net), so nothing is processed before the decision', async () => {
-      erp.behave('hang');
+      const delayed = async () => {
+        const b = await short.deps.queue.backlog(INBOUND_QUEUE);
+        return b.waiting - b.ready;
+      };
+      const before = await delayed();
       const payload = uniquePayload('supplier-return-close', 'HELD');
-      const asked = erp.nextRequest();
-      const answer = postWebhook(svc.app, sync, 'supplier-return-close', payload);
+      const asked = hangErp.nextRequest();
+      const answer = postWebhook(short.app, hang, 'supplier-return-close', payload);
       await asked;
       // Stored before the ERP was asked, with a job that starts only after the budget and a margin.
-      const event = await eventOf(sync, 'supplier-return-close', payload.closingDocumentCode);
+      const event = await eventOf(hang, 'supplier-return-close', payload.closingDocumentCode);
       expect(event.status).toBe('received');
-      const backlog = await svc.deps.queue.backlog(INBOUND_QUEUE);
-      expect(backlog.waiting).toBeGreaterThan(backlog.ready);
+      expect(await delayed()).toBe(before + 1);
       expect((await answer).status).toBe(200);
-      await processed(sync, 'supplier-return-close', payload.closingDocumentCode);
+      await processed(hang, 'supplier-return-close', payload.closingDocumentCode);
     });
   });
 }
