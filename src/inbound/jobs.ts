@@ -2,26 +2,32 @@ import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job } from '../queue/types.js';
 import { inboundMetrics, type InboundMetrics } from './metrics.js';
-import { processEvent } from './process-event.js';
+import { processEvents, type BatchOutcome } from './process-event.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
 
 /**
- * Runs one processing job: each of its events on its own. A failed attempt keeps its error on the
- * event (still `received`, to be retried with the job); on the job's last attempt the event is
- * marked `failed` with its error, for the operator to see and retry. Events already processed are
- * skipped when the job runs again, so only the failed ones are retried.
+ * Runs one processing job: its events in batches (several per transaction, `processEvents`), each
+ * event with its own outcome. A failed attempt keeps its error on the event (still `received`, to
+ * be retried with the job); on the job's last attempt the event is marked `failed` with its error,
+ * for the operator to see and retry. Events already processed are skipped when the job runs
+ * again, so only the failed ones are retried.
  */
 export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, job: Job<ProcessJobData>): Promise<void> {
   const final = job.retryCount >= job.retryLimit;
   const failures: string[] = [];
-  for (const eventId of job.data.eventIds) {
-    try {
-      await processEvent({ store: deps.store, clock: deps.clock, metrics }, eventId);
-    } catch (err) {
-      const message = errorMessage(err);
-      failures.push(`event ${eventId}: ${message}`);
-      await recordFailure(deps, metrics, eventId, message, final, job.retryCount + 1);
-    }
+  let outcomes: BatchOutcome[];
+  try {
+    outcomes = await processEvents({ store: deps.store, clock: deps.clock, metrics }, job.data.eventIds);
+  } catch (err) {
+    // The batch could not even start (the database is unreachable): every event's attempt failed.
+    const error = err instanceof Error ? err : new Error(errorMessage(err));
+    outcomes = job.data.eventIds.map((eventId) => ({ eventId, ok: false, error }));
+  }
+  for (const outcome of outcomes) {
+    if (outcome.ok) continue;
+    const message = errorMessage(outcome.error);
+    failures.push(`event ${outcome.eventId}: ${message}`);
+    await recordFailure(deps, metrics, outcome.eventId, message, final, job.retryCount + 1);
   }
   if (failures.length > 0) throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
 }
@@ -31,8 +37,11 @@ async function recordFailure(deps: ServiceDeps, metrics: InboundMetrics, eventId
   try {
     const event = await deps.store.inbox.get(eventId);
     metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
-    await (final ? deps.store.inbox.markFailed(eventId, message, at) : deps.store.inbox.noteError(eventId, message, at));
-    if (event) await deps.store.inbox.recordAttemptOutcome({ eventId, connection: event.connection, outcome: final ? 'failed' : 'error', error: message, at });
+    // One transaction: whoever sees the event failed sees its attempt in the history too.
+    await deps.store.transaction(async (tx) => {
+      await (final ? tx.inbox.markFailed(eventId, message, at) : tx.inbox.noteError(eventId, message, at));
+      if (event) await tx.inbox.recordAttemptOutcome({ eventId, connection: event.connection, outcome: final ? 'failed' : 'error', error: message, at });
+    });
   } catch (err) {
     deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
   }

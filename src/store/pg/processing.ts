@@ -1,0 +1,148 @@
+import type { Confirmation, ProcessingRepo } from '../types.js';
+import type { PgOrm } from './database.js';
+import { toEvent, type RecordRow } from './inbox.js';
+
+/** The feed-order lock of `confirmations.ts`: ids commit in the order they were drawn. */
+const FEED_LOCK = 0x77_6d_73_01;
+
+const EVENT_COLUMNS = `id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
+  last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`;
+
+/**
+ * Processing's statements as named prepared statements (parsed once per connection, no query
+ * builder per event), each for a whole batch of events: one round trip per statement, not per
+ * event. Arrays are unnested into rows.
+ */
+const CLAIM = {
+  name: 'wms_sync_processing_claim',
+  text: `UPDATE inbound_events SET attempts = attempts + 1, updated_at = $2
+         WHERE id = ANY($1::bigint[]) AND status IN ('received', 'failed')
+         RETURNING ${EVENT_COLUMNS}`,
+};
+const RECORD_MOVEMENTS = {
+  name: 'wms_sync_processing_movements',
+  text: `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::timestamptz[], $7::text[], $8::text[], $9::bigint[], $10::timestamptz[])
+         ON CONFLICT (connection, dedupe_key) DO NOTHING`,
+};
+const MARK_PROCESSED = {
+  name: 'wms_sync_processing_mark',
+  text: `UPDATE inbound_events SET status = 'processed', error = NULL, quarantine_reason = NULL, processed_at = $2, updated_at = $2 WHERE id = ANY($1::bigint[])`,
+};
+const RECORD_ATTEMPTS = {
+  name: 'wms_sync_processing_attempts',
+  text: `INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at)
+         SELECT e, c, $3, r, $4 FROM unnest($1::bigint[], $2::text[], $5::text[]) AS u(e, c, r)`,
+};
+const FEED_ORDER = { name: 'wms_sync_processing_feed_lock', text: 'SELECT pg_advisory_xact_lock($1)' };
+const CONFIRMATION_COLUMNS = 'id, connection, type, dedupe_key, source_event_id, data, created_at';
+const APPEND_CONFIRMATIONS = {
+  name: 'wms_sync_processing_confirmations',
+  text: `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
+         SELECT c, ty, d, s, da::jsonb, a
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[]) WITH ORDINALITY AS u(c, ty, d, s, da, a, n)
+         ORDER BY n
+         ON CONFLICT (connection, dedupe_key) DO NOTHING
+         RETURNING ${CONFIRMATION_COLUMNS}`,
+};
+const CONFIRMATIONS_BY_KEY = {
+  name: 'wms_sync_processing_confirmations_by_key',
+  text: `SELECT ${CONFIRMATION_COLUMNS.split(', ').map((col) => `f.${col}`).join(', ')}
+         FROM confirmations f JOIN unnest($1::text[], $2::text[]) AS u(c, d) ON f.connection = u.c AND f.dedupe_key = u.d`,
+};
+const QUARANTINE = {
+  name: 'wms_sync_processing_quarantine',
+  text: `UPDATE inbound_events e SET status = 'quarantined', quarantine_reason = u.r, updated_at = $3
+         FROM unnest($1::bigint[], $2::text[]) AS u(i, r)
+         WHERE e.id = u.i AND e.status = 'received'
+         RETURNING e.id`,
+};
+
+interface ConfirmationRow {
+  id: string;
+  connection: string;
+  type: Confirmation['type'];
+  dedupe_key: string;
+  source_event_id: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const toConfirmation = (r: ConfirmationRow): Confirmation => ({
+  id: Number(r.id),
+  connection: r.connection,
+  type: r.type,
+  dedupeKey: r.dedupe_key,
+  sourceEventId: r.source_event_id === null ? null : Number(r.source_event_id),
+  data: r.data,
+  createdAt: r.created_at,
+});
+
+const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
+
+export function pgProcessing(orm: PgOrm): ProcessingRepo {
+  const query = <R extends object>(statement: { name: string; text: string }, values: unknown[]) => orm.$client.query<R>({ ...statement, values });
+  return {
+    claim: async (ids, at) => {
+      if (ids.length === 0) return [];
+      const { rows } = await query<RecordRow>(CLAIM, [ids, at]);
+      return rows.map(toEvent).sort((a, b) => a.id - b.id);
+    },
+
+    complete: async (events, at) => {
+      if (events.length === 0) return [];
+      const movements = events.flatMap((e) => e.movements);
+      if (movements.length > 0) {
+        await query(RECORD_MOVEMENTS, [
+          movements.map((m) => m.connection),
+          movements.map((m) => m.productExternalCode),
+          movements.map((m) => m.lotCode ?? ''),
+          movements.map((m) => m.warehouse),
+          movements.map((m) => m.quantity),
+          movements.map((m) => m.movementTime),
+          movements.map((m) => m.source),
+          movements.map((m) => m.dedupeKey),
+          movements.map((m) => m.sourceEventId ?? null),
+          movements.map((m) => m.at),
+        ]);
+      }
+      const ids = events.map((e) => e.eventId);
+      await query(MARK_PROCESSED, [ids, at]);
+      await query(RECORD_ATTEMPTS, [ids, events.map((e) => e.connection), 'processed', at, events.map(() => null)]);
+      // Last: the lock is held until this transaction commits.
+      await query(FEED_ORDER, [FEED_LOCK]);
+      const inputs = events.map((e) => e.confirmation);
+      const { rows } = await query<ConfirmationRow>(APPEND_CONFIRMATIONS, [
+        inputs.map((i) => i.connection),
+        inputs.map((i) => i.type),
+        inputs.map((i) => i.dedupeKey),
+        inputs.map((i) => i.sourceEventId ?? null),
+        inputs.map((i) => JSON.stringify(i.data)),
+        inputs.map((i) => i.at),
+      ]);
+      const created = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), toConfirmation(r)]));
+      const missing = inputs.filter((i) => !created.has(keyOf(i.connection, i.dedupeKey)));
+      const existing = new Map<string, Confirmation>();
+      if (missing.length > 0) {
+        const found = await query<ConfirmationRow>(CONFIRMATIONS_BY_KEY, [missing.map((i) => i.connection), missing.map((i) => i.dedupeKey)]);
+        for (const r of found.rows) existing.set(keyOf(r.connection, r.dedupe_key), toConfirmation(r));
+      }
+      return inputs.map((i) => {
+        const key = keyOf(i.connection, i.dedupeKey);
+        const confirmation = created.get(key);
+        return confirmation ? { confirmation, created: true } : { confirmation: existing.get(key)!, created: false };
+      });
+    },
+
+    quarantine: async (events, at) => {
+      if (events.length === 0) return [];
+      const { rows } = await query<{ id: string }>(QUARANTINE, [events.map((e) => e.eventId), events.map((e) => e.reason), at]);
+      const done = new Set(rows.map((r) => Number(r.id)));
+      const quarantined = events.filter((e) => done.has(e.eventId));
+      if (quarantined.length > 0) {
+        await query(RECORD_ATTEMPTS, [quarantined.map((e) => e.eventId), quarantined.map((e) => e.connection), 'quarantined', at, quarantined.map((e) => e.reason)]);
+      }
+      return events.map((e) => done.has(e.eventId));
+    },
+  };
+}
