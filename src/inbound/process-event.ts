@@ -160,7 +160,7 @@ async function orderedDocuments(store: Store, readable: { event: InboundEvent; s
   }
   const found = new Map<string, QuantityLine[] | undefined>();
   for (const [connection, codes] of wanted) {
-    for (const record of await store.outbox.getMany(connection, 'document', [...codes])) {
+    for (const record of await store.processing.documents(connection, [...codes])) {
       found.set(documentKey(connection, record.externalCode), orderedLinesOf(record.payload));
     }
   }

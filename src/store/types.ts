@@ -258,6 +258,8 @@ export interface ProcessingRepo {
    * One statement, outside the transaction that records the outcome, so failed attempts count too.
    */
   claim(ids: readonly number[], at: Date): Promise<InboundEvent[]>;
+  /** The stored payloads of those of these documents the ERP pushed (receptions compare against their lines). */
+  documents(connection: string, externalCodes: readonly string[]): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
   /**
    * Records each event's outcome: its ledger movements (those not recorded yet), status
    * `processed`, a `processed` attempt, and its confirmation (appended once per dedupe key). Call

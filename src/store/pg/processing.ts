@@ -19,6 +19,10 @@ const CLAIM = {
          WHERE id = ANY($1::bigint[]) AND status IN ('received', 'failed')
          RETURNING ${EVENT_COLUMNS}`,
 };
+const DOCUMENTS = {
+  name: 'wms_sync_processing_documents',
+  text: `SELECT external_code, payload FROM outbound_records WHERE connection = $1 AND entity = 'document' AND external_code = ANY($2::text[])`,
+};
 const RECORD_MOVEMENTS = {
   name: 'wms_sync_processing_movements',
   text: `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
@@ -87,6 +91,12 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
       if (ids.length === 0) return [];
       const { rows } = await query<RecordRow>(CLAIM, [ids, at]);
       return rows.map(toEvent).sort((a, b) => a.id - b.id);
+    },
+
+    documents: async (connection, codes) => {
+      if (codes.length === 0) return [];
+      const { rows } = await query<{ external_code: string; payload: Record<string, unknown> }>(DOCUMENTS, [connection, codes]);
+      return rows.map((r) => ({ externalCode: r.external_code, payload: r.payload }));
     },
 
     complete: async (events, at) => {

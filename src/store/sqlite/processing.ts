@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ProcessingRepo } from '../types.js';
 import type { SqliteDatabase, SqliteOrm } from './database.js';
 import type { Run } from './runner.js';
-import { confirmations as c, inboundEvents as t } from './schema.js';
+import { confirmations as c, inboundEvents as t, outboundRecords as o } from './schema.js';
 
 const p = (name: string) => sql.placeholder(name);
 /** A placeholder where drizzle expects a value (`set`, `values`): bound as given. */
@@ -21,6 +21,11 @@ function prepare(orm: SqliteOrm, raw: SqliteDatabase['raw']) {
       .set({ attempts: sql`${t.attempts} + 1`, updatedAt: v('at') })
       .where(and(sql`${t.id} IN (SELECT value FROM json_each(${p('ids')}))`, inArray(t.status, ['received', 'failed'])))
       .returning()
+      .prepare(),
+    documents: orm
+      .select({ externalCode: o.externalCode, payload: o.payload })
+      .from(o)
+      .where(and(eq(o.connection, p('connection')), eq(o.entity, 'document'), sql`${o.externalCode} IN (SELECT value FROM json_each(${p('codes')}))`))
       .prepare(),
     appendConfirmation: orm
       .insert(c)
@@ -50,6 +55,8 @@ export function sqliteProcessing(orm: SqliteOrm, raw: SqliteDatabase['raw'], run
   return {
     claim: (ids, at) =>
       run(() => (ids.length === 0 ? [] : s().claim.all({ ids: JSON.stringify(ids), at: at.getTime() }).sort((a, b) => a.id - b.id))),
+
+    documents: (connection, codes) => run(() => (codes.length === 0 ? [] : s().documents.all({ connection, codes: JSON.stringify(codes) }))),
 
     complete: (events, at) =>
       run(() => {
