@@ -88,6 +88,12 @@ interface Measured {
   lagP99Ms: number | null;
   /** From the end of the load until the last stored event was processed. */
   drainMs: number | null;
+  /**
+   * CPU time of the target's processes per event (µs), from the start of the load until every
+   * event was processed: steadier than req/s on a shared machine (a process waiting for a core
+   * uses none).
+   */
+  cpuUsPerEvent: number;
 }
 
 interface Row extends Measured {
@@ -96,7 +102,20 @@ interface Row extends Measured {
 
 interface Running {
   url?: string;
+  /** CPU time the process used so far, in ms (user + system). */
+  cpuMs(): number;
   stop(): Promise<void>;
+}
+
+/** A Linux process's user + system CPU time from /proc (clock ticks of 10 ms); 0 elsewhere. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 /** Starts one process of a target and resolves once it is ready (listening, or its worker running). */
@@ -122,7 +141,7 @@ function startProcess(kind: Process | 'worker', target: Target): Promise<Running
       if (url === undefined) return;
       ready = true;
       child.off('exit', early);
-      resolve({ ...(url ? { url } : {}), stop: async () => (child.kill('SIGTERM'), await exited) });
+      resolve({ ...(url ? { url } : {}), cpuMs: () => cpuMsOf(child.pid), stop: async () => (child.kill('SIGTERM'), await exited) });
     });
   });
 }
@@ -201,21 +220,26 @@ async function runTarget(target: Target): Promise<Measured> {
   try {
     for (const kind of target.processes) processes.push(await startProcess(kind, target));
     const url = processes[0]!.url!;
+    const cpuMs = () => processes.reduce((sum, p) => sum + p.cpuMs(), 0);
+    const cpuAtStart = cpuMs();
     const warm = await loadRun(url, WARMUP);
     const r = await loadRun(url, DURATION);
-    const base = { name: target.name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, acked: warm.ok + r.ok, errors: r.errors };
-    if (target.processes[0] === 'echo') return { ...base, stored: null, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null };
+    const acked = warm.ok + r.ok;
+    const cpuUsPerEvent = () => ((cpuMs() - cpuAtStart) * 1000) / acked;
+    const base = { name: target.name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, acked, errors: r.errors };
+    if (target.processes[0] === 'echo') return { ...base, stored: null, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent() };
     const probe = probeOf(target);
     try {
       if (target.processes[0] === 'receiver') {
         const counts = await probe.counts();
-        return { ...base, stored: counts.received ?? 0, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null };
+        return { ...base, stored: counts.received ?? 0, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent() };
       }
       const drainMs = await drain(probe);
+      const cpu = cpuUsPerEvent();
       const counts = await probe.counts();
       const lags = (await probe.lags()).sort((a, b) => a - b);
       const stored = Object.values(counts).reduce((a, b) => a + b, 0);
-      return { ...base, stored, processed: counts.processed ?? 0, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), drainMs };
+      return { ...base, stored, processed: counts.processed ?? 0, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), drainMs, cpuUsPerEvent: cpu };
     } finally {
       await probe.close();
     }
@@ -302,7 +326,9 @@ async function main(): Promise<void> {
       const row = { ...result, ratio: result.reqPerSec / baseline };
       runs.set(target.name, [...(runs.get(target.name) ?? []), row]);
       const lag = row.lagP99Ms === null ? '' : `, lag p99 ${Math.round(row.lagP99Ms)} ms, drained in ${Math.round(row.drainMs!)} ms`;
-      process.stdout.write(`  run ${run + 1}: ${target.name}: ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ratio ${row.ratio.toFixed(2)}${lag}\n`);
+      process.stdout.write(
+        `  run ${run + 1}: ${target.name}: ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ratio ${row.ratio.toFixed(2)}, ${Math.round(row.cpuUsPerEvent)} µs CPU/event${lag}\n`,
+      );
     }
   }
   const rows = targets.map((target) => {
@@ -332,6 +358,7 @@ async function main(): Promise<void> {
     'p50 ms': r.p50,
     'p99 ms': r.p99,
     ratio: Number(r.ratio.toFixed(2)),
+    'CPU µs/event': Math.round(r.cpuUsPerEvent),
     'lag p50 ms': r.lagP50Ms === null ? '-' : Math.round(r.lagP50Ms),
     'lag p99 ms': r.lagP99Ms === null ? '-' : Math.round(r.lagP99Ms),
     events: check(r) + (r.errors ? `, ${r.errors} errors` : ''),

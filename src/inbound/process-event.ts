@@ -114,10 +114,10 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
 
 /** Records the batch in one transaction, else (it failed and rolled back) each event in its own. */
 async function complete(deps: ProcessDeps, ready: Ready[], at: Date): Promise<BatchOutcome[]> {
-  const done = (r: Ready, c: { confirmation: { id: number }; created: boolean }): BatchOutcome => {
+  const done = (r: Ready, c: { confirmationId: number; created: boolean }): BatchOutcome => {
     deps.metrics.processed.inc({ connection: r.event.connection, kind: r.event.kind });
     deps.metrics.processingLagSeconds.observe({ kind: r.event.kind }, Math.max(0, at.getTime() - r.event.receivedAt.getTime()) / 1000);
-    return { eventId: r.event.id, ok: true, result: { status: 'processed', confirmationId: c.confirmation.id, created: c.created } };
+    return { eventId: r.event.id, ok: true, result: { status: 'processed', confirmationId: c.confirmationId, created: c.created } };
   };
   try {
     const results = await deps.store.transaction((tx) => tx.processing.complete(ready.map((r) => r.processed), at));

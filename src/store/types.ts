@@ -262,11 +262,12 @@ export interface ProcessingRepo {
   documents(connection: string, externalCodes: readonly string[]): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
   /**
    * Records each event's outcome: its ledger movements (those not recorded yet), status
-   * `processed`, a `processed` attempt, and its confirmation (appended once per dedupe key). Call
+   * `processed`, a `processed` attempt, and its confirmation (appended once per dedupe key: the id
+   * of the one appended, or of the one already there, `created` false). Call
    * it on a transaction's repos: on Postgres it takes the feed-order lock, held until the commit.
    * Results in input order.
    */
-  complete(events: readonly ProcessedEvent[], at: Date): Promise<{ confirmation: Confirmation; created: boolean }[]>;
+  complete(events: readonly ProcessedEvent[], at: Date): Promise<{ confirmationId: number; created: boolean }[]>;
   /** Quarantines each event still `received`, with a `quarantined` attempt; true for those it quarantined. */
   quarantine(events: readonly QuarantinedEvent[], at: Date): Promise<boolean[]>;
 }

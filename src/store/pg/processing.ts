@@ -1,4 +1,4 @@
-import type { Confirmation, ProcessingRepo } from '../types.js';
+import type { ProcessingRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { toEvent, type RecordRow } from './inbox.js';
 
@@ -39,7 +39,7 @@ const RECORD_ATTEMPTS = {
          SELECT e, c, $3, r, $4 FROM unnest($1::bigint[], $2::text[], $5::text[]) AS u(e, c, r)`,
 };
 const FEED_ORDER = { name: 'wms_sync_processing_feed_lock', text: 'SELECT pg_advisory_xact_lock($1)' };
-const CONFIRMATION_COLUMNS = 'id, connection, type, dedupe_key, source_event_id, data, created_at';
+const CONFIRMATION_COLUMNS = 'id, connection, dedupe_key';
 const APPEND_CONFIRMATIONS = {
   name: 'wms_sync_processing_confirmations',
   text: `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
@@ -65,22 +65,8 @@ const QUARANTINE = {
 interface ConfirmationRow {
   id: string;
   connection: string;
-  type: Confirmation['type'];
   dedupe_key: string;
-  source_event_id: string | null;
-  data: Record<string, unknown>;
-  created_at: Date;
 }
-
-const toConfirmation = (r: ConfirmationRow): Confirmation => ({
-  id: Number(r.id),
-  connection: r.connection,
-  type: r.type,
-  dedupeKey: r.dedupe_key,
-  sourceEventId: r.source_event_id === null ? null : Number(r.source_event_id),
-  data: r.data,
-  createdAt: r.created_at,
-});
 
 const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
 
@@ -130,17 +116,17 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
         inputs.map((i) => JSON.stringify(i.data)),
         inputs.map((i) => i.at),
       ]);
-      const created = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), toConfirmation(r)]));
+      const created = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), Number(r.id)]));
       const missing = inputs.filter((i) => !created.has(keyOf(i.connection, i.dedupeKey)));
-      const existing = new Map<string, Confirmation>();
+      const existing = new Map<string, number>();
       if (missing.length > 0) {
         const found = await query<ConfirmationRow>(CONFIRMATIONS_BY_KEY, [missing.map((i) => i.connection), missing.map((i) => i.dedupeKey)]);
-        for (const r of found.rows) existing.set(keyOf(r.connection, r.dedupe_key), toConfirmation(r));
+        for (const r of found.rows) existing.set(keyOf(r.connection, r.dedupe_key), Number(r.id));
       }
       return inputs.map((i) => {
         const key = keyOf(i.connection, i.dedupeKey);
-        const confirmation = created.get(key);
-        return confirmation ? { confirmation, created: true } : { confirmation: existing.get(key)!, created: false };
+        const id = created.get(key);
+        return id === undefined ? { confirmationId: existing.get(key)!, created: false } : { confirmationId: id, created: true };
       });
     },
 

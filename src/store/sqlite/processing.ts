@@ -1,43 +1,26 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { ProcessingRepo } from '../types.js';
-import type { SqliteDatabase, SqliteOrm } from './database.js';
+import type { InboundEvent, ProcessingRepo } from '../types.js';
+import type { SqliteDatabase } from './database.js';
 import type { Run } from './runner.js';
-import { confirmations as c, inboundEvents as t, outboundRecords as o } from './schema.js';
-
-const p = (name: string) => sql.placeholder(name);
-/** A placeholder where drizzle expects a value (`set`, `values`): bound as given. */
-const v = (name: string) => sql`${sql.placeholder(name)}`;
 
 /**
- * Processing runs these for every acknowledged event, in the receiver's process: built and
- * prepared once (building a drizzle query and preparing it cost several times running it).
- * Writes whose result is not read are plain SQL; times are bound as epoch milliseconds and JSON
- * as text, the columns' storage forms.
+ * Processing runs these for every acknowledged event, in the receiver's process and on its one
+ * connection, so they are plain SQL prepared once: building a drizzle query, preparing it and
+ * mapping its rows cost several times running it (CPU profiles of `wms-sync serve` under load).
+ * Times are bound as epoch milliseconds and JSON as text, the columns' storage forms; results are
+ * only what processing reads (an id, not the confirmation's whole JSON read back).
  */
-function prepare(orm: SqliteOrm, raw: SqliteDatabase['raw']) {
+function prepare(raw: SqliteDatabase['raw']) {
   return {
-    claim: orm
-      .update(t)
-      .set({ attempts: sql`${t.attempts} + 1`, updatedAt: v('at') })
-      .where(and(sql`${t.id} IN (SELECT value FROM json_each(${p('ids')}))`, inArray(t.status, ['received', 'failed'])))
-      .returning()
-      .prepare(),
-    documents: orm
-      .select({ externalCode: o.externalCode, payload: o.payload })
-      .from(o)
-      .where(and(eq(o.connection, p('connection')), eq(o.entity, 'document'), sql`${o.externalCode} IN (SELECT value FROM json_each(${p('codes')}))`))
-      .prepare(),
-    appendConfirmation: orm
-      .insert(c)
-      .values({ connection: v('connection'), type: v('type'), dedupeKey: v('dedupeKey'), sourceEventId: v('sourceEventId'), data: v('data'), createdAt: v('at') })
-      .onConflictDoNothing({ target: [c.connection, c.dedupeKey] })
-      .returning()
-      .prepare(),
-    confirmationByKey: orm
-      .select()
-      .from(c)
-      .where(and(eq(c.connection, p('connection')), eq(c.dedupeKey, p('dedupeKey'))))
-      .prepare(),
+    claim: raw.prepare(
+      `UPDATE inbound_events SET attempts = attempts + 1, updated_at = ?
+       WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('received', 'failed')
+       RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
+                 last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`,
+    ),
+    documents: raw.prepare(
+      `SELECT external_code, payload FROM outbound_records
+       WHERE connection = ? AND entity = 'document' AND external_code IN (SELECT value FROM json_each(?))`,
+    ),
     recordMovement: raw.prepare(
       `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (connection, dedupe_key) DO NOTHING`,
@@ -45,18 +28,79 @@ function prepare(orm: SqliteOrm, raw: SqliteDatabase['raw']) {
     markProcessed: raw.prepare(`UPDATE inbound_events SET status = 'processed', error = NULL, quarantine_reason = NULL, processed_at = @at, updated_at = @at WHERE id = @id`),
     markQuarantined: raw.prepare(`UPDATE inbound_events SET status = 'quarantined', quarantine_reason = ?, updated_at = ? WHERE id = ? AND status = 'received'`),
     recordAttempt: raw.prepare(`INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at) VALUES (?, ?, ?, ?, ?)`),
+    appendConfirmation: raw
+      .prepare(
+        `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (connection, dedupe_key) DO NOTHING RETURNING id`,
+      )
+      .pluck(),
+    confirmationByKey: raw.prepare(`SELECT id FROM confirmations WHERE connection = ? AND dedupe_key = ?`).pluck(),
   };
 }
 
-export function sqliteProcessing(orm: SqliteOrm, raw: SqliteDatabase['raw'], run: Run): ProcessingRepo {
+interface EventRow {
+  id: number;
+  connection: string;
+  kind: string;
+  dedupe_key: string;
+  status: InboundEvent['status'];
+  payload: string;
+  error: string | null;
+  attempts: number;
+  duplicates: number;
+  request_id: string | null;
+  received_at: number;
+  last_duplicate_at: number | null;
+  processed_at: number | null;
+  updated_at: number;
+  payload_pruned_at: number | null;
+  business_code: string | null;
+  quarantine_reason: string | null;
+  correction: string | null;
+}
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+function toEvent(r: EventRow): InboundEvent {
+  return {
+    id: r.id,
+    connection: r.connection,
+    kind: r.kind,
+    dedupeKey: r.dedupe_key,
+    status: r.status,
+    payload: r.payload,
+    error: r.error,
+    attempts: r.attempts,
+    duplicates: r.duplicates,
+    requestId: r.request_id,
+    receivedAt: new Date(r.received_at),
+    lastDuplicateAt: date(r.last_duplicate_at),
+    processedAt: date(r.processed_at),
+    updatedAt: new Date(r.updated_at),
+    payloadPrunedAt: date(r.payload_pruned_at),
+    businessCode: r.business_code,
+    quarantineReason: r.quarantine_reason,
+    correction: r.correction,
+  };
+}
+
+export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): ProcessingRepo {
   let prepared: ReturnType<typeof prepare> | undefined;
   // Prepared on first use: the tables exist only once the store is migrated.
-  const s = () => (prepared ??= prepare(orm, raw));
+  const s = () => (prepared ??= prepare(raw));
   return {
     claim: (ids, at) =>
-      run(() => (ids.length === 0 ? [] : s().claim.all({ ids: JSON.stringify(ids), at: at.getTime() }).sort((a, b) => a.id - b.id))),
+      run(() => (ids.length === 0 ? [] : (s().claim.all(at.getTime(), JSON.stringify(ids)) as EventRow[]).map(toEvent).sort((a, b) => a.id - b.id))),
 
-    documents: (connection, codes) => run(() => (codes.length === 0 ? [] : s().documents.all({ connection, codes: JSON.stringify(codes) }))),
+    documents: (connection, codes) =>
+      run(() =>
+        codes.length === 0
+          ? []
+          : (s().documents.all(connection, JSON.stringify(codes)) as { external_code: string; payload: string }[]).map((r) => ({
+              externalCode: r.external_code,
+              payload: JSON.parse(r.payload) as Record<string, unknown>,
+            })),
+      ),
 
     complete: (events, at) =>
       run(() => {
@@ -70,17 +114,10 @@ export function sqliteProcessing(orm: SqliteOrm, raw: SqliteDatabase['raw'], run
           }
           st.markProcessed.run({ at: ms, id: e.eventId });
           st.recordAttempt.run(e.eventId, e.connection, 'processed', null, ms);
-          const input = e.confirmation;
-          const key = { connection: input.connection, dedupeKey: input.dedupeKey };
-          const inserted = st.appendConfirmation.get({
-            ...key,
-            type: input.type,
-            sourceEventId: input.sourceEventId ?? null,
-            data: JSON.stringify(input.data),
-            at: input.at.getTime(),
-          });
-          if (inserted) return { confirmation: inserted, created: true };
-          return { confirmation: st.confirmationByKey.get(key)!, created: false };
+          const c = e.confirmation;
+          const id = st.appendConfirmation.get(c.connection, c.type, c.dedupeKey, c.sourceEventId ?? null, JSON.stringify(c.data), c.at.getTime()) as number | undefined;
+          if (id !== undefined) return { confirmationId: id, created: true };
+          return { confirmationId: st.confirmationByKey.get(c.connection, c.dedupeKey) as number, created: false };
         });
       }),
 

@@ -17,7 +17,7 @@ function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw
   return {
     retention,
     inbox: sqliteInbox(orm, run),
-    processing: sqliteProcessing(orm, raw, run),
+    processing: sqliteProcessing(raw, run),
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
