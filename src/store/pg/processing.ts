@@ -23,10 +23,13 @@ const DOCUMENTS = {
   name: 'wms_sync_processing_documents',
   text: `SELECT external_code, payload FROM outbound_records WHERE connection = $1 AND entity = 'document' AND external_code = ANY($2::text[])`,
 };
+// A batch's rows travel as one JSON parameter: serializing it is one native JSON.stringify, where
+// text arrays are escaped element by element in JavaScript (the confirmations' JSON most of all).
 const RECORD_MOVEMENTS = {
   name: 'wms_sync_processing_movements',
   text: `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::timestamptz[], $7::text[], $8::text[], $9::bigint[], $10::timestamptz[])
+         SELECT c, p, l, w, q, t, s, d, e, a
+         FROM json_to_recordset($1::json) AS x(c text, p text, l text, w text, q float8, t timestamptz, s text, d text, e bigint, a timestamptz)
          ON CONFLICT (connection, dedupe_key) DO NOTHING`,
 };
 const MARK_PROCESSED = {
@@ -43,8 +46,8 @@ const CONFIRMATION_COLUMNS = 'id, connection, dedupe_key';
 const APPEND_CONFIRMATIONS = {
   name: 'wms_sync_processing_confirmations',
   text: `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
-         SELECT c, ty, d, s, da::jsonb, a
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[]) WITH ORDINALITY AS u(c, ty, d, s, da, a, n)
+         SELECT c, ty, d, s, da, a
+         FROM json_to_recordset($1::json) AS x(n int, c text, ty text, d text, s bigint, da jsonb, a timestamptz)
          ORDER BY n
          ON CONFLICT (connection, dedupe_key) DO NOTHING
          RETURNING ${CONFIRMATION_COLUMNS}`,
@@ -90,16 +93,20 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
       const movements = events.flatMap((e) => e.movements);
       if (movements.length > 0) {
         await query(RECORD_MOVEMENTS, [
-          movements.map((m) => m.connection),
-          movements.map((m) => m.productExternalCode),
-          movements.map((m) => m.lotCode ?? ''),
-          movements.map((m) => m.warehouse),
-          movements.map((m) => m.quantity),
-          movements.map((m) => m.movementTime),
-          movements.map((m) => m.source),
-          movements.map((m) => m.dedupeKey),
-          movements.map((m) => m.sourceEventId ?? null),
-          movements.map((m) => m.at),
+          JSON.stringify(
+            movements.map((m) => ({
+              c: m.connection,
+              p: m.productExternalCode,
+              l: m.lotCode ?? '',
+              w: m.warehouse,
+              q: m.quantity,
+              t: m.movementTime,
+              s: m.source,
+              d: m.dedupeKey,
+              e: m.sourceEventId ?? null,
+              a: m.at,
+            })),
+          ),
         ]);
       }
       const ids = events.map((e) => e.eventId);
@@ -109,12 +116,7 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
       await query(FEED_ORDER, [FEED_LOCK]);
       const inputs = events.map((e) => e.confirmation);
       const { rows } = await query<ConfirmationRow>(APPEND_CONFIRMATIONS, [
-        inputs.map((i) => i.connection),
-        inputs.map((i) => i.type),
-        inputs.map((i) => i.dedupeKey),
-        inputs.map((i) => i.sourceEventId ?? null),
-        inputs.map((i) => JSON.stringify(i.data)),
-        inputs.map((i) => i.at),
+        JSON.stringify(inputs.map((i, n) => ({ n, c: i.connection, ty: i.type, d: i.dedupeKey, s: i.sourceEventId ?? null, da: i.data, a: i.at }))),
       ]);
       const created = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), Number(r.id)]));
       const missing = inputs.filter((i) => !created.has(keyOf(i.connection, i.dedupeKey)));
