@@ -2,27 +2,21 @@ import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job } from '../queue/types.js';
 import { inboundMetrics, type InboundMetrics } from './metrics.js';
-import { processEvents, type BatchOutcome } from './process-event.js';
+import { createEventProcessor, type EventProcessor } from './processor.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
 
 /**
- * Runs one processing job: its events in batches (several per transaction, `processEvents`), each
- * event with its own outcome. A failed attempt keeps its error on the event (still `received`, to
+ * Runs one processing job: its events go into the process's batches (several events per
+ * transaction, shared with the jobs running beside it: `processor.ts`), each event with its own
+ * outcome. A failed attempt keeps its error on the event (still `received`, to
  * be retried with the job); on the job's last attempt the event is marked `failed` with its error,
  * for the operator to see and retry. Events already processed are skipped when the job runs
  * again, so only the failed ones are retried.
  */
-export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, job: Job<ProcessJobData>): Promise<void> {
+export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, processor: EventProcessor, job: Job<ProcessJobData>): Promise<void> {
   const final = job.retryCount >= job.retryLimit;
   const failures: string[] = [];
-  let outcomes: BatchOutcome[];
-  try {
-    outcomes = await processEvents({ store: deps.store, clock: deps.clock, metrics }, job.data.eventIds);
-  } catch (err) {
-    // The batch could not even start (the database is unreachable): every event's attempt failed.
-    const error = err instanceof Error ? err : new Error(errorMessage(err));
-    outcomes = job.data.eventIds.map((eventId) => ({ eventId, ok: false, error }));
-  }
+  const outcomes = await processor(job.data.eventIds);
   for (const outcome of outcomes) {
     if (outcome.ok) continue;
     const message = errorMessage(outcome.error);
@@ -64,6 +58,7 @@ export const inboundJobs: JobRegistration = {
   name: 'inbound',
   register: async (deps) => {
     const metrics = inboundMetrics(deps.metrics);
+    const processor = createEventProcessor({ store: deps.store, clock: deps.clock, metrics });
     const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = processJobOptions(deps.config);
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {
@@ -73,7 +68,7 @@ export const inboundJobs: JobRegistration = {
     await deps.queue.work<ProcessJobData>(
       INBOUND_QUEUE,
       { batchSize: deps.config.worker.batchSize, concurrency: deps.config.worker.concurrency, pollIntervalMs: deps.config.worker.pollIntervalMs },
-      (job) => runProcessJob(deps, metrics, job),
+      (job) => runProcessJob(deps, metrics, processor, job),
     );
   },
 };

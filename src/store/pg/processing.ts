@@ -25,16 +25,22 @@ const DOCUMENTS = {
 };
 // A batch's rows travel as one JSON parameter: serializing it is one native JSON.stringify, where
 // text arrays are escaped element by element in JavaScript (the confirmations' JSON most of all).
-const RECORD_MOVEMENTS = {
-  name: 'wms_sync_processing_movements',
-  text: `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
-         SELECT c, p, l, w, q, t, s, d, e, a
-         FROM json_to_recordset($1::json) AS x(c text, p text, l text, w text, q float8, t timestamptz, s text, d text, e bigint, a timestamptz)
-         ON CONFLICT (connection, dedupe_key) DO NOTHING`,
-};
-const MARK_PROCESSED = {
-  name: 'wms_sync_processing_mark',
-  text: `UPDATE inbound_events SET status = 'processed', error = NULL, quarantine_reason = NULL, processed_at = $2, updated_at = $2 WHERE id = ANY($1::bigint[])`,
+// Movements, `processed` and the attempts are one statement (data-modifying CTEs all run to
+// completion), one round trip.
+const RECORD_PROCESSED = {
+  name: 'wms_sync_processing_record',
+  text: `WITH moved AS (
+           INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
+           SELECT c, p, l, w, q, t, s, d, e, a
+           FROM json_to_recordset($1::json) AS x(c text, p text, l text, w text, q float8, t timestamptz, s text, d text, e bigint, a timestamptz)
+           ON CONFLICT (connection, dedupe_key) DO NOTHING
+         ), marked AS (
+           UPDATE inbound_events SET status = 'processed', error = NULL, quarantine_reason = NULL, processed_at = $3, updated_at = $3
+           WHERE id = ANY($2::bigint[])
+           RETURNING id, connection
+         )
+         INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at)
+         SELECT id, connection, 'processed', NULL, $3 FROM marked`,
 };
 const RECORD_ATTEMPTS = {
   name: 'wms_sync_processing_attempts',
@@ -90,28 +96,19 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
 
     complete: async (events, at) => {
       if (events.length === 0) return [];
-      const movements = events.flatMap((e) => e.movements);
-      if (movements.length > 0) {
-        await query(RECORD_MOVEMENTS, [
-          JSON.stringify(
-            movements.map((m) => ({
-              c: m.connection,
-              p: m.productExternalCode,
-              l: m.lotCode ?? '',
-              w: m.warehouse,
-              q: m.quantity,
-              t: m.movementTime,
-              s: m.source,
-              d: m.dedupeKey,
-              e: m.sourceEventId ?? null,
-              a: m.at,
-            })),
-          ),
-        ]);
-      }
-      const ids = events.map((e) => e.eventId);
-      await query(MARK_PROCESSED, [ids, at]);
-      await query(RECORD_ATTEMPTS, [ids, events.map((e) => e.connection), 'processed', at, events.map(() => null)]);
+      const movements = events.flatMap((e) => e.movements).map((m) => ({
+        c: m.connection,
+        p: m.productExternalCode,
+        l: m.lotCode ?? '',
+        w: m.warehouse,
+        q: m.quantity,
+        t: m.movementTime,
+        s: m.source,
+        d: m.dedupeKey,
+        e: m.sourceEventId ?? null,
+        a: m.at,
+      }));
+      await query(RECORD_PROCESSED, [JSON.stringify(movements), events.map((e) => e.eventId), at]);
       // Last: the lock is held until this transaction commits.
       await query(FEED_ORDER, [FEED_LOCK]);
       const inputs = events.map((e) => e.confirmation);
