@@ -7,11 +7,13 @@ export type EventProcessor = (eventIds: readonly number[]) => Promise<BatchOutco
 
 /**
  * Batches of this process's processing in flight at once. SQLite has one writer, shared with the
- * receiver: one batch at a time. On Postgres two (one reads while the other commits), which leaves
- * most of the pool to the receiver's commits instead of queueing them behind dozens of processing
- * transactions (the worker runs WORKER_CONCURRENCY × WORKER_BATCH_SIZE jobs side by side).
+ * receiver: one batch at a time. On Postgres four: a batch is about seven round trips, each
+ * waiting for the event loop the receiver keeps busy, so batches overlap to keep up (the
+ * feed-order lock serializes only their last two); that still leaves most of the pool to the
+ * receiver's commits, instead of queueing them behind dozens of processing transactions (the
+ * worker runs up to WORKER_CONCURRENCY × WORKER_BATCH_SIZE jobs side by side).
  */
-export const processingInFlight = (store: Pick<Store, 'dialect'>) => (store.dialect === 'sqlite' ? 1 : 2);
+export const processingInFlight = (store: Pick<Store, 'dialect'>) => (store.dialect === 'sqlite' ? 1 : 4);
 
 /**
  * The worker's processing: the events of the jobs running side by side share batches (group
