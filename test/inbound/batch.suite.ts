@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundMetrics } from '../../src/inbound/metrics.js';
 import { PROCESS_BATCH_MAX, processEvents, type BatchOutcome } from '../../src/inbound/process-event.js';
+import { createEventProcessor } from '../../src/inbound/processor.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createMetricsRegistry } from '../../src/lib/metrics.js';
 import { createPgStore } from '../../src/store/pg/store.js';
@@ -191,6 +192,21 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(await confirmationsOf(id)).toBe(1);
         expect(await movementsOf(id)).toBe(4);
       }
+    });
+
+    it('jobs processed side by side (the worker processor) each get their own event outcomes; a failing event fails only itself', async () => {
+      const processor = createEventProcessor(deps());
+      const jobA = await receive(20);
+      const [bad] = await receive(1, [{ externalCode: POISON, quantity: 1 }]);
+      const jobB = [...(await receive(10)), bad!];
+      const jobC = await receive(PROCESS_BATCH_MAX);
+      const [a, b, c] = await Promise.all([processor(jobA), processor(jobB), processor(jobC)]);
+      expect(a!.map((o) => o.eventId)).toEqual(jobA);
+      expect(statuses(a!)).toEqual(Array(20).fill('processed'));
+      expect(statuses(b!)).toEqual([...Array(10).fill('processed'), 'error']);
+      expect(statuses(c!)).toEqual(Array(PROCESS_BATCH_MAX).fill('processed'));
+      for (const id of [...jobA, ...jobB.slice(0, 10), ...jobC]) expect(await confirmationsOf(id)).toBe(1);
+      expect(await confirmationsOf(bad!)).toBe(0);
     });
 
     it(`more events than one transaction takes (${PROCESS_BATCH_MAX}) are processed in several, each once; repeated and missing ids are answered`, async () => {
