@@ -94,6 +94,8 @@ interface Measured {
    * uses none).
    */
   cpuUsPerEvent: number;
+  /** Stored events per status once drained. */
+  statuses: Record<string, number> | null;
 }
 
 interface Row extends Measured {
@@ -136,6 +138,9 @@ function startProcess(kind: Process | 'worker', target: Target): Promise<Running
     child.once('exit', early);
     let ready = false;
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      // Warnings and errors of the service (pino levels 40 and up) are shown: a bench that fails
+      // should say why.
+      if (/^\{"level":(4|5|6)0[,}]/.test(line)) process.stderr.write(`  [${kind}] ${line.slice(0, 400)}\n`);
       if (ready) return;
       const url = readyUrl(kind, line);
       if (url === undefined) return;
@@ -183,7 +188,7 @@ function probeOf(target: Target): Probe {
       close: async () => void db.close(),
     };
   }
-  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${target.env.DATABASE_SCHEMA}` });
+  const client = new pg.Client({ connectionString: target.env.DATABASE_URL });
   const connected = client.connect();
   return {
     counts: async () => {
@@ -227,19 +232,19 @@ async function runTarget(target: Target): Promise<Measured> {
     const acked = warm.ok + r.ok;
     const cpuUsPerEvent = () => ((cpuMs() - cpuAtStart) * 1000) / acked;
     const base = { name: target.name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, acked, errors: r.errors };
-    if (target.processes[0] === 'echo') return { ...base, stored: null, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent() };
+    if (target.processes[0] === 'echo') return { ...base, stored: null, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent(), statuses: null };
     const probe = probeOf(target);
     try {
       if (target.processes[0] === 'receiver') {
         const counts = await probe.counts();
-        return { ...base, stored: counts.received ?? 0, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent() };
+        return { ...base, stored: counts.received ?? 0, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent(), statuses: counts };
       }
       const drainMs = await drain(probe);
       const cpu = cpuUsPerEvent();
       const counts = await probe.counts();
       const lags = (await probe.lags()).sort((a, b) => a - b);
       const stored = Object.values(counts).reduce((a, b) => a + b, 0);
-      return { ...base, stored, processed: counts.processed ?? 0, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), drainMs, cpuUsPerEvent: cpu };
+      return { ...base, stored, processed: counts.processed ?? 0, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), drainMs, cpuUsPerEvent: cpu, statuses: counts };
     } finally {
       await probe.close();
     }
@@ -269,16 +274,20 @@ async function withFreshDatabase<T>(target: Target, fn: (t: Target) => Promise<T
       tmp.remove();
     }
   }
-  const schema = `bench_ingest_${Math.random().toString(36).slice(2, 8)}`;
+  // A database of its own, as a deployment has: advisory locks (the feed-order lock) are per
+  // database, so other work on the same server's database (tests, other benches) would contend.
+  const name = `bench_ingest_${Math.random().toString(36).slice(2, 8)}`;
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
   const tmp = tempDir('bench-ingest');
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.query(`CREATE DATABASE ${name}`);
   try {
     // The first process migrates; a second one (the worker) starts once the first is ready.
-    return await fn({ ...target, env: { ...target.env, DATA_DIR: tmp.dir, DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } });
+    return await fn({ ...target, env: { ...target.env, DATA_DIR: tmp.dir, DATABASE_URL: url.toString() } });
   } finally {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
     tmp.remove();
   }
@@ -326,6 +335,7 @@ async function main(): Promise<void> {
       const row = { ...result, ratio: result.reqPerSec / baseline };
       runs.set(target.name, [...(runs.get(target.name) ?? []), row]);
       const lag = row.lagP99Ms === null ? '' : `, lag p99 ${Math.round(row.lagP99Ms)} ms, drained in ${Math.round(row.drainMs!)} ms`;
+      if (row.processed !== null && row.processed !== row.stored) process.stdout.write(`  run ${run + 1}: ${target.name}: NOT all processed: ${JSON.stringify(row.statuses)}\n`);
       process.stdout.write(
         `  run ${run + 1}: ${target.name}: ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ratio ${row.ratio.toFixed(2)}, ${Math.round(row.cpuUsPerEvent)} µs CPU/event${lag}\n`,
       );
@@ -344,7 +354,7 @@ async function main(): Promise<void> {
     if (r.stored === null) return '';
     const stored = storedOk(r) ? 'every 2xx stored' : `NOT every 2xx stored (${r.acked} 2xx, ${r.stored} rows)`;
     if (r.processed === null) return `${stored} (${r.stored}); not processed (no worker)`;
-    return `${stored}, ${allProcessed(r) ? 'all processed' : 'NOT all processed'} (${r.processed} of ${r.stored})`;
+    return `${stored}, ${allProcessed(r) ? 'all processed' : `NOT all processed: ${JSON.stringify(r.statuses)}`} (${r.processed} of ${r.stored})`;
   };
   const goalOf = (r: Row) => {
     const goal = GOALS[r.name];
