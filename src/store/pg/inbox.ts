@@ -43,7 +43,7 @@ const RECORD_MANY = {
 
 const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
 
-interface RecordRow {
+export interface RecordRow {
   id: string;
   connection: string;
   kind: string;
@@ -64,7 +64,7 @@ interface RecordRow {
   correction: string | null;
 }
 
-function toEvent(r: RecordRow): InboundEvent {
+export function toEvent(r: RecordRow): InboundEvent {
   return {
     id: Number(r.id),
     connection: r.connection,

@@ -6,6 +6,7 @@ import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
 import { pgOutbox } from './outbox.js';
+import { pgProcessing } from './processing.js';
 import { pgReadModels } from './read-models.js';
 import { pgReconciliation } from './reconciliation.js';
 import { pgRetention } from './retention.js';
@@ -41,6 +42,7 @@ export function createPgStore(options: PgOptions): PgStore {
 
   const repos = (orm: PgOrm, inTx: boolean): Repos => ({
     inbox: pgInbox(orm),
+    processing: pgProcessing(orm),
     outbox: pgOutbox(orm),
     confirmations: pgConfirmations(orm, inTx, withTx),
     ledger: pgLedger(orm),

@@ -7,6 +7,7 @@ import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
+import { sqliteProcessing } from './processing.js';
 import { sqliteReadModels } from './read-models.js';
 import { sqliteReconciliation } from './reconciliation.js';
 import { sqliteRetention } from './retention.js';
@@ -16,6 +17,7 @@ function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw
   return {
     retention,
     inbox: sqliteInbox(orm, run),
+    processing: sqliteProcessing(raw, run),
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
