@@ -77,6 +77,7 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
       registry: metrics,
       timeoutMs: config.wms.timeoutMs,
       maxConcurrency: config.wms.maxConcurrency,
+      initialConcurrency: config.wms.initialConcurrency,
       clock,
       logger: logger.child({ room: 'wms-client' }),
       signal: stop.signal,
@@ -135,6 +136,8 @@ export async function runService(config: Config, options: RunOptions): Promise<R
         deps.stopJobs();
         const [, drained] = await Promise.all([http?.close(graceMs), deps.queue.stop({ graceMs })]);
         await metricsHttp?.close(0);
+        // The limiters' shares of a shared budget go back to the other processes at once.
+        await deps.wms.close();
         if (!drained) logger.warn({ graceMs }, 'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out');
         await deps.store.close();
         logger.info('stopped');
