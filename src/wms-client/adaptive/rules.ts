@@ -7,7 +7,7 @@
  * - then additive increase: one more per limit's worth of successes (one per round trip), and only
  *   while the limit is in use (an idle connection proves nothing);
  * - multiplicative decrease, at most once per round trip: halved on 429, 503 and timeouts, a tenth
- *   off when the recent latency rises well above the no-load latency (the WMS is queueing);
+ *   off when the recent latency reaches twice the no-load latency (the WMS is queueing);
  * - after a 429 the limit it happened at is remembered: growth stops one below it for a while
  *   (`plateauMs`), then probes again one step at a time. A rate limit shows no latency, so without
  *   this memory the limit would probe into it every few round trips and pause each time;
@@ -39,8 +39,8 @@ export const DEFAULT_RULES: Omit<LimitRules, 'initial' | 'max'> = {
   min: 1,
   overloadRatio: 0.5,
   latencyRatio: 0.9,
-  latencyTolerance: 1.5,
-  latencySlackMs: 10,
+  latencyTolerance: 2,
+  latencySlackMs: 20,
   plateauMs: 30_000,
   rttWindowMs: 30_000,
   maxPauseMs: 60_000,
@@ -121,8 +121,9 @@ export function onSample(rules: LimitRules, state: LimitState, sample: Sample, n
 
 function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: boolean, nowMs: number): LimitState {
   const minRtt = { ...s.minRtt, current: s.minRtt.current === null ? rttMs : Math.min(s.minRtt.current, rttMs) };
-  // About one round trip's worth of samples in the average.
-  const alpha = Math.min(0.5, Math.max(0.02, 1 / Math.max(1, s.limit)));
+  // About two round trips' worth of samples in the average: a busy client's own event-loop lag
+  // comes and goes, a queueing WMS stays slow.
+  const alpha = Math.min(0.25, Math.max(0.01, 1 / Math.max(1, 2 * s.limit)));
   const recentRtt = s.recentRtt === null ? rttMs : s.recentRtt + alpha * (rttMs - s.recentRtt);
   let next: LimitState = { ...s, minRtt, recentRtt };
   const base = noLoadRtt(next);
