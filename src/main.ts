@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
@@ -11,6 +12,7 @@ import { createMetricsRegistry } from './lib/metrics.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
+import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
 
@@ -78,6 +80,8 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
       timeoutMs: config.wms.timeoutMs,
       maxConcurrency: config.wms.maxConcurrency,
       initialConcurrency: config.wms.initialConcurrency,
+      // On Postgres the deployment's processes share each connection's limit; on SQLite there is one process.
+      ...(store.dialect === 'postgres' ? { budget: { shared: tableBudget(store.limitBudgets), holder: randomUUID() } } : {}),
       clock,
       logger: logger.child({ room: 'wms-client' }),
       signal: stop.signal,

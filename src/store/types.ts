@@ -1,3 +1,4 @@
+import type { LimitBudgetRepo } from './limit-budget-types.js';
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
 import type { ReadModelsRepo } from './read-model-types.js';
@@ -258,6 +259,8 @@ export interface StoreTx extends Repos {
 
 export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The adaptive WMS concurrency limits shared by the processes on this database. */
+  readonly limitBudgets: LimitBudgetRepo;
   /**
    * Runs `fn` in one transaction: everything written through `tx` (and jobs sent with `{ tx }`)
    * commits together or not at all. Use only `tx` inside `fn`; the store itself would wait for the

@@ -12,6 +12,7 @@ export { WmsError, isRetryable, wmsMessage, type WmsErrorKind } from './errors.j
 export { parseRetryAfter } from '../lib/backoff.js';
 export { AdaptiveLimiter, type AdaptiveLimiterOptions, type Classify, type LimitRules, type LimitState, type Sample, type SetTimer } from './limiter.js';
 export { shareOf, type SharedBudget, type TimedSample } from './adaptive/share.js';
+export { tableBudget, type BudgetTable } from './adaptive/table-budget.js';
 export { DEFAULT_RULES, initialState, onSample, permits, noLoadRtt } from './adaptive/rules.js';
 export { classifyCall } from './transport.js';
 export { hasNextPage, iteratePages, parseLinkHeader, parseTotalCount, type Page } from './page.js';

@@ -124,6 +124,7 @@ export class AdaptiveLimiter {
           samples,
           demand: this.#active + this.#waiting.length,
           nowMs: this.options.clock.nowMs(),
+          rules: this.rules,
         });
         this.#state = result.state;
         this.#share = result.share;
