@@ -68,7 +68,6 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
       : {}),
     ...(onLimiterSample ? { onSample: (sample: Sample, limit: number) => onLimiterSample(connection.name, sample, limit) } : {}),
   });
-  limiter.start();
   const onCall = options.onCall;
   const transport = new Transport({
     ...http,

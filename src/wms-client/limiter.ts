@@ -87,6 +87,11 @@ export class AdaptiveLimiter {
   }
 
   async run<T>(fn: () => Promise<T>, classify: Classify): Promise<T> {
+    if (this.options.shared) {
+      // The first call learns the deployment's limit and its share before it goes out.
+      if (this.#share === undefined) await this.sync();
+      this.#keepSyncing();
+    }
     if (!this.#canStart() || this.#waiting.length > 0) {
       await new Promise<void>((resolve) => {
         this.#waiting.push(resolve);
@@ -140,15 +145,20 @@ export class AdaptiveLimiter {
     return this.#syncing;
   }
 
-  /** Starts the periodic exchange with the shared budget (nothing to do without one). */
-  start(): void {
+  /**
+   * Exchanges with the shared budget every `syncMs` while this process has calls in flight or
+   * waiting, then once more to report it has none, and stops: an idle connection costs the
+   * database nothing.
+   */
+  #keepSyncing(): void {
     const shared = this.options.shared;
     if (!shared || this.#syncTimer || this.#closed) return;
-    const every = shared.syncMs ?? 100;
-    const tick = () => {
-      this.#syncTimer = this.#timer(() => void this.sync().finally(() => this.#syncTimer && tick()), every);
-    };
-    tick();
+    this.#syncTimer = this.#timer(() => {
+      void this.sync().finally(() => {
+        this.#syncTimer = undefined;
+        if (this.#active + this.#waiting.length > 0 || this.#pending.length > 0) this.#keepSyncing();
+      });
+    }, shared.syncMs ?? 100);
   }
 
   async close(): Promise<void> {
