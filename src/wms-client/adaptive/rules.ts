@@ -8,9 +8,12 @@
  *   while the limit is in use (an idle connection proves nothing);
  * - multiplicative decrease, at most once per round trip: halved on 429, 503 and timeouts, a tenth
  *   off when the recent latency reaches twice the no-load latency (the WMS is queueing);
- * - after a 429 the limit it happened at is remembered: growth stops one below it for a while
- *   (`plateauMs`), then probes again one step at a time. A rate limit shows no latency, so without
- *   this memory the limit would probe into it every few round trips and pause each time;
+ * - after a 429 the rate's edge is remembered: the limit the 429 came at (half of it in slow start,
+ *   as TCP's ssthresh), or lower when the recent
+ *   delivery rate × the no-load latency says so (Little's law: a WMS that takes R calls/s answering
+ *   in T s holds R × T in flight). Growth stops one below it for a while (`plateauMs`), then probes
+ *   again one step at a time. A rate limit shows no latency, so without this memory the limit
+ *   would probe into it every few round trips and pause each time;
  * - a Retry-After pauses the whole connection until then;
  * - never above `max` (WMS_MAX_CONCURRENCY) nor below `min`.
  * The state is JSON, so processes sharing one budget keep it in the database.
@@ -59,7 +62,12 @@ export interface LimitState {
   pausedUntil: number;
   /** After a 429: no growth to `limit` or above before `until`. */
   plateau: { limit: number; until: number } | null;
+  /** When the last few successful calls ended (ms), for the delivery rate. */
+  okTimes: number[];
 }
+
+/** Successful calls the delivery rate is measured over. */
+const RATE_SAMPLES = 64;
 
 export type Sample =
   | { kind: 'ok'; rttMs: number; saturated: boolean }
@@ -76,6 +84,7 @@ export function initialState(rules: LimitRules, nowMs: number): LimitState {
     decreasedAt: -Infinity,
     pausedUntil: 0,
     plateau: null,
+    okTimes: [],
   };
 }
 
@@ -104,6 +113,8 @@ export function onSample(rules: LimitRules, state: LimitState, sample: Sample, n
   const s: LimitState = { ...state, minRtt: rollWindow(rules, state.minRtt, nowMs) };
   if (sample.kind === 'ok') return onSuccess(rules, s, sample.rttMs, sample.saturated, nowMs);
   const before = s.limit;
+  // The rate is measured on the calls since the last pause ended (the pause is not the WMS's rate).
+  const edge = sample.kind === 'overload' && sample.status === 429 ? edgeOfRate(s) : undefined;
   const next = decrease(rules, s, rules.overloadRatio, nowMs);
   if (sample.kind === 'overload') {
     if (sample.retryAfterMs !== undefined && sample.retryAfterMs > 0) {
@@ -111,7 +122,10 @@ export function onSample(rules: LimitRules, state: LimitState, sample: Sample, n
     }
     if (sample.status === 429) {
       // Remember the lowest limit a 429 came at while the plateau lasts: that is the rate's edge.
-      const at = Math.floor(before);
+      // In slow start the limit doubled each round trip: the one before the last doubling is the edge
+      // (TCP's ssthresh = cwnd / 2); the burst the rate limiter allows hid it for a round trip or two.
+      const seen = s.slowStart ? Math.ceil(before / 2) + 1 : Math.floor(before);
+      const at = edge === undefined ? seen : Math.min(seen, edge + 1);
       const limit = next.plateau && next.plateau.until > nowMs ? Math.min(next.plateau.limit, at) : at;
       next.plateau = { limit: Math.max(rules.min + 1, limit), until: nowMs + rules.plateauMs };
     }
@@ -121,11 +135,12 @@ export function onSample(rules: LimitRules, state: LimitState, sample: Sample, n
 
 function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: boolean, nowMs: number): LimitState {
   const minRtt = { ...s.minRtt, current: s.minRtt.current === null ? rttMs : Math.min(s.minRtt.current, rttMs) };
+  const okTimes = [...(s.okTimes ?? []).filter((t) => t >= s.pausedUntil), nowMs].slice(-RATE_SAMPLES);
   // About two round trips' worth of samples in the average: a busy client's own event-loop lag
   // comes and goes, a queueing WMS stays slow.
   const alpha = Math.min(0.25, Math.max(0.01, 1 / Math.max(1, 2 * s.limit)));
   const recentRtt = s.recentRtt === null ? rttMs : s.recentRtt + alpha * (rttMs - s.recentRtt);
-  let next: LimitState = { ...s, minRtt, recentRtt };
+  let next: LimitState = { ...s, minRtt, recentRtt, okTimes };
   const base = noLoadRtt(next);
   if (base !== null && recentRtt > base * rules.latencyTolerance && recentRtt > base + rules.latencySlackMs) {
     // Queueing at the WMS; the average restarts from the no-load latency so one decrease does not repeat on old samples.
@@ -153,6 +168,21 @@ function decrease(rules: LimitRules, s: LimitState, ratio: number, nowMs: number
   const roundTrip = Math.max(s.recentRtt ?? 0, noLoadRtt(s) ?? 0);
   if (nowMs - s.decreasedAt < roundTrip) return { ...s, slowStart: false };
   return { ...s, limit: clamp(rules, Math.floor(s.limit * ratio)), slowStart: false, decreasedAt: nowMs };
+}
+
+/**
+ * Calls in flight at the rate the WMS delivered lately (delivery rate × no-load latency), rounded
+ * up; undefined while too few calls, or too short a span, were seen since the last pause.
+ */
+function edgeOfRate(s: LimitState): number | undefined {
+  const base = noLoadRtt(s);
+  if (base === null) return undefined;
+  // The first round trips after a pause spend the bucket's burst: faster than the rate itself.
+  const times = (s.okTimes ?? []).filter((t) => t >= s.pausedUntil + 2 * base);
+  if (times.length < 16) return undefined;
+  const span = Math.max(...times) - Math.min(...times);
+  if (span < base) return undefined;
+  return Math.ceil(((times.length - 1) / span) * base);
 }
 
 function rollWindow(rules: LimitRules, w: LimitState['minRtt'], nowMs: number): LimitState['minRtt'] {
