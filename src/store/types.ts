@@ -170,6 +170,8 @@ export interface OutboxRepo {
   waitsOf(recordId: number): Promise<OutboundWait[]>;
   /** Removes every wait on this reference and returns the ids of the records that waited for it. */
   releaseWaiters(connection: string, target: OutboundRef): Promise<number[]>;
+  /** Whether any record waits on this reference (one cheap read: most pushes have no waiter). */
+  hasWaiters(connection: string, target: OutboundRef): Promise<boolean>;
   /**
    * Records per state (every connection), and when the pending record that changed least recently
    * last changed (stored, attempted, failed an attempt); null when none is pending. For /metrics.

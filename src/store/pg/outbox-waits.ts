@@ -3,7 +3,7 @@ import type { OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundWaits as w } from './schema.js';
 
-type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters'>;
+type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
 
 const key = (entity: string, code: string) => `${entity}\u0001${code}`;
 
@@ -39,5 +39,14 @@ export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
           .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
           .returning({ recordId: w.recordId })
       ).map((r) => r.recordId),
+
+    hasWaiters: async (connection, target) =>
+      (
+        await orm
+          .select({ one: sql<number>`1` })
+          .from(w)
+          .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
+          .limit(1)
+      ).length > 0,
   };
 }
