@@ -35,7 +35,7 @@ export interface RunResult {
   items: number;
   synced: number;
   failed: number;
-  /** The limit of the in-process client at the end (undefined with worker processes). */
+  /** The connection's limit at the end (in-process client, or the shared one the worker processes left). */
   limit?: number | undefined;
 }
 
@@ -102,7 +102,19 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
       },
     });
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, items: ids.length, synced: final.synced, failed: final.failed, limit: o.processes === 0 ? deps.wms.get(connection).limiter.limit : undefined };
+    let limit = o.processes === 0 ? deps.wms.get(connection).limiter.limit : undefined;
+    if (o.processes > 0 && o.databaseUrl) {
+      // The deployment's shared limit, as the worker processes left it.
+      const client = new pg.Client({ connectionString: o.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ state: string }>(`SELECT state FROM ${schema}.wms_limits WHERE connection = 'bench'`);
+        if (rows[0]) limit = Math.floor((JSON.parse(rows[0].state) as { limit: number }).limit);
+      } finally {
+        await client.end();
+      }
+    }
+    return { seconds, items: ids.length, synced: final.synced, failed: final.failed, limit };
   } finally {
     await Promise.all(children.map((c) => stopChild(c)));
     await deps.queue.stop({ graceMs: 2000 });
