@@ -47,6 +47,8 @@ export class AdaptiveLimiter {
   #syncTimer: (() => void) | undefined;
   #rateLimited = 0;
   #closed = false;
+  /** Whether the first exchange was tried (a failed one is not awaited again by every call). */
+  #exchanged = false;
 
   constructor(private readonly options: AdaptiveLimiterOptions) {
     if (!Number.isInteger(options.max) || options.max < 1) throw new Error(`AdaptiveLimiter: max must be a positive integer, got ${options.max}`);
@@ -89,7 +91,10 @@ export class AdaptiveLimiter {
   async run<T>(fn: () => Promise<T>, classify: Classify): Promise<T> {
     if (this.options.shared) {
       // The first call learns the deployment's limit and its share before it goes out.
-      if (this.#share === undefined) await this.sync();
+      if (!this.#exchanged) {
+        this.#exchanged = true;
+        await this.sync();
+      }
       this.#keepSyncing();
     }
     if (!this.#canStart() || this.#waiting.length > 0) {
