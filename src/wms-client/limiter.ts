@@ -91,10 +91,7 @@ export class AdaptiveLimiter {
   async run<T>(fn: () => Promise<T>, classify: Classify): Promise<T> {
     if (this.options.shared) {
       // The first call learns the deployment's limit and its share before it goes out.
-      if (!this.#exchanged) {
-        this.#exchanged = true;
-        await this.sync();
-      }
+      if (!this.#exchanged) await this.sync();
       this.#keepSyncing();
     }
     if (!this.#canStart() || this.#waiting.length > 0) {
@@ -124,6 +121,7 @@ export class AdaptiveLimiter {
   sync(): Promise<void> {
     const shared = this.options.shared;
     if (!shared || this.#closed) return Promise.resolve();
+    this.#exchanged = true;
     this.#syncing ??= (async () => {
       const samples = this.#pending;
       this.#pending = [];
