@@ -2,6 +2,7 @@ import type { Clock } from '../lib/clock.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import type { Logger } from '../lib/logger.js';
 import { wmsOperations, type WmsOperations } from './client.js';
+import { eventLoopLagMs } from './adaptive/event-loop-lag.js';
 import type { SharedBudget } from './adaptive/share.js';
 import { AdaptiveLimiter, type Sample, type SetTimer } from './limiter.js';
 import { TokenManager } from './token-manager.js';
@@ -62,6 +63,7 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
     max: options.maxConcurrency,
     ...(options.initialConcurrency !== undefined ? { initial: options.initialConcurrency } : {}),
     clock: options.clock,
+    lagMs: eventLoopLagMs,
     ...(options.setTimer ? { setTimer: options.setTimer } : {}),
     ...(options.budget
       ? { shared: { budget: options.budget.shared, connection: connection.name, holder: options.budget.holder, ...(options.budget.onError ? { onError: options.budget.onError } : {}) } }

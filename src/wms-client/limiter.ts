@@ -25,6 +25,8 @@ export interface AdaptiveLimiterOptions {
   shared?: { budget: SharedBudget; connection: string; holder: string; syncMs?: number; onError?: (err: unknown) => void };
   /** Observes every sample (metrics). */
   onSample?: (sample: Sample, limit: number) => void;
+  /** This process's own event-loop lag (ms), which the latency rule tolerates on top; none when absent. */
+  lagMs?: () => number;
 }
 
 /** How a finished call counts: a latency sample, an overload, a timeout, or nothing (it says nothing about load). */
@@ -183,7 +185,8 @@ export class AdaptiveLimiter {
 
   #record(sample: Sample | undefined, saturated: boolean): void {
     if (!sample) return;
-    const s = sample.kind === 'ok' ? { ...sample, saturated } : sample;
+    const lag = sample.kind === 'ok' && this.options.lagMs ? this.options.lagMs() : 0;
+    const s: Sample = sample.kind === 'ok' ? { ...sample, saturated, ...(lag > 0 ? { lagMs: lag } : {}) } : sample;
     if (s.kind === 'overload' && s.status === 429) this.#rateLimited += 1;
     const now = this.options.clock.nowMs();
     this.#state = onSample(this.rules, this.#state, s, now);

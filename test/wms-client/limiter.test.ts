@@ -89,6 +89,15 @@ describe('limit rules', () => {
     expect(permits(fast)).toBeGreaterThanOrEqual(fastBefore);
   });
 
+  it("a busy client's own event-loop lag is not the WMS queueing", () => {
+    const clock = new ManualClock(0);
+    const start = run({ ...initialState(rules, 0), limit: 40, slowStart: false }, Array.from({ length: 40 }, () => ok(50)), clock, 1);
+    const lagging = run(start, Array.from({ length: 150 }, () => ({ kind: 'ok', rttMs: 130, saturated: true, lagMs: 80 }) as Sample), clock, 1);
+    expect(permits(lagging)).toBeGreaterThanOrEqual(permits(start));
+    const queueing = run(start, Array.from({ length: 150 }, () => ({ kind: 'ok', rttMs: 130, saturated: true, lagMs: 5 }) as Sample), clock, 1);
+    expect(permits(queueing)).toBeLessThan(permits(start));
+  });
+
   it('Retry-After pauses; a 429 leaves a plateau one below the limit it came at, probed again after plateauMs', () => {
     const clock = new ManualClock(0);
     let s: LimitState = { ...initialState(rules, 0), limit: 11, slowStart: false };

@@ -10,8 +10,8 @@
  *   off when the recent latency reaches twice the no-load latency (the WMS is queueing);
  * - after a 429 the rate's edge is remembered: the limit the 429 came at (half of it in slow start,
  *   as TCP's ssthresh), or lower when the recent
- *   delivery rate × the no-load latency says so (Little's law: a WMS that takes R calls/s answering
- *   in T s holds R × T in flight). Growth stops one below it for a while (`plateauMs`), then probes
+ *   delivery rate × the recent round trip says so (Little's law: a WMS that takes R calls/s
+ *   answering in T s holds R × T in flight). Growth stops one below it for a while (`plateauMs`), then probes
  *   again one step at a time. A rate limit shows no latency, so without this memory the limit
  *   would probe into it every few round trips and pause each time;
  * - a Retry-After pauses the whole connection until then;
@@ -70,7 +70,8 @@ export interface LimitState {
 const RATE_SAMPLES = 64;
 
 export type Sample =
-  | { kind: 'ok'; rttMs: number; saturated: boolean }
+  /** `lagMs`: how late the client itself ran its callbacks lately (its CPU load, not the WMS's queue). */
+  | { kind: 'ok'; rttMs: number; saturated: boolean; lagMs?: number | undefined }
   /** 429 or 503: the WMS says it is overloaded. */
   | { kind: 'overload'; status: number; retryAfterMs?: number | undefined }
   | { kind: 'timeout' };
@@ -111,7 +112,7 @@ export function isPaused(state: LimitState, nowMs: number): boolean {
 /** The state after one finished call. */
 export function onSample(rules: LimitRules, state: LimitState, sample: Sample, nowMs: number): LimitState {
   const s: LimitState = { ...state, minRtt: rollWindow(rules, state.minRtt, nowMs) };
-  if (sample.kind === 'ok') return onSuccess(rules, s, sample.rttMs, sample.saturated, nowMs);
+  if (sample.kind === 'ok') return onSuccess(rules, s, sample.rttMs, sample.saturated, nowMs, sample.lagMs ?? 0);
   const before = s.limit;
   // The rate is measured on the calls since the last pause ended (the pause is not the WMS's rate).
   const edge = sample.kind === 'overload' && sample.status === 429 ? edgeOfRate(s) : undefined;
@@ -133,7 +134,7 @@ export function onSample(rules: LimitRules, state: LimitState, sample: Sample, n
   return next;
 }
 
-function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: boolean, nowMs: number): LimitState {
+function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: boolean, nowMs: number, lagMs: number): LimitState {
   const minRtt = { ...s.minRtt, current: s.minRtt.current === null ? rttMs : Math.min(s.minRtt.current, rttMs) };
   const okTimes = [...(s.okTimes ?? []).filter((t) => t >= s.pausedUntil), nowMs].slice(-RATE_SAMPLES);
   // About two round trips' worth of samples in the average: a busy client's own event-loop lag
@@ -142,7 +143,8 @@ function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: b
   const recentRtt = s.recentRtt === null ? rttMs : s.recentRtt + alpha * (rttMs - s.recentRtt);
   let next: LimitState = { ...s, minRtt, recentRtt, okTimes };
   const base = noLoadRtt(next);
-  if (base !== null && recentRtt > base * rules.latencyTolerance && recentRtt > base + rules.latencySlackMs) {
+  // A busy client sees every answer later by its own event-loop lag: that is not the WMS queueing.
+  if (base !== null && recentRtt > base * rules.latencyTolerance + lagMs && recentRtt > base + rules.latencySlackMs + lagMs) {
     // Queueing at the WMS; the average restarts from the no-load latency so one decrease does not repeat on old samples.
     next = decrease(rules, next, rules.latencyRatio, nowMs);
     if (next.decreasedAt === nowMs) next.recentRtt = (base + recentRtt) / 2;
@@ -171,7 +173,8 @@ function decrease(rules: LimitRules, s: LimitState, ratio: number, nowMs: number
 }
 
 /**
- * Calls in flight at the rate the WMS delivered lately (delivery rate × no-load latency), rounded
+ * Calls in flight at the rate the WMS delivered lately (delivery rate × the recent round trip, by
+ * Little's law: a busy client's longer round trips need more in flight for the same rate), rounded
  * up; undefined while too few calls, or too short a span, were seen since the last pause.
  */
 function edgeOfRate(s: LimitState): number | undefined {
@@ -182,7 +185,7 @@ function edgeOfRate(s: LimitState): number | undefined {
   if (times.length < 16) return undefined;
   const span = Math.max(...times) - Math.min(...times);
   if (span < base) return undefined;
-  return Math.ceil(((times.length - 1) / span) * base);
+  return Math.ceil(((times.length - 1) / span) * Math.max(base, s.recentRtt ?? base));
 }
 
 function rollWindow(rules: LimitRules, w: LimitState['minRtt'], nowMs: number): LimitState['minRtt'] {
