@@ -7,13 +7,14 @@
  * - then additive increase: one more per limit's worth of successes (one per round trip), and only
  *   while the limit is in use (an idle connection proves nothing);
  * - multiplicative decrease, at most once per round trip: halved on 429, 503 and timeouts, a tenth
- *   off when the recent latency reaches twice the no-load latency (the WMS is queueing);
+ *   off when the recent latency reaches twice the no-load latency beyond the client's own
+ *   event-loop lag (the WMS is queueing);
  * - after a 429 the rate's edge is remembered: the limit the 429 came at (half of it in slow start,
- *   as TCP's ssthresh), or lower when the recent
- *   delivery rate × the recent round trip says so (Little's law: a WMS that takes R calls/s
- *   answering in T s holds R × T in flight). Growth stops one below it for a while (`plateauMs`), then probes
- *   again one step at a time. A rate limit shows no latency, so without this memory the limit
- *   would probe into it every few round trips and pause each time;
+ *   as TCP's ssthresh), or lower when the recent delivery rate × the recent round trip says so
+ *   (Little's law: a WMS that takes R calls/s answering in T s holds R × T in flight). Growth
+ *   stops one below it for a while (`plateauMs`), then probes again one step at a time. A rate
+ *   limit shows no latency, so without this memory the limit would probe into it every few round
+ *   trips and pause each time;
  * - a Retry-After pauses the whole connection until then;
  * - never above `max` (WMS_MAX_CONCURRENCY) nor below `min`.
  * The state is JSON, so processes sharing one budget keep it in the database.
