@@ -63,7 +63,8 @@ export const envSchema = z.object({
   INBOUND_RETRY_DELAY_SECONDS: int(0, 3600).default(5),
   INBOUND_LEASE_SECONDS: int(1, 86_400).default(300),
   WMS_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(30_000),
-  WMS_MAX_CONCURRENCY: int(1, 256).default(8),
+  WMS_MAX_CONCURRENCY: int(1, 256).default(64),
+  WMS_INITIAL_CONCURRENCY: int(1, 256).default(8),
   OUTBOUND_MAX_ATTEMPTS: int(1, 100).default(8),
   OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
   OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
@@ -142,7 +143,7 @@ export interface Config {
   inbound: { batchMax: number; commitConcurrency: number; retryLimit: number; retryDelaySeconds: number; leaseSeconds: number };
   /** Synchronous close acknowledgement (connections with `erpCloseAck: 'sync'`): how long the ERP may take to decide. */
   erpCloseAck: { timeoutMs: number };
-  wms: { timeoutMs: number; maxConcurrency: number };
+  wms: { timeoutMs: number; maxConcurrency: number; initialConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
   outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
   /**
@@ -232,7 +233,7 @@ export function loadConfig(source: Source = process.env): Config {
       leaseSeconds: env.INBOUND_LEASE_SECONDS,
     },
     erpCloseAck: { timeoutMs: env.ERP_CLOSE_ACK_TIMEOUT_MS },
-    wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
+    wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY, initialConcurrency: Math.min(env.WMS_INITIAL_CONCURRENCY, env.WMS_MAX_CONCURRENCY) },
     outbound: {
       maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
       retryBaseMs: env.OUTBOUND_RETRY_BASE_MS,

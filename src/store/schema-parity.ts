@@ -26,6 +26,8 @@ export const schemaParity: {
   stockLedger: [Same<'stockLedger'>, SameInsert<'stockLedger'>];
   inboundEventEdits: [Same<'inboundEventEdits'>, SameInsert<'inboundEventEdits'>];
   inboundAttempts: [Same<'inboundAttempts'>, SameInsert<'inboundAttempts'>];
+  wmsLimits: [Same<'wmsLimits'>, SameInsert<'wmsLimits'>];
+  wmsLimitHolders: [Same<'wmsLimitHolders'>, SameInsert<'wmsLimitHolders'>];
 } = {
   inboundEvents: [true, true],
   outboundRecords: [true, true],
@@ -34,6 +36,8 @@ export const schemaParity: {
   stockLedger: [true, true],
   inboundEventEdits: [true, true],
   inboundAttempts: [true, true],
+  wmsLimits: [true, true],
+  wmsLimitHolders: [true, true],
 };
 
 type SameR<S extends keyof typeof sqliteReconciliation & keyof typeof pgReconciliation> = Equals<

@@ -1,3 +1,4 @@
+import type { LimitBudgetRepo } from './limit-budget-types.js';
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
 import type { ReadModelsRepo } from './read-model-types.js';
@@ -174,6 +175,8 @@ export interface OutboxRepo {
   waitsOf(recordId: number): Promise<OutboundWait[]>;
   /** Removes every wait on this reference and returns the ids of the records that waited for it. */
   releaseWaiters(connection: string, target: OutboundRef): Promise<number[]>;
+  /** Whether any record waits on this reference (one cheap read: most pushes have no waiter). */
+  hasWaiters(connection: string, target: OutboundRef): Promise<boolean>;
   /**
    * Records per state (every connection), and when the pending record that changed least recently
    * last changed (stored, attempted, failed an attempt); null when none is pending. For /metrics.
@@ -303,6 +306,8 @@ export interface StoreTx extends Repos {
 
 export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The adaptive WMS concurrency limits shared by the processes on this database. */
+  readonly limitBudgets: LimitBudgetRepo;
   /**
    * Runs `fn` in one transaction: everything written through `tx` (and jobs sent with `{ tx }`)
    * commits together or not at all. Use only `tx` inside `fn`; the store itself would wait for the

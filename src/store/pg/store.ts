@@ -5,6 +5,7 @@ import { pgConfirmations } from './confirmations.js';
 import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.js';
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
+import { pgLimitBudgets } from './limit-budgets.js';
 import { pgOutbox } from './outbox.js';
 import { pgProcessing } from './processing.js';
 import { pgReadModels } from './read-models.js';
@@ -56,6 +57,7 @@ export function createPgStore(options: PgOptions): PgStore {
     dialect: 'postgres',
     database,
     ...repos(database.orm, false),
+    limitBudgets: pgLimitBudgets(inTransaction),
 
     transaction: async (fn) => {
       const hooks: (() => void)[] = [];

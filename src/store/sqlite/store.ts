@@ -5,6 +5,7 @@ import { sqliteConfirmations } from './confirmations.js';
 import { openSqlite, type SqliteDatabase, type SqliteOrm } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
+import { sqliteLimitBudgets } from './limit-budgets.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
 import { sqliteProcessing } from './processing.js';
@@ -44,6 +45,7 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
     dialect: 'sqlite',
     database,
     ...repos(orm, (fn) => lock.run(fn), statements, raw, retention),
+    limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
 
     transaction: (fn) =>
       lock.exclusive(async () => {
