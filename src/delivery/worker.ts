@@ -12,6 +12,7 @@ import { dispatchFeed } from './dispatch.js';
 import type { DeliveryMetrics } from './metrics.js';
 import type { Poster } from './post.js';
 import { signMessage } from './sign.js';
+import { webhookIdOf } from './webhook-id.js';
 
 export type PushConnection = Pick<ConnectionConfig, 'name'> & { erpWebhook: ErpWebhookConfig };
 
@@ -30,8 +31,6 @@ export interface DeliveryWorkerDeps {
   random?: () => number;
 }
 
-/** The id the ERP dedupes on: one per feed event and connection, the same on every attempt and resend. */
-export const webhookIdOf = (connection: string, confirmationId: number) => `evt_${connection}_${confirmationId}`;
 
 /**
  * The push loop of one process: dispatches new feed events into deliveries, leases due ones (in

@@ -93,8 +93,11 @@ export interface DeliveriesRepo {
   attemptsOf(id: number): Promise<DeliveryAttempt[]>;
   list(query: DeliveryListQuery): Promise<Delivery[]>;
   count(filter: DeliveryFilter): Promise<number>;
-  /** Dead (or pending) deliveries back to a fresh schedule, due now; returns the ids re-sent. */
-  resend(filter: DeliveryFilter & { ids?: readonly number[] }, at: Date, limit: number): Promise<number[]>;
+  /**
+   * Deliveries in one of `statuses` that match, back to pending on a fresh schedule (attempts 0),
+   * due now; at most `limit`, oldest first. Returns the ids re-sent.
+   */
+  resend(filter: DeliveryFilter & { ids?: readonly number[] }, at: Date, limit: number, statuses: readonly DeliveryStatus[]): Promise<number[]>;
   /** Pending deliveries of a connection waiting for a retry become due now (its endpoint is back). */
   rescheduleNow(connection: string, at: Date): Promise<number>;
   breakers(): Promise<(DeliveryBreaker)[]>;

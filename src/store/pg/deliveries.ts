@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { BreakerRow, ClaimedDelivery, DeliveriesRepo } from '../delivery-types.js';
 import { deliveryWhere } from '../delivery-filter.js';
 import type { PgOrm } from './database.js';
@@ -122,12 +122,12 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
 
     count: async (filter) => Number((await orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)))[0]!.n),
 
-    resend: (filter, at, limit) =>
+    resend: (filter, at, limit, statuses) =>
       tx(async (o) => {
         const rows = await o
           .select({ id: d.id })
           .from(d)
-          .where(and(deliveryWhere(d, filter), ne(d.status, 'delivered')))
+          .where(and(deliveryWhere(d, filter), inArray(d.status, [...statuses])))
           .orderBy(asc(d.id))
           .limit(limit);
         const ids = rows.map((r) => r.id);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { BreakerRow, ClaimedDelivery, DeliveriesRepo } from '../delivery-types.js';
 import { deliveryWhere } from '../delivery-filter.js';
 import type { SqliteOrm } from './database.js';
@@ -111,12 +111,12 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
 
     count: (filter) => run(() => orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)).get()!.n),
 
-    resend: (filter, at, limit) =>
+    resend: (filter, at, limit, statuses) =>
       run(() => {
         const ids = orm
           .select({ id: d.id })
           .from(d)
-          .where(and(deliveryWhere(d, filter), ne(d.status, 'delivered')))
+          .where(and(deliveryWhere(d, filter), inArray(d.status, [...statuses])))
           .orderBy(asc(d.id))
           .limit(limit)
           .all()
