@@ -158,8 +158,9 @@ export class DeliveryWorker {
         if (verdict.outcome === 'delivered') this.#d.metrics?.lagSeconds.observe({ connection: delivery.connection }, Math.max(0, ended.getTime() - delivery.feedAt.getTime()) / 1000);
       }
       this.#d.metrics?.attempts.inc({ connection: delivery.connection, outcome: result.outcome });
+      // The slot stays taken until the attempt is written: the breaker and the key order then
+      // always see it before this process claims anything more.
       this.#results.push({ result, ok, connection: delivery.connection });
-      this.#inFlight.delete(delivery.id);
       void this.#flush().catch((err: unknown) => this.#d.logger.error({ err: (err as Error).message }, 'recording delivery attempts failed'));
     })();
   }
@@ -172,8 +173,12 @@ export class DeliveryWorker {
       try {
         while (this.#results.length > 0) {
           const batch = this.#results.splice(0);
-          await this.#d.store.deliveries.finish(this.#owner, batch.map((b) => b.result));
-          await this.#updateBreakers(batch);
+          try {
+            await this.#d.store.deliveries.finish(this.#owner, batch.map((b) => b.result));
+            await this.#updateBreakers(batch);
+          } finally {
+            for (const b of batch) this.#inFlight.delete(b.result.id);
+          }
         }
       } finally {
         this.#flushing = undefined;
