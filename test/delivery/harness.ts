@@ -5,6 +5,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import type { Config } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import type { ConfirmationType } from '../../src/store/values.js';
+import type { Store } from '../../src/store/types.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
 import { startReceiver, type Answer, type Receiver } from './receiver.js';
 
@@ -50,11 +51,12 @@ export async function deliveryHarness(options: HarnessOptions) {
     receiver,
     settings,
     connection: acme,
-    startWorker(overrides: Partial<Config['delivery']> = {}) {
+    /** A worker; with `store`, on a store of its own (a second process's view of the same database). */
+    startWorker(overrides: Partial<Config['delivery']> = {}, store: Store = svc.deps.store) {
       const poster = createPoster({ timeoutMs: overrides.timeoutMs ?? settings.timeoutMs, maxSockets: 64 });
       const stop = new AbortController();
       const worker = new DeliveryWorker({
-        store: svc.deps.store,
+        store,
         clock: svc.deps.clock,
         logger: silentLogger(),
         settings: { ...settings, ...overrides },
@@ -68,8 +70,8 @@ export async function deliveryHarness(options: HarnessOptions) {
       return worker;
     },
     /** Appends a feed event (a confirmation) the way processing does. */
-    async append(type: ConfirmationType, data: Record<string, unknown>) {
-      const { confirmation } = await svc.deps.store.confirmations.append({ connection: 'acme', type, dedupeKey: `k${++n}`, data, at: svc.deps.clock.now() });
+    async append(type: ConfirmationType, data: Record<string, unknown>, store: Store = svc.deps.store) {
+      const { confirmation } = await store.confirmations.append({ connection: 'acme', type, dedupeKey: `k${++n}`, data, at: svc.deps.clock.now() });
       return confirmation;
     },
     async close() {

@@ -22,12 +22,18 @@ export async function startReceiver(secret: string, options: { answer?: (id: str
   const wh = new Webhook(secret);
   const receipts: Receipt[] = [];
   const hits = new Map<string, number>();
-  const held: ServerResponse[] = [];
+  const held: { res: ServerResponse; id: string; body: Record<string, unknown> }[] = [];
   let badSignatures = 0;
   let requests = 0;
   let seq = 0;
   const waiters: { n: number; resolve: () => void }[] = [];
   let answer: (id: string, body: Record<string, unknown>, hit: number) => Answer = options.answer ?? (() => ({ status: 200 }));
+
+  const accept = (id: string, body: Record<string, unknown>) => {
+    receipts.push({ id, body, seq: seq++, at: performance.now() });
+    for (const w of waiters.splice(0)) if (receipts.length >= w.n) w.resolve();
+    else waiters.push(w);
+  };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -48,14 +54,10 @@ export async function startReceiver(secret: string, options: { answer?: (id: str
       hits.set(id, hit);
       const a = answer(id, body, hit);
       if (a === 'hang') {
-        held.push(res);
+        held.push({ res, id, body });
         return;
       }
-      if (a.status >= 200 && a.status < 300) {
-        receipts.push({ id, body, seq: seq++, at: performance.now() });
-        for (const w of waiters.splice(0)) if (receipts.length >= w.n) w.resolve();
-        else waiters.push(w);
-      }
+      if (a.status >= 200 && a.status < 300) accept(id, body);
       res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers }).end(a.body ?? '{"ok":true}');
     });
   });
@@ -79,12 +81,20 @@ export async function startReceiver(secret: string, options: { answer?: (id: str
       if (receipts.length >= n) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ n, resolve }));
     },
+    /** How many requests are held now. */
+    get heldCount() {
+      return held.length;
+    },
+    /** Answers the held requests (a 2xx accepts them). */
     releaseHeld(status = 200) {
-      for (const r of held.splice(0)) r.writeHead(status).end();
+      for (const h of held.splice(0)) {
+        if (status >= 200 && status < 300) accept(h.id, h.body);
+        h.res.writeHead(status).end();
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const r of held.splice(0)) r.destroy();
+        for (const h of held.splice(0)) h.res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
