@@ -9,7 +9,8 @@ import { deliveryHarness, type Harness, type HarnessOptions } from './harness.js
 
 /** The push rules of issue 13 (parts 1, 2 and 4), on a real store and a real receiver. */
 export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
-  describe(`ERP push (${dialect})`, () => {
+  // Generous per-test deadline: on a shared Postgres every append waits for the feed-order lock.
+  describe(`ERP push (${dialect})`, { timeout: 120_000 }, () => {
     let h: Harness | undefined;
     const clock = new ManualClock(Date.now()); // near the real time: the receiver checks the signature's timestamp (5 min tolerance)
     const harness = async (options: Omit<HarnessOptions, 'label' | 'dialect' | 'clock'> = {}) => {
