@@ -111,6 +111,8 @@ export const envSchema = z.object({
   ERP_WEBHOOK_BREAKER_FAILURES: int(1, 10_000).default(10),
   ERP_WEBHOOK_BREAKER_PROBE_SECONDS: int(1, 86_400).default(5),
   ERP_WEBHOOK_POLL_MS: int(10, 60_000).default(250),
+  // Well inside the WMS's 45 s (spec: "The receiver should respond within 45 seconds").
+  ERP_CLOSE_ACK_TIMEOUT_MS: int(1, 40_000).default(20_000),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
@@ -156,6 +158,8 @@ export interface Config {
    * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
    */
   inbound: { batchMax: number; commitConcurrency: number; retryLimit: number; retryDelaySeconds: number; leaseSeconds: number };
+  /** Synchronous close acknowledgement (connections with `erpCloseAck: 'sync'`): how long the ERP may take to decide. */
+  erpCloseAck: { timeoutMs: number };
   wms: { timeoutMs: number; maxConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
   outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
@@ -254,6 +258,7 @@ export function loadConfig(source: Source = process.env): Config {
       retryDelaySeconds: env.INBOUND_RETRY_DELAY_SECONDS,
       leaseSeconds: env.INBOUND_LEASE_SECONDS,
     },
+    erpCloseAck: { timeoutMs: env.ERP_CLOSE_ACK_TIMEOUT_MS },
     wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
     outbound: {
       maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
