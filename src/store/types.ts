@@ -1,6 +1,7 @@
 import type { LimitBudgetRepo } from './limit-budget-types.js';
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
+import type { DeliveriesRepo } from './delivery-types.js';
 import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
@@ -291,6 +292,8 @@ export interface Repos {
   retention: RetentionRepo;
   /** Counts and keyset pages for operators (admin API, console). */
   readModels: ReadModelsRepo;
+  /** ERP deliveries (issue 13): the push outbox, attempts, cursors, breakers. */
+  deliveries: DeliveriesRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */
@@ -319,4 +322,9 @@ export interface Store extends Repos {
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Calls `listener` with the connection after a transaction that appended to its feed commits
+   * (in this process); returns the unsubscribe. How the delivery room hears of new events at once.
+   */
+  onFeedAppended(listener: (connection: string) => void): () => void;
 }

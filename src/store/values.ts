@@ -46,3 +46,18 @@ export type ReconciliationItemStatus = (typeof RECONCILIATION_ITEM_STATUSES)[num
 /** What one processing attempt of an inbound event came to (inbound_attempts.outcome). */
 export const INBOUND_ATTEMPT_OUTCOMES = ['processed', 'quarantined', 'error', 'failed'] as const;
 export type InboundAttemptOutcome = (typeof INBOUND_ATTEMPT_OUTCOMES)[number];
+
+/**
+ * An ERP delivery (issue 13): `pending` until the ERP answers 2xx (`delivered`), or until its last
+ * attempt or an answer that no retry can change (`dead`, re-sendable by an operator).
+ */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What one attempt came to: `delivered`, `retry` (another attempt is scheduled), `dead` (the last one). */
+export const DELIVERY_ATTEMPT_OUTCOMES = ['delivered', 'retry', 'dead'] as const;
+export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
+
+/** A circuit breaker per endpoint: `closed` sends everything, `open` sends one probe per interval. */
+export const BREAKER_STATES = ['closed', 'open'] as const;
+export type BreakerState = (typeof BREAKER_STATES)[number];

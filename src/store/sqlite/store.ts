@@ -2,6 +2,8 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { migrationsFolder } from '../migrations.js';
 import type { Repos, Store, StoreTx } from '../types.js';
 import { sqliteConfirmations } from './confirmations.js';
+import { sqliteDeliveries } from './deliveries.js';
+import { feedSignal } from '../feed-signal.js';
 import { openSqlite, type SqliteDatabase, type SqliteOrm } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
@@ -24,6 +26,7 @@ function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw
     ledger: sqliteLedger(orm, run),
     reconciliation: sqliteReconciliation(orm, run, raw),
     readModels: sqliteReadModels(orm, run),
+    deliveries: sqliteDeliveries(orm, run, raw),
   };
 }
 
@@ -40,17 +43,27 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
   const statements = lazyOutboxStatements(orm);
   const retention = sqliteRetention(database);
   const txRepos = repos(orm, runNow, statements, raw, retention);
+  const signal = feedSignal();
+  const direct = repos(orm, (fn) => lock.run(fn), statements, raw, retention);
 
   return {
     dialect: 'sqlite',
     database,
-    ...repos(orm, (fn) => lock.run(fn), statements, raw, retention),
+    ...direct,
+    confirmations: signal.watch(direct.confirmations, signal.emit),
+    onFeedAppended: signal.subscribe,
     limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
 
     transaction: (fn) =>
       lock.exclusive(async () => {
         const hooks: (() => void)[] = [];
-        const tx: StoreTx = { ...txRepos, handle: { dialect: 'sqlite', db: raw }, afterCommit: (h) => hooks.push(h) };
+        const appended = new Set<string>();
+        const tx: StoreTx = {
+          ...txRepos,
+          confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          handle: { dialect: 'sqlite', db: raw },
+          afterCommit: (h) => hooks.push(h),
+        };
         raw.exec('BEGIN IMMEDIATE');
         let result;
         try {
@@ -60,6 +73,7 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
           if (raw.inTransaction) raw.exec('ROLLBACK');
           throw err;
         }
+        for (const connection of appended) signal.emit(connection);
         for (const hook of hooks) hook();
         return result;
       }),
