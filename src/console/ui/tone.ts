@@ -8,6 +8,8 @@ const TONES: Record<string, Tone> = {
   failed: 'bad',
   rejected: 'neutral',
   quarantined: 'purple',
+  // an attempt that failed and will be tried again
+  error: 'warn',
   // outbound records
   synced: 'ok',
   pending: 'info',
