@@ -3,7 +3,6 @@ import { eventFilterShape, storeFilter } from '../../admin/routes/event-schemas.
 import { MAX_PAGE } from '../../admin/routes/params.js';
 import type { InboxFilter } from '../../store/types.js';
 import { connectionBase } from '../nav.js';
-import { withQuery } from '../ui/table.js';
 
 /*
  * The inbound events pages' filters, shared by the list, its bulk retry and the overview's links:
@@ -49,11 +48,18 @@ export function inboxFilter(connection: string, f: EventsFilter): InboxFilter {
 
 /** The filter's query parameters, as the list's URL and its forms carry them. */
 export function filterParams(f: LooseFilter): Record<string, string> {
-  return nonEmpty({ kind: f.kind, status: f.status, code: f.code, from: f.from, to: f.to });
+  return nonEmpty(Object.fromEntries(FILTER_KEYS.map((k) => [k, f[k]])));
 }
 
+const FILTER_KEYS = ['kind', 'status', 'code', 'from', 'to'] as const;
+
+/** The list's URL with this filter (built by hand: a page links every row's business code). */
 export function eventsHref(connection: string, f: LooseFilter = {}, extra: Record<string, string | number | undefined> = {}): string {
-  return withQuery(`${connectionBase(connection)}/events`, { ...filterParams(f), ...extra });
+  let query = '';
+  for (const [name, value] of [...FILTER_KEYS.map((k) => [k, f[k]] as const), ...Object.entries(extra)]) {
+    if (value !== undefined && value !== '') query += `${query ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+  }
+  return `${connectionBase(connection)}/events${query}`;
 }
 
 export function eventHref(connection: string, id: number): string {

@@ -113,7 +113,9 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
     // index answers any combination from the index alone.
     count: (q) =>
       run(() => {
-        const index = sql.raw(q.businessCode ? 'inbound_events_code' : 'inbound_events_filter');
+        // One status of the whole connection (the console's quarantined/failed lists) is a prefix of its own index.
+        const byStatus = q.status && !q.kind && !q.statuses && !q.receivedFrom && !q.receivedTo;
+        const index = sql.raw(q.businessCode ? 'inbound_events_code' : byStatus ? 'inbound_events_status_page' : 'inbound_events_filter');
         return orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events INDEXED BY ${index} WHERE ${where(q) ?? sql`1`}`).n;
       }),
 

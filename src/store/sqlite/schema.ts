@@ -45,6 +45,10 @@ export const inboundEvents = sqliteTable(
     index('inbound_events_filter').on(t.connection, t.kind, t.status, t.receivedAt),
     // The console's overview counts a connection's recent events by kind and status from this index alone.
     index('inbound_events_recent').on(t.connection, t.receivedAt, t.kind, t.status),
+    // The console's and the admin API's list of one status (quarantined, failed: rare) or one kind
+    // and status, newest first: a page read in id order from the index, not found among every event.
+    index('inbound_events_status_page').on(t.connection, t.status, t.id),
+    index('inbound_events_kind_status_page').on(t.connection, t.kind, t.status, t.id),
   ],
 );
 
