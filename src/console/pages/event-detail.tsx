@@ -80,11 +80,11 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
           actions={
             <>
               {editable(e) ? (
-                <a class="btn" href={`${href}/edit`}>
+                <a class={e.status === 'quarantined' ? 'btn primary' : 'btn'} href={`${href}/edit`}>
                   Edit payload
                 </a>
               ) : null}
-              {retryable(e) ? <ActionButton action={`${href}/retry`} csrf={csrf} label={e.status === 'processed' ? 'Process again' : 'Retry now'} variant={e.status === 'processed' ? 'default' : 'primary'} /> : null}
+              {retryable(e) ? <ActionButton action={`${href}/retry`} csrf={csrf} label={e.status === 'processed' ? 'Process again' : 'Retry now'} variant={e.status === 'failed' || e.status === 'received' ? 'primary' : 'default'} /> : null}
             </>
           }
         />
