@@ -59,6 +59,10 @@ describe('console: inbound events pages', () => {
     expect(page).not.toContain(evil);
     expect(page).not.toContain('BETA-ONLY');
     expect(page).toMatch(/<a href="\/console\/connections\/acme\/events" class="active"/);
+    // The overview says how many wait for an operator (any age) and links to them.
+    const overview = await html(`${c}/overview`);
+    expect(overview).toMatch(/data-metric="attention.quarantined">\s*<a href="\/console\/connections\/acme\/events\?status=quarantined">2<\/a>/);
+    expect(overview).toMatch(/data-metric="attention.failed">0</);
   });
 
   it('filters by status, kind, business code and time range, as the admin API does', async () => {

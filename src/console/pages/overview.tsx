@@ -60,6 +60,14 @@ function Live(props: { o: ConnectionOverview }) {
               {o.inbound.totals.processed > 0 ? <a href={eventsHref(o.connection, { status: 'processed', from: o.inbound.since })}>{fmtNumber(o.inbound.totals.processed)}</a> : '0'}
             </strong>
           </div>
+          <div class="metric-label attention">
+            waiting for an operator, any age: quarantined{' '}
+            <strong data-metric="attention.quarantined">
+              {o.attention.quarantined > 0 ? <a href={eventsHref(o.connection, { status: 'quarantined' })}>{fmtNumber(o.attention.quarantined)}</a> : '0'}
+            </strong>
+            {' · '}failed{' '}
+            <strong data-metric="attention.failed">{o.attention.failed > 0 ? <a href={eventsHref(o.connection, { status: 'failed' })}>{fmtNumber(o.attention.failed)}</a> : '0'}</strong>
+          </div>
         </Card>
         <Card title="Outbound to the WMS">
           <div class="metric-row">
