@@ -113,9 +113,12 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
     // index answers any combination from the index alone.
     count: (q) =>
       run(() => {
-        // One status of the whole connection (the console's quarantined/failed lists) is a prefix of its own index.
+        // One status of the whole connection (the console's quarantined/failed lists) is a prefix of
+        // its own index; a time range of one connection is a range of the recent index (which holds
+        // kind and status too), not a walk through every event of the connection.
         const byStatus = q.status && !q.kind && !q.statuses && !q.receivedFrom && !q.receivedTo;
-        const index = sql.raw(q.businessCode ? 'inbound_events_code' : byStatus ? 'inbound_events_status_page' : 'inbound_events_filter');
+        const byTime = q.connection && (q.receivedFrom || q.receivedTo);
+        const index = sql.raw(q.businessCode ? 'inbound_events_code' : byStatus ? 'inbound_events_status_page' : byTime ? 'inbound_events_recent' : 'inbound_events_filter');
         return orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events INDEXED BY ${index} WHERE ${where(q) ?? sql`1`}`).n;
       }),
 
