@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listEventsCapped } from '../../src/inbound/event-list-page.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
 import { fixture, postWebhook } from '../inbound/support.js';
 import { startTestService, testConnection, type TestService } from '../support/service.js';
@@ -86,6 +87,16 @@ describe(`console: inbound events pages (${dialect})`, () => {
     expect(await html(`${c}/events?to=2000-01-01T00:00:00Z`)).toContain('No event matches these filters');
     const api = await adminJson('GET', '/events?connection=acme&status=quarantined');
     expect(api.total).toBe(2);
+  });
+
+  it('counts no further than the cap: past it the list says "more than", with the admin API’s rows and cursor', async () => {
+    const api = await adminJson('GET', '/events?connection=acme&limit=2');
+    const capped = await listEventsCapped(svc.deps.store, { connection: 'acme' }, { limit: 2 }, 3);
+    expect(capped).toMatchObject({ total: 3, more: true, nextCursor: api.nextCursor });
+    expect(capped.events).toEqual(api.events);
+    expect(await listEventsCapped(svc.deps.store, { connection: 'acme' }, { limit: 2 }, 4)).toMatchObject({ total: 4, more: false });
+    expect(await listEventsCapped(svc.deps.store, { connection: 'acme', status: 'quarantined' }, { limit: 2 }, 1)).toMatchObject({ total: 1, more: true });
+    expect(await listEventsCapped(svc.deps.store, { connection: 'acme', status: 'quarantined' }, { limit: 2 }, 2)).toMatchObject({ total: 2, more: false });
   });
 
   it('pages with a keyset cursor: each event once, newest first', async () => {

@@ -1,4 +1,5 @@
-import { listEvents, type EventSummary } from '../../inbound/event-views.js';
+import { listEventsCapped } from '../../inbound/event-list-page.js';
+import type { EventSummary } from '../../inbound/event-views.js';
 import { EDITABLE_STATUSES } from '../../inbound/correct-event.js';
 import { BULK_RETRY_STATUSES } from '../../inbound/retry-event.js';
 import { INBOUND_STATUSES } from '../../store/index.js';
@@ -36,7 +37,7 @@ export const registerEventsList: PageRegistrar = (app, deps) => {
     const parsed = eventsPageSchema.safeParse(nonEmpty(c.req.query()));
     if (!parsed.success) return badQuery(c, deps, connection, 'events', parsed.error);
     const q = parsed.data;
-    const page = await listEvents(deps.store, inboxFilter(connection, q), { limit: q.limit, beforeId: q.before ? Number(q.before) : undefined });
+    const page = await listEventsCapped(deps.store, inboxFilter(connection, q), { limit: q.limit, beforeId: q.before ? Number(q.before) : undefined });
     const base = `${connectionBase(connection)}/events`;
     const here = eventsHref(connection, q, { before: q.before, limit: q.limit === 50 ? undefined : q.limit });
     const csrf = c.get('session').csrf;
@@ -96,7 +97,7 @@ export const registerEventsList: PageRegistrar = (app, deps) => {
         <Pager
           newestHref={q.before ? eventsHref(connection, q) : undefined}
           nextHref={page.nextCursor ? eventsHref(connection, q, { before: page.nextCursor, limit: q.limit === 50 ? undefined : q.limit }) : undefined}
-          summary={`${plural(page.total, 'event')} match, newest first${page.events.length > 0 ? ` · showing ${fmtNumber(page.events.length)}` : ''}`}
+          summary={`${page.more ? `More than ${plural(page.total, 'event')}` : plural(page.total, 'event')} match, newest first${page.events.length > 0 ? ` · showing ${fmtNumber(page.events.length)}` : ''}`}
         />
       </>,
     );

@@ -169,6 +169,11 @@ export function pgInbox(orm: PgOrm): InboxRepo {
 
     count: async (q) => Number((await orm.select({ n: sql<string>`count(*)` }).from(t).where(where(q)))[0]!.n),
 
+    countUpTo: async (q, cap) => {
+      const matching = orm.select({ one: sql`1`.as('one') }).from(t).where(where(q)).limit(cap).as('matching');
+      return Number((await orm.select({ n: sql<string>`count(*)` }).from(matching))[0]!.n);
+    },
+
     ids: async (q, limit) => (await orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit)).map((r) => r.id),
 
     recordAttempt: async (id, at) => {
