@@ -40,7 +40,8 @@ export const inboundEvents = pgTable(
     index('inbound_events_connection').on(t.connection, t.id),
     index('inbound_events_kind').on(t.kind, t.id),
     index('inbound_events_code').on(t.businessCode, t.id),
-    index('inbound_events_received').on(t.receivedAt),
+    // The id span of a time range (the lists' time filter) read from this index alone.
+    index('inbound_events_received').on(t.receivedAt, t.id),
     // Every filter but the business code in one index: counts are answered from it alone.
     index('inbound_events_filter').on(t.connection, t.kind, t.status, t.receivedAt),
     // The console's overview counts a connection's recent events by kind and status from this index alone.
