@@ -155,8 +155,11 @@ export function pgInbox(orm: PgOrm): InboxRepo {
         // The ids are read from inbound_events_received (received_at, id) alone; OFFSET 0 keeps the
         // planner from turning min/max into walks of the primary key, which pass every event
         // outside the range first (50,000 for a day in the middle of 100,000).
-        const inRange = orm.select({ id: t.id }).from(t).where(receivedWhere(t, q)).offset(0).as('in_range');
-        const [bounds] = await orm.select({ lo: sql<string | null>`min(${inRange.id})`, hi: sql<string | null>`max(${inRange.id})` }).from(inRange);
+        // (Raw SQL: the query builder leaves out an OFFSET of 0.)
+        const { rows } = await orm.execute<{ lo: string | null; hi: string | null }>(
+          sql`SELECT min(id) AS lo, max(id) AS hi FROM (SELECT ${t.id} AS id FROM ${t} WHERE ${receivedWhere(t, q)} OFFSET 0) AS in_range`,
+        );
+        const bounds = rows[0];
         if (!bounds || bounds.lo === null || bounds.hi === null) return [];
         span = and(gte(t.id, Number(bounds.lo)), lte(t.id, Number(bounds.hi)));
       }
