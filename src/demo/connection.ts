@@ -55,5 +55,6 @@ export function demoConnection(options: { emulatorUrl: string; clientId: string;
     wms: { baseUrl: options.emulatorUrl, authMode: 'client', clientId: options.clientId, clientSecret: options.clientSecret },
     webhookCredentials: [{ username: DEMO_WEBHOOK_USERNAME, password: options.secrets.webhookPassword }],
     erpApiToken: options.secrets.erpApiToken,
+    erpCloseAck: 'async',
   };
 }

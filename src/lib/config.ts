@@ -89,6 +89,11 @@ export const envSchema = z.object({
   WEBHOOK_PREVIOUS_USERNAME: optionalString,
   WEBHOOK_PREVIOUS_PASSWORD: optionalString,
   ERP_API_TOKEN: optionalString,
+  ERP_WEBHOOK_URL: optionalString,
+  ERP_WEBHOOK_SECRET: optionalString,
+  ERP_WEBHOOK_PREVIOUS_SECRET: optionalString,
+  ERP_WEBHOOK_EVENTS: optionalString,
+  ERP_CLOSE_ACK: z.enum(['async', 'sync']).default('async'),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
@@ -298,6 +303,11 @@ function connectionFromEnv(env: Env): ConnectionConfig[] {
     webhookPreviousUsername: env.WEBHOOK_PREVIOUS_USERNAME,
     webhookPreviousPassword: env.WEBHOOK_PREVIOUS_PASSWORD,
     erpApiToken: env.ERP_API_TOKEN,
+    erpWebhookUrl: env.ERP_WEBHOOK_URL,
+    erpWebhookSecret: env.ERP_WEBHOOK_SECRET,
+    erpWebhookPreviousSecret: env.ERP_WEBHOOK_PREVIOUS_SECRET,
+    erpWebhookEvents: env.ERP_WEBHOOK_EVENTS,
+    erpCloseAck: env.ERP_CLOSE_ACK,
   };
   const parsed = connectionInputSchema.safeParse(input);
   if (!parsed.success) {
