@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/store/pg/schema.ts', './src/store/pg/reconciliation-schema.ts'],
+  schema: ['./src/store/pg/schema.ts', './src/store/pg/reconciliation-schema.ts', './src/store/pg/delivery-schema.ts'],
   out: './drizzle/pg',
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
@@ -11,6 +12,7 @@ import { createMetricsRegistry } from './lib/metrics.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
+import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
 
@@ -77,6 +79,9 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
       registry: metrics,
       timeoutMs: config.wms.timeoutMs,
       maxConcurrency: config.wms.maxConcurrency,
+      initialConcurrency: config.wms.initialConcurrency,
+      // On Postgres the deployment's processes share each connection's limit; on SQLite there is one process.
+      ...(store.dialect === 'postgres' ? { budget: { shared: tableBudget(store.limitBudgets), holder: randomUUID() } } : {}),
       clock,
       logger: logger.child({ room: 'wms-client' }),
       signal: stop.signal,
@@ -135,6 +140,8 @@ export async function runService(config: Config, options: RunOptions): Promise<R
         deps.stopJobs();
         const [, drained] = await Promise.all([http?.close(graceMs), deps.queue.stop({ graceMs })]);
         await metricsHttp?.close(0);
+        // The limiters' shares of a shared budget go back to the other processes at once.
+        await deps.wms.close();
         if (!drained) logger.warn({ graceMs }, 'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out');
         await deps.store.close();
         logger.info('stopped');

@@ -3,12 +3,13 @@ import { outboundJobs } from './outbound/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
 import { reconcileJobs } from './reconcile/jobs.js';
 import { retentionJobs } from './retention/jobs.js';
+import { deliveryJobs } from './delivery/jobs.js';
 
 /**
  * A room's jobs: queues it creates and handlers it runs. Each room exports one of these; the
  * worker role registers them all. Kept as a list so `serve` and `worker` run the same set.
  */
-export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs, reconcileJobs, retentionJobs];
+export const jobRegistrations: JobRegistration[] = [inboundJobs, outboundJobs, reconcileJobs, retentionJobs, deliveryJobs];
 
 export async function startWorkers(deps: ServiceDeps, registrations: JobRegistration[] = jobRegistrations): Promise<void> {
   for (const r of registrations) {

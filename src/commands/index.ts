@@ -2,6 +2,7 @@ import { connectionsCommand } from './connections.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { eventsCommand } from './events.js';
+import { deliveriesCommand } from './deliveries.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
 import { pushCommand } from './push.js';
@@ -24,6 +25,7 @@ export const commands: Command[] = [
   syncCommand,
   replayCommand,
   eventsCommand,
+  deliveriesCommand,
   reconcileCommand,
   pruneCommand,
   connectionsCommand,

@@ -92,6 +92,8 @@ export const pushCommand: Command = {
         return load.invalid.length > 0 || counts.failed > 0 || counts.pending > 0 ? 1 : 0;
       } finally {
         await deps.queue.stop({ graceMs: config.shutdownGraceMs });
+        // Gives this process's share of a shared WMS limit back before the store goes.
+        await deps.wms.close();
         await deps.store.close();
         logger.flush();
       }

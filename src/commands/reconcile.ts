@@ -105,6 +105,8 @@ export const reconcileCommand: Command = {
         return final.status === 'completed' ? 0 : 1;
       } finally {
         await deps.queue.stop({ graceMs: config.shutdownGraceMs });
+        // Gives this process's share of a shared WMS limit back before the store goes.
+        await deps.wms.close();
         await deps.store.close();
         logger.flush();
       }

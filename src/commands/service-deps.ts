@@ -11,6 +11,8 @@ export async function withServiceDeps<T>(config: Config, fn: (deps: ServiceDeps)
     return await fn(deps);
   } finally {
     await deps.queue.stop({ graceMs: 0 });
+    // Gives this process's share of a shared WMS limit back before the store goes.
+    await deps.wms.close();
     await deps.store.close();
   }
 }

@@ -78,6 +78,8 @@ export const syncCommand: Command = {
         return missing > 0 ? 1 : 0;
       } finally {
         await deps.queue.stop({ graceMs: 0 });
+        // Gives this process's share of a shared WMS limit back before the store goes.
+        await deps.wms.close();
         await deps.store.close();
       }
     }),

@@ -5,11 +5,13 @@ import { requestContext } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
 import { WMS_PATHS, WMS_BASE_PATH } from '../wms/index.js';
 import { bearerAuth } from './http/auth.js';
+import { capacityLimit } from './capacity/middleware.js';
 import { faultInjection } from './faults/middleware.js';
 import { controlAuth } from './http/control-auth.js';
 import type { EmulatorApp, EmulatorEnv, EmulatorServices } from './http/env.js';
 import { onEmulatorError, onEmulatorNotFound, validationHook } from './http/errors.js';
 import { CONTROL_PREFIX } from './http/zones.js';
+import { controlCapacityRoutes } from './routes/control-capacity.js';
 import { controlClientRoutes } from './routes/control-clients.js';
 import { controlFaultRoutes, type StateFiles } from './routes/control-faults.js';
 import { controlReceptionRoutes } from './routes/control-receptions.js';
@@ -57,6 +59,7 @@ export function createEmulatorApp(services: EmulatorServices, options: EmulatorA
   // Endpoint 21 needs no token; endpoint 20 takes OAuth2 tokens only, checked by its own route.
   const open = new Set<string>([WMS_PATHS.authToken, WMS_PATHS.storageSystemDispatched]);
   app.use(`${WMS_BASE_PATH}/*`, (c, next) => (open.has(c.req.path) ? next() : bearer(c, next)));
+  app.use(`${WMS_BASE_PATH}/*`, capacityLimit(services.capacity));
 
   tokenRoutes(app, services);
   productRoutes(app, services);
@@ -71,6 +74,7 @@ export function createEmulatorApp(services: EmulatorServices, options: EmulatorA
   controlWebhookRoutes(app, services);
   controlWebhookStyleRoutes(app, services);
   controlFaultRoutes(app, services, options.files);
+  controlCapacityRoutes(app, services);
   openApiRoutes(app);
 
   app.onError(onEmulatorError);

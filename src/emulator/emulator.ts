@@ -7,6 +7,8 @@ import type { EmulatorContext } from './context.js';
 import { openEmulatorDatabase } from './db/open.js';
 import { statementCache } from './db/statements.js';
 import type { EmulatorEventMap, EmulatorEvents } from './events.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CapacityRegistry } from './capacity/registry.js';
 import { FaultRegistry } from './faults/registry.js';
 import type { EmulatorApp, EmulatorServices } from './http/env.js';
 import { seedDemo } from './seed/demo.js';
@@ -38,10 +40,12 @@ export interface EmulatorOptions {
   bodyLimitBytes?: number;
   /** Random source of fault injection's `rate` (tests pass a deterministic one). */
   random?: () => number;
+  /** How the capacity model's latency waits (tests pass one they resolve themselves). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface EmulatorState extends EmulatorServices {
-  /** Back to the start state: every tenant removed, faults cleared, the seed applied again. */
+  /** Back to the start state: every tenant removed, faults and capacity models cleared, the seed applied again. */
   resetAll(): void;
   /** `delivery` (a webhook request finished), `idle` (a tenant has nothing pending), `queued`. */
   events: EmulatorEvents;
@@ -75,6 +79,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if (options.seed === 'demo') seedDemo(ctx, options.demoClient ?? DEFAULT_DEMO_CLIENT);
   };
   const faults = new FaultRegistry(options.random);
+  const capacity = new CapacityRegistry(ctx.clock, options.sleep ?? ((ms) => sleep(ms)));
   const webhooks = new WebhookDispatcher(ctx, faults, options.deliveryLogMax);
   const dataDir = options.dataDir ?? (options.dataFile ? dirname(options.dataFile) : undefined);
   const snapshots = dataDir ? snapshotDir(dataDir) : undefined;
@@ -85,9 +90,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     adminToken: options.adminToken,
     webhooks,
     faults,
+    capacity,
     resetAll: () => {
       webhooks.reset();
       faults.clear();
+      capacity.clear();
       resetAll(ctx);
       seed();
     },

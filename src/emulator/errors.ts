@@ -14,10 +14,11 @@ const REASONS: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Payload Too Large',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
 };
 
-export type WmsErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 500;
+export type WmsErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
 
 /**
  * An error answered by the emulated WMS API. 409 and 500 render as the spec's conflict object

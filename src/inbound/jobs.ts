@@ -2,26 +2,26 @@ import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job } from '../queue/types.js';
 import { inboundMetrics, type InboundMetrics } from './metrics.js';
-import { processEvent } from './process-event.js';
+import { createEventProcessor, type EventProcessor } from './processor.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
 
 /**
- * Runs one processing job: each of its events on its own. A failed attempt keeps its error on the
- * event (still `received`, to be retried with the job); on the job's last attempt the event is
- * marked `failed` with its error, for the operator to see and retry. Events already processed are
- * skipped when the job runs again, so only the failed ones are retried.
+ * Runs one processing job: its events go into the process's batches (several events per
+ * transaction, shared with the jobs running beside it: `processor.ts`), each event with its own
+ * outcome. A failed attempt keeps its error on the event (still `received`, to
+ * be retried with the job); on the job's last attempt the event is marked `failed` with its error,
+ * for the operator to see and retry. Events already processed are skipped when the job runs
+ * again, so only the failed ones are retried.
  */
-export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, job: Job<ProcessJobData>): Promise<void> {
+export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, processor: EventProcessor, job: Job<ProcessJobData>): Promise<void> {
   const final = job.retryCount >= job.retryLimit;
   const failures: string[] = [];
-  for (const eventId of job.data.eventIds) {
-    try {
-      await processEvent({ store: deps.store, clock: deps.clock, metrics }, eventId);
-    } catch (err) {
-      const message = errorMessage(err);
-      failures.push(`event ${eventId}: ${message}`);
-      await recordFailure(deps, metrics, eventId, message, final, job.retryCount + 1);
-    }
+  const outcomes = await processor(job.data.eventIds);
+  for (const outcome of outcomes) {
+    if (outcome.ok) continue;
+    const message = errorMessage(outcome.error);
+    failures.push(`event ${outcome.eventId}: ${message}`);
+    await recordFailure(deps, metrics, outcome.eventId, message, final, job.retryCount + 1);
   }
   if (failures.length > 0) throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
 }
@@ -31,8 +31,11 @@ async function recordFailure(deps: ServiceDeps, metrics: InboundMetrics, eventId
   try {
     const event = await deps.store.inbox.get(eventId);
     metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
-    await (final ? deps.store.inbox.markFailed(eventId, message, at) : deps.store.inbox.noteError(eventId, message, at));
-    if (event) await deps.store.inbox.recordAttemptOutcome({ eventId, connection: event.connection, outcome: final ? 'failed' : 'error', error: message, at });
+    // One transaction: whoever sees the event failed sees its attempt in the history too.
+    await deps.store.transaction(async (tx) => {
+      await (final ? tx.inbox.markFailed(eventId, message, at) : tx.inbox.noteError(eventId, message, at));
+      if (event) await tx.inbox.recordAttemptOutcome({ eventId, connection: event.connection, outcome: final ? 'failed' : 'error', error: message, at });
+    });
   } catch (err) {
     deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
   }
@@ -55,6 +58,7 @@ export const inboundJobs: JobRegistration = {
   name: 'inbound',
   register: async (deps) => {
     const metrics = inboundMetrics(deps.metrics);
+    const processor = createEventProcessor({ store: deps.store, clock: deps.clock, metrics });
     const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = processJobOptions(deps.config);
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {
@@ -64,7 +68,7 @@ export const inboundJobs: JobRegistration = {
     await deps.queue.work<ProcessJobData>(
       INBOUND_QUEUE,
       { batchSize: deps.config.worker.batchSize, concurrency: deps.config.worker.concurrency, pollIntervalMs: deps.config.worker.pollIntervalMs },
-      (job) => runProcessJob(deps, metrics, job),
+      (job) => runProcessJob(deps, metrics, processor, job),
     );
   },
 };

@@ -34,6 +34,17 @@ const cronOrOff = (fallback: string) =>
     .refine((v) => v === 'off' || isCron(v), 'expected a cron expression (5 fields, or 6 with seconds) or off')
     .default(fallback);
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** `0,5s,5m,2h`: delays in ms (a bare number is seconds). */
+const durationList = z
+  .string()
+  .regex(/^\s*\d+(ms|s|m|h|d)?\s*(,\s*\d+(ms|s|m|h|d)?\s*){0,49}$/, 'expected at most 50 comma-separated durations such as 0,5s,5m,30m,2h');
+const durationsMs = (v: string) =>
+  v.split(',').map((part) => {
+    const [, n, unit] = /^(\d+)(ms|s|m|h|d)?$/.exec(part.trim())!;
+    return Number(n) * DURATION_UNITS[unit ?? 's']!;
+  });
+
 /**
  * Every environment variable the service reads, with its default. `.env.example` mirrors this
  * list; a test checks the two agree. Nothing else in the code reads `process.env`.
@@ -63,7 +74,8 @@ export const envSchema = z.object({
   INBOUND_RETRY_DELAY_SECONDS: int(0, 3600).default(5),
   INBOUND_LEASE_SECONDS: int(1, 86_400).default(300),
   WMS_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(30_000),
-  WMS_MAX_CONCURRENCY: int(1, 256).default(8),
+  WMS_MAX_CONCURRENCY: int(1, 256).default(64),
+  WMS_INITIAL_CONCURRENCY: int(1, 256).default(8),
   OUTBOUND_MAX_ATTEMPTS: int(1, 100).default(8),
   OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
   OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
@@ -94,6 +106,14 @@ export const envSchema = z.object({
   ERP_WEBHOOK_PREVIOUS_SECRET: optionalString,
   ERP_WEBHOOK_EVENTS: optionalString,
   ERP_CLOSE_ACK: z.enum(['async', 'sync']).default('async'),
+  ERP_WEBHOOK_RETRY_SCHEDULE: durationList.default('0,5s,5m,30m,2h,5h,10h,10h'),
+  ERP_WEBHOOK_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(15_000),
+  ERP_WEBHOOK_CONCURRENCY: int(1, 1024).default(64),
+  ERP_WEBHOOK_BREAKER_FAILURES: int(1, 10_000).default(10),
+  ERP_WEBHOOK_BREAKER_PROBE_SECONDS: int(1, 86_400).default(5),
+  ERP_WEBHOOK_POLL_MS: int(10, 60_000).default(250),
+  // Well inside the WMS's 45 s (spec: "The receiver should respond within 45 seconds").
+  ERP_CLOSE_ACK_TIMEOUT_MS: int(1, 40_000).default(20_000),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
@@ -108,6 +128,7 @@ export const envSchema = z.object({
   LEDGER_RETENTION_DAYS: int(1, 36_500).default(180),
   RECONCILE_RETENTION_DAYS: int(1, 36_500).default(90),
   OUTBOUND_RETENTION_DAYS: int(1, 36_500).default(365),
+  DELIVERY_RETENTION_DAYS: int(1, 36_500).default(30),
   PRUNE_CRON: cronOrOff('17 3 * * *'),
   EMULATOR_DELIVERY_LOG_MAX: int(10, 10_000_000).default(10_000),
   CONSOLE_SESSION_HOURS: int(1, 720).default(12),
@@ -138,7 +159,9 @@ export interface Config {
    * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
    */
   inbound: { batchMax: number; commitConcurrency: number; retryLimit: number; retryDelaySeconds: number; leaseSeconds: number };
-  wms: { timeoutMs: number; maxConcurrency: number };
+  /** Synchronous close acknowledgement (connections with `erpCloseAck: 'sync'`): how long the ERP may take to decide. */
+  erpCloseAck: { timeoutMs: number };
+  wms: { timeoutMs: number; maxConcurrency: number; initialConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
   outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
   /**
@@ -147,6 +170,14 @@ export interface Config {
    */
   reconcile: { cron: string | null; products: 'wms' | 'synced'; batchSize: number; parallelism: number; settleSeconds: number };
   connections: ConnectionConfig[];
+  /**
+   * Pushing the feed to the ERP (issue 13; connections with `erpWebhook`): `retryScheduleMs[i]` is
+   * the delay before attempt i+1 (its length is the number of attempts, jittered in full); a
+   * request gives up after `timeoutMs`; `concurrency` requests in flight per process; the breaker
+   * opens after `breakerFailures` consecutive failures and probes every `breakerProbeMs`; other
+   * processes' new events are found within `pollMs`.
+   */
+  delivery: { retryScheduleMs: number[]; timeoutMs: number; concurrency: number; breakerFailures: number; breakerProbeMs: number; pollMs: number };
   /** The operators' API (/admin/v1) and console: off when `token` is unset; console sessions last `sessionHours`. */
   admin: { token: string | undefined; sessionHours: number };
   /**
@@ -169,6 +200,7 @@ export interface Config {
     ledgerDays: number;
     reconcileDays: number;
     outboundDays: number;
+    deliveryDays: number;
     cron: string | null;
   };
   emulator: {
@@ -227,7 +259,8 @@ export function loadConfig(source: Source = process.env): Config {
       retryDelaySeconds: env.INBOUND_RETRY_DELAY_SECONDS,
       leaseSeconds: env.INBOUND_LEASE_SECONDS,
     },
-    wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
+    erpCloseAck: { timeoutMs: env.ERP_CLOSE_ACK_TIMEOUT_MS },
+    wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY, initialConcurrency: Math.min(env.WMS_INITIAL_CONCURRENCY, env.WMS_MAX_CONCURRENCY) },
     outbound: {
       maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
       retryBaseMs: env.OUTBOUND_RETRY_BASE_MS,
@@ -242,6 +275,14 @@ export function loadConfig(source: Source = process.env): Config {
       settleSeconds: env.RECONCILE_SETTLE_SECONDS,
     },
     connections,
+    delivery: {
+      retryScheduleMs: durationsMs(env.ERP_WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: env.ERP_WEBHOOK_TIMEOUT_MS,
+      concurrency: env.ERP_WEBHOOK_CONCURRENCY,
+      breakerFailures: env.ERP_WEBHOOK_BREAKER_FAILURES,
+      breakerProbeMs: env.ERP_WEBHOOK_BREAKER_PROBE_SECONDS * 1000,
+      pollMs: env.ERP_WEBHOOK_POLL_MS,
+    },
     admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     authFailures: { limit: env.AUTH_FAILURE_LIMIT, windowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000, trustProxyHops: env.TRUST_PROXY_HOPS },
@@ -253,6 +294,7 @@ export function loadConfig(source: Source = process.env): Config {
       ledgerDays: env.LEDGER_RETENTION_DAYS,
       reconcileDays: env.RECONCILE_RETENTION_DAYS,
       outboundDays: env.OUTBOUND_RETENTION_DAYS,
+      deliveryDays: env.DELIVERY_RETENTION_DAYS,
       cron: env.PRUNE_CRON === 'off' ? null : env.PRUNE_CRON,
     },
     emulator: {

@@ -33,6 +33,8 @@ export const pruneReconciliationRuns: PruneFn = async (store, cutoff, dryRun) =>
 
 export const pruneSyncedDocuments: PruneFn = async (store, cutoff, dryRun) => ({ records: await store.retention.pruneSyncedDocuments(cutoff, dryRun) });
 
+export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({ ...(await store.deliveries.prune(cutoff, dryRun)) });
+
 /**
  * Every prune, in order: raw bodies before what their events wrote (a confirmation or a movement
  * stays while its event's body does), dedupe keys after bodies. A room with rows of its own adds
@@ -46,4 +48,5 @@ export const pruneSteps: PruneStep[] = [
   { name: 'stock-ledger', setting: 'LEDGER_RETENTION_DAYS', days: (c) => c.retention.ledgerDays, prune: pruneLedger },
   { name: 'reconciliation-runs', setting: 'RECONCILE_RETENTION_DAYS', days: (c) => c.retention.reconcileDays, prune: pruneReconciliationRuns },
   { name: 'synced-documents', setting: 'OUTBOUND_RETENTION_DAYS', days: (c) => c.retention.outboundDays, prune: pruneSyncedDocuments },
+  { name: 'erp-deliveries', setting: 'DELIVERY_RETENTION_DAYS', days: (c) => c.retention.deliveryDays, prune: pruneDeliveries },
 ];

@@ -8,6 +8,8 @@ export * from './types.js';
 export * from './reconciliation-types.js';
 export * from './retention-types.js';
 export * from './read-model-types.js';
+export * from './limit-budget-types.js';
+export * from './delivery-types.js';
 export * from './values.js';
 
 export type AnyStore = SqliteStore | PgStore;

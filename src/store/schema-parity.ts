@@ -3,6 +3,8 @@ import type * as pgReconciliation from './pg/reconciliation-schema.js';
 import type * as pg from './pg/schema.js';
 import type * as sqliteReconciliation from './sqlite/reconciliation-schema.js';
 import type * as sqlite from './sqlite/schema.js';
+import type * as pgDelivery from './pg/delivery-schema.js';
+import type * as sqliteDelivery from './sqlite/delivery-schema.js';
 
 // Compile-time proof that both dialects' tables infer the same row and insert types. If a column
 // is added to one schema only, or typed differently, `tsc` fails on the line of that table.
@@ -26,6 +28,8 @@ export const schemaParity: {
   stockLedger: [Same<'stockLedger'>, SameInsert<'stockLedger'>];
   inboundEventEdits: [Same<'inboundEventEdits'>, SameInsert<'inboundEventEdits'>];
   inboundAttempts: [Same<'inboundAttempts'>, SameInsert<'inboundAttempts'>];
+  wmsLimits: [Same<'wmsLimits'>, SameInsert<'wmsLimits'>];
+  wmsLimitHolders: [Same<'wmsLimitHolders'>, SameInsert<'wmsLimitHolders'>];
 } = {
   inboundEvents: [true, true],
   outboundRecords: [true, true],
@@ -34,6 +38,8 @@ export const schemaParity: {
   stockLedger: [true, true],
   inboundEventEdits: [true, true],
   inboundAttempts: [true, true],
+  wmsLimits: [true, true],
+  wmsLimitHolders: [true, true],
 };
 
 type SameR<S extends keyof typeof sqliteReconciliation & keyof typeof pgReconciliation> = Equals<
@@ -53,4 +59,25 @@ export const reconciliationSchemaParity: {
   reconciliationRuns: [true, true],
   reconciliationItems: [true, true],
   reconciliationSnapshots: [true, true],
+};
+
+type SameD<S extends keyof typeof sqliteDelivery & keyof typeof pgDelivery> = Equals<
+  InferSelectModel<(typeof sqliteDelivery)[S]>,
+  InferSelectModel<(typeof pgDelivery)[S]>
+>;
+type SameInsertD<S extends keyof typeof sqliteDelivery & keyof typeof pgDelivery> = Equals<
+  Omit<InferInsertModel<(typeof sqliteDelivery)[S]>, 'id'>,
+  Omit<InferInsertModel<(typeof pgDelivery)[S]>, 'id'>
+>;
+
+export const deliverySchemaParity: {
+  erpDeliveries: [SameD<'erpDeliveries'>, SameInsertD<'erpDeliveries'>];
+  erpDeliveryAttempts: [SameD<'erpDeliveryAttempts'>, SameInsertD<'erpDeliveryAttempts'>];
+  erpDeliveryCursors: [SameD<'erpDeliveryCursors'>, SameInsertD<'erpDeliveryCursors'>];
+  erpDeliveryBreakers: [SameD<'erpDeliveryBreakers'>, SameInsertD<'erpDeliveryBreakers'>];
+} = {
+  erpDeliveries: [true, true],
+  erpDeliveryAttempts: [true, true],
+  erpDeliveryCursors: [true, true],
+  erpDeliveryBreakers: [true, true],
 };

@@ -1,5 +1,7 @@
+import type { LimitBudgetRepo } from './limit-budget-types.js';
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from './sqlite/schema.js';
+import type { DeliveriesRepo } from './delivery-types.js';
 import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
@@ -105,6 +107,11 @@ export interface InboxRepo {
   countByStatus(): Promise<Record<InboundStatus, number>>;
   /** Sets status `quarantined` with its reason (only from `received`); false when the event is elsewhere. */
   markQuarantined(id: number, reason: string, at: Date): Promise<boolean>;
+  /**
+   * Sets status `rejected_by_erp` with the ERP's message in `error` (from `received`, or again from
+   * `rejected_by_erp` with the newer message); false when the event is elsewhere (processed meanwhile).
+   */
+  markRejectedByErp(id: number, message: string, at: Date): Promise<boolean>;
   /** Quarantined events now, per connection and kind. */
   quarantinedCounts(): Promise<{ connection: string; kind: string; n: number }[]>;
   /** Stores an operator correction beside the original payload and adds it to the edit history. */
@@ -171,6 +178,8 @@ export interface OutboxRepo {
   waitsOf(recordId: number): Promise<OutboundWait[]>;
   /** Removes every wait on this reference and returns the ids of the records that waited for it. */
   releaseWaiters(connection: string, target: OutboundRef): Promise<number[]>;
+  /** Whether any record waits on this reference (one cheap read: most pushes have no waiter). */
+  hasWaiters(connection: string, target: OutboundRef): Promise<boolean>;
   /**
    * Records per state (every connection), and when the pending record that changed least recently
    * last changed (stored, attempted, failed an attempt); null when none is pending. For /metrics.
@@ -235,8 +244,48 @@ export interface LedgerRepo {
   list(connection: string, query: { productExternalCode?: string; limit: number }): Promise<LedgerMovement[]>;
 }
 
+/** One event's processing outcome, as `ProcessingRepo.complete` records it. */
+export interface ProcessedEvent {
+  eventId: number;
+  connection: string;
+  movements: NewLedgerMovement[];
+  confirmation: NewConfirmation;
+}
+
+export interface QuarantinedEvent {
+  eventId: number;
+  connection: string;
+  reason: string;
+}
+
+/**
+ * The processing path's statements, for many events at once and prepared once (processing runs
+ * them for every event the receiver acknowledges, beside the receiver, in the same process).
+ */
+export interface ProcessingRepo {
+  /**
+   * Counts one processing attempt on each of these events that is still to be processed
+   * (`received` or `failed`) and returns them, in id order; the others are left as they are.
+   * One statement, outside the transaction that records the outcome, so failed attempts count too.
+   */
+  claim(ids: readonly number[], at: Date): Promise<InboundEvent[]>;
+  /** The stored payloads of those of these documents the ERP pushed (receptions compare against their lines). */
+  documents(connection: string, externalCodes: readonly string[]): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
+  /**
+   * Records each event's outcome: its ledger movements (those not recorded yet), status
+   * `processed`, a `processed` attempt, and its confirmation (appended once per dedupe key: the id
+   * of the one appended, or of the one already there, `created` false). Call
+   * it on a transaction's repos: on Postgres it takes the feed-order lock, held until the commit.
+   * Results in input order.
+   */
+  complete(events: readonly ProcessedEvent[], at: Date): Promise<{ confirmationId: number; created: boolean }[]>;
+  /** Quarantines each event still `received`, with a `quarantined` attempt; true for those it quarantined. */
+  quarantine(events: readonly QuarantinedEvent[], at: Date): Promise<boolean[]>;
+}
+
 export interface Repos {
   inbox: InboxRepo;
+  processing: ProcessingRepo;
   outbox: OutboxRepo;
   confirmations: ConfirmationsRepo;
   ledger: LedgerRepo;
@@ -245,6 +294,8 @@ export interface Repos {
   retention: RetentionRepo;
   /** Counts and keyset pages for operators (admin API, console). */
   readModels: ReadModelsRepo;
+  /** ERP deliveries (issue 13): the push outbox, attempts, cursors, breakers. */
+  deliveries: DeliveriesRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */
@@ -260,6 +311,8 @@ export interface StoreTx extends Repos {
 
 export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The adaptive WMS concurrency limits shared by the processes on this database. */
+  readonly limitBudgets: LimitBudgetRepo;
   /**
    * Runs `fn` in one transaction: everything written through `tx` (and jobs sent with `{ tx }`)
    * commits together or not at all. Use only `tx` inside `fn`; the store itself would wait for the
@@ -271,4 +324,9 @@ export interface Store extends Repos {
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Calls `listener` with the connection after a transaction that appended to its feed commits
+   * (in this process); returns the unsubscribe. How the delivery room hears of new events at once.
+   */
+  onFeedAppended(listener: (connection: string) => void): () => void;
 }

@@ -1,9 +1,14 @@
 /** Value sets of the service's own tables (not the WMS's: those live in src/wms/). */
 
-export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected', 'quarantined'] as const;
+/**
+ * `rejected` is our refusal of a delivery we could not identify; `rejected_by_erp` is a close
+ * document the ERP refused through the synchronous acknowledgement (docs/erp-delivery.md): stored,
+ * not processed, until an operator retries it or the WMS re-sends it and the ERP accepts.
+ */
+export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected', 'quarantined', 'rejected_by_erp'] as const;
 export type InboundStatus = (typeof INBOUND_STATUSES)[number];
 /** The statuses an operator's retry puts back to `received` (docs/webhooks.md, "Retry"). */
-export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed'];
+export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed', 'rejected_by_erp'];
 
 export const OUTBOUND_ENTITIES = ['product', 'delivery-point', 'document', 'document-cancel'] as const;
 export type OutboundEntity = (typeof OUTBOUND_ENTITIES)[number];
@@ -41,3 +46,18 @@ export type ReconciliationItemStatus = (typeof RECONCILIATION_ITEM_STATUSES)[num
 /** What one processing attempt of an inbound event came to (inbound_attempts.outcome). */
 export const INBOUND_ATTEMPT_OUTCOMES = ['processed', 'quarantined', 'error', 'failed'] as const;
 export type InboundAttemptOutcome = (typeof INBOUND_ATTEMPT_OUTCOMES)[number];
+
+/**
+ * An ERP delivery (issue 13): `pending` until the ERP answers 2xx (`delivered`), or until its last
+ * attempt or an answer that no retry can change (`dead`, re-sendable by an operator).
+ */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What one attempt came to: `delivered`, `retry` (another attempt is scheduled), `dead` (the last one). */
+export const DELIVERY_ATTEMPT_OUTCOMES = ['delivered', 'retry', 'dead'] as const;
+export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
+
+/** A circuit breaker per endpoint: `closed` sends everything, `open` sends one probe per interval. */
+export const BREAKER_STATES = ['closed', 'open'] as const;
+export type BreakerState = (typeof BREAKER_STATES)[number];

@@ -2,14 +2,20 @@ import type { Clock } from '../lib/clock.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import type { Logger } from '../lib/logger.js';
 import { wmsOperations, type WmsOperations } from './client.js';
-import { Limiter } from './limiter.js';
+import { eventLoopLagMs } from './adaptive/event-loop-lag.js';
+import type { SharedBudget } from './adaptive/share.js';
+import { AdaptiveLimiter, type Sample, type SetTimer } from './limiter.js';
 import { TokenManager } from './token-manager.js';
 import { tokenSource } from './token-source.js';
 import { Transport, type CallInfo } from './transport.js';
 
 export { WmsError, isRetryable, wmsMessage, type WmsErrorKind } from './errors.js';
 export { parseRetryAfter } from '../lib/backoff.js';
-export { Limiter } from './limiter.js';
+export { AdaptiveLimiter, type AdaptiveLimiterOptions, type Classify, type LimitRules, type LimitState, type Sample, type SetTimer } from './limiter.js';
+export { shareOf, type SharedBudget, type TimedSample } from './adaptive/share.js';
+export { tableBudget, type BudgetTable } from './adaptive/table-budget.js';
+export { DEFAULT_RULES, initialState, onSample, permits, noLoadRtt } from './adaptive/rules.js';
+export { classifyCall } from './transport.js';
 export { hasNextPage, iteratePages, parseLinkHeader, parseTotalCount, type Page } from './page.js';
 export { TokenManager, type TokenStats } from './token-manager.js';
 export { tokenSource, type FetchedToken, type TokenSource } from './token-source.js';
@@ -17,8 +23,15 @@ export type { CallInfo } from './transport.js';
 
 export interface WmsClientOptions {
   timeoutMs: number;
-  /** Calls in flight to this connection's WMS at once. */
+  /** Ceiling of the adaptive limit of calls in flight to this connection's WMS (WMS_MAX_CONCURRENCY). */
   maxConcurrency: number;
+  /** Where the adaptive limit starts (8 unless told; never above the ceiling). */
+  initialConcurrency?: number;
+  /** On Postgres: the deployment's processes share each connection's limit through it. */
+  budget?: { shared: SharedBudget; holder: string; onError?: (err: unknown) => void };
+  /** Observes every limiter sample (metrics). */
+  onLimiterSample?: (connection: string, sample: Sample, limit: number) => void;
+  setTimer?: SetTimer;
   clock: Clock;
   logger?: Logger;
   /** Observes every HTTP call (not the token requests), e.g. for metrics. */
@@ -33,19 +46,30 @@ export interface WmsClientOptions {
 export interface WmsClient extends WmsOperations {
   readonly connection: string;
   readonly tokens: TokenManager;
-  readonly limiter: Limiter;
+  readonly limiter: AdaptiveLimiter;
   /** HTTP calls sent to the API (retries after a 401 included, token requests not). */
   callCount(): number;
 }
 
-/** A client for one connection: its own token cache, its own concurrency bound. */
+/** A client for one connection: its own token cache, its own adaptive concurrency limit. */
 export function createWmsClient(connection: ConnectionConfig, options: WmsClientOptions): WmsClient {
   const http = { timeoutMs: options.timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   const onTokenRequest = options.onTokenRequest;
   const tokens = new TokenManager(tokenSource(connection.wms, http, () => options.clock.nowMs()), options.clock, {
     ...(onTokenRequest ? { onRequest: () => onTokenRequest(connection.name) } : {}),
   });
-  const limiter = new Limiter(options.maxConcurrency);
+  const onLimiterSample = options.onLimiterSample;
+  const limiter = new AdaptiveLimiter({
+    max: options.maxConcurrency,
+    ...(options.initialConcurrency !== undefined ? { initial: options.initialConcurrency } : {}),
+    clock: options.clock,
+    lagMs: eventLoopLagMs,
+    ...(options.setTimer ? { setTimer: options.setTimer } : {}),
+    ...(options.budget
+      ? { shared: { budget: options.budget.shared, connection: connection.name, holder: options.budget.holder, ...(options.budget.onError ? { onError: options.budget.onError } : {}) } }
+      : {}),
+    ...(onLimiterSample ? { onSample: (sample: Sample, limit: number) => onLimiterSample(connection.name, sample, limit) } : {}),
+  });
   const onCall = options.onCall;
   const transport = new Transport({
     ...http,
@@ -68,6 +92,10 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
 /** One client per connection, made on first use and kept: tokens are cached per connection. */
 export interface WmsClients {
   get(connection: ConnectionConfig): WmsClient;
+  /** The clients made so far (metrics read their limits). */
+  all(): WmsClient[];
+  /** Stops the limiters' shared-budget exchanges and gives their shares back. */
+  close(): Promise<void>;
 }
 
 export function wmsClients(options: WmsClientOptions): WmsClients {
@@ -80,6 +108,10 @@ export function wmsClients(options: WmsClientOptions): WmsClients {
         clients.set(connection.name, client);
       }
       return client;
+    },
+    all: () => [...clients.values()],
+    close: async () => {
+      await Promise.all([...clients.values()].map((c) => c.limiter.close()));
     },
   };
 }

@@ -1,13 +1,72 @@
+import type { Clock } from '../lib/clock.js';
+import { DEFAULT_RULES, initialState, isPaused, onSample, permits, type LimitRules, type LimitState, type Sample } from './adaptive/rules.js';
+import type { SharedBudget, TimedSample } from './adaptive/share.js';
+
+export type { LimitRules, LimitState, Sample } from './adaptive/rules.js';
+
+/** Schedules a wake-up; returns its cancel. Tests pass one driven by their manual clock. */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+const realTimer: SetTimer = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  t.unref();
+  return () => clearTimeout(t);
+};
+
+export interface AdaptiveLimiterOptions {
+  /** WMS_MAX_CONCURRENCY: the limit never goes above it. */
+  max: number;
+  /** Where the limit starts (the old fixed default, 8, capped by `max`). */
+  initial?: number;
+  clock: Clock;
+  setTimer?: SetTimer;
+  rules?: Partial<Omit<LimitRules, 'max' | 'initial'>>;
+  /** Several processes share the limit through it; in-process only when absent. */
+  shared?: { budget: SharedBudget; connection: string; holder: string; syncMs?: number; onError?: (err: unknown) => void };
+  /** Observes every sample (metrics). */
+  onSample?: (sample: Sample, limit: number) => void;
+  /** This process's own event-loop lag (ms), which the latency rule tolerates on top; none when absent. */
+  lagMs?: () => number;
+}
+
+/** How a finished call counts: a latency sample, an overload, a timeout, or nothing (it says nothing about load). */
+export type Classify = (outcome: { ok: true } | { ok: false; error: unknown }, rttMs: number) => Sample | undefined;
+
 /**
- * At most `max` calls in flight; the others wait in arrival order. One per WMS connection, so
- * however many jobs run, the WMS never sees more than `max` concurrent requests from this process.
+ * The calls in flight to one connection's WMS, bounded by an adaptive limit (rules in
+ * adaptive/rules.ts). Waiting calls start in arrival order. With a shared budget the limit is the
+ * deployment's, and this process uses its share of it.
  */
-export class Limiter {
+export class AdaptiveLimiter {
+  readonly rules: LimitRules;
+  #state: LimitState;
+  #share: number | undefined;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
+  #wake: (() => void) | undefined;
+  #pending: TimedSample[] = [];
+  #syncing: Promise<void> | undefined;
+  #syncTimer: (() => void) | undefined;
+  #rateLimited = 0;
+  #closed = false;
+  /** Whether the first exchange was tried (a failed one is not awaited again by every call). */
+  #exchanged = false;
 
-  constructor(readonly max: number) {
-    if (!Number.isInteger(max) || max < 1) throw new Error(`Limiter: max must be a positive integer, got ${max}`);
+  constructor(private readonly options: AdaptiveLimiterOptions) {
+    if (!Number.isInteger(options.max) || options.max < 1) throw new Error(`AdaptiveLimiter: max must be a positive integer, got ${options.max}`);
+    const initial = Math.min(options.max, options.initial ?? 8);
+    this.rules = { ...DEFAULT_RULES, ...options.rules, max: options.max, initial };
+    this.#state = initialState(this.rules, options.clock.nowMs());
+  }
+
+  /** The connection's current limit (the deployment's, when shared). */
+  get limit(): number {
+    return permits(this.#state);
+  }
+
+  /** Calls this process may have in flight now. */
+  get allowed(): number {
+    return Math.min(this.limit, this.#share ?? this.limit);
   }
 
   get active(): number {
@@ -18,16 +77,138 @@ export class Limiter {
     return this.#waiting.length;
   }
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else this.#active += 1;
+  /** 429 answers seen by this process. */
+  get rateLimited(): number {
+    return this.#rateLimited;
+  }
+
+  get state(): LimitState {
+    return this.#state;
+  }
+
+  get pausedUntil(): number {
+    return this.#state.pausedUntil;
+  }
+
+  async run<T>(fn: () => Promise<T>, classify: Classify): Promise<T> {
+    if (this.options.shared) {
+      // The first call learns the deployment's limit and its share before it goes out.
+      if (!this.#exchanged) await this.sync();
+      this.#keepSyncing();
+    }
+    if (!this.#canStart() || this.#waiting.length > 0) {
+      await new Promise<void>((resolve) => {
+        this.#waiting.push(resolve);
+        this.#pump();
+      });
+    } else {
+      this.#active += 1;
+    }
+    const saturated = this.#active * 2 >= this.allowed;
+    const started = this.options.clock.nowMs();
     try {
-      return await fn();
+      const value = await fn();
+      this.#record(classify({ ok: true }, this.options.clock.nowMs() - started), saturated);
+      return value;
+    } catch (err) {
+      this.#record(classify({ ok: false, error: err }, this.options.clock.nowMs() - started), saturated);
+      throw err;
     } finally {
-      // The slot passes straight to the next waiter, so `active` never dips and lets a newcomer jump the line.
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#active -= 1;
+      this.#active -= 1;
+      this.#pump();
+    }
+  }
+
+  /** Exchanges samples with the shared budget now (tests and the periodic sync call it). */
+  sync(): Promise<void> {
+    const shared = this.options.shared;
+    if (!shared || this.#closed) return Promise.resolve();
+    this.#exchanged = true;
+    this.#syncing ??= (async () => {
+      const samples = this.#pending;
+      this.#pending = [];
+      try {
+        const result = await shared.budget.exchange({
+          connection: shared.connection,
+          holder: shared.holder,
+          samples,
+          demand: this.#active + this.#waiting.length,
+          nowMs: this.options.clock.nowMs(),
+          rules: this.rules,
+        });
+        this.#state = result.state;
+        this.#share = result.share;
+      } catch (err) {
+        // The database is away: keep the local view and hand these samples over next time.
+        this.#pending = [...samples, ...this.#pending];
+        shared.onError?.(err);
+      } finally {
+        this.#syncing = undefined;
+        this.#pump();
+      }
+    })();
+    return this.#syncing;
+  }
+
+  /**
+   * Exchanges with the shared budget every `syncMs` while this process has calls in flight or
+   * waiting, then once more to report it has none, and stops: an idle connection costs the
+   * database nothing.
+   */
+  #keepSyncing(): void {
+    const shared = this.options.shared;
+    if (!shared || this.#syncTimer || this.#closed) return;
+    this.#syncTimer = this.#timer(() => {
+      void this.sync().finally(() => {
+        this.#syncTimer = undefined;
+        if (this.#active + this.#waiting.length > 0 || this.#pending.length > 0) this.#keepSyncing();
+      });
+    }, shared.syncMs ?? 100);
+  }
+
+  async close(): Promise<void> {
+    this.#syncTimer?.();
+    this.#syncTimer = undefined;
+    await this.#syncing;
+    this.#closed = true;
+    const shared = this.options.shared;
+    if (shared) await shared.budget.leave(shared.connection, shared.holder).catch((err: unknown) => shared.onError?.(err));
+  }
+
+  #timer(fn: () => void, ms: number): () => void {
+    return (this.options.setTimer ?? realTimer)(fn, ms);
+  }
+
+  #canStart(): boolean {
+    return this.#active < this.allowed && !isPaused(this.#state, this.options.clock.nowMs());
+  }
+
+  #record(sample: Sample | undefined, saturated: boolean): void {
+    if (!sample) return;
+    const lag = sample.kind === 'ok' && this.options.lagMs ? this.options.lagMs() : 0;
+    const s: Sample = sample.kind === 'ok' ? { ...sample, saturated, ...(lag > 0 ? { lagMs: lag } : {}) } : sample;
+    if (s.kind === 'overload' && s.status === 429) this.#rateLimited += 1;
+    const now = this.options.clock.nowMs();
+    this.#state = onSample(this.rules, this.#state, s, now);
+    this.options.onSample?.(s, this.limit);
+    if (this.options.shared) {
+      this.#pending.push({ sample: s, atMs: now });
+      // The others should stop at once too, not at the next tick.
+      if (s.kind !== 'ok') void this.sync();
+    }
+  }
+
+  #pump(): void {
+    while (this.#waiting.length > 0 && this.#canStart()) {
+      this.#active += 1;
+      this.#waiting.shift()!();
+    }
+    const now = this.options.clock.nowMs();
+    if (this.#waiting.length > 0 && isPaused(this.#state, now) && !this.#wake) {
+      this.#wake = this.#timer(() => {
+        this.#wake = undefined;
+        this.#pump();
+      }, this.#state.pausedUntil - now);
     }
   }
 }

@@ -1,6 +1,7 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { SharedBudget } from './adaptive/share.js';
 import { wmsClients, type WmsClients } from './index.js';
 
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
@@ -17,6 +18,9 @@ export function instrumentedWmsClients(options: {
   registry: Registry;
   timeoutMs: number;
   maxConcurrency: number;
+  initialConcurrency?: number;
+  /** On Postgres: the processes share each connection's limit through it. */
+  budget?: { shared: SharedBudget; holder: string };
   clock: Clock;
   logger: Logger;
   /** Aborts every call in flight and to come (the process is stopping). */
@@ -24,13 +28,45 @@ export function instrumentedWmsClients(options: {
 }): WmsClients {
   const calls = counter(options.registry, 'wms_sync_wms_requests_total', 'HTTP calls to the WMS API', ['connection', 'operation', 'status'] as const);
   const tokens = counter(options.registry, 'wms_sync_wms_token_requests_total', 'Token requests to the WMS', ['connection'] as const);
-  return wmsClients({
+  const limited = counter(options.registry, 'wms_sync_wms_rate_limited_total', 'WMS answers 429 (rate limited), per connection', ['connection'] as const);
+  const overloads = counter(options.registry, 'wms_sync_wms_backoffs_total', 'Signs of WMS overload the concurrency limit backed off on (429, 503, timeout)', ['connection', 'reason'] as const);
+  let clients: WmsClients | undefined;
+  if (!options.registry.getSingleMetric('wms_sync_wms_concurrency_limit')) {
+    new Gauge({
+      name: 'wms_sync_wms_concurrency_limit',
+      help: "Current adaptive limit of calls in flight to the WMS, per connection (the deployment's, when shared on Postgres)",
+      labelNames: ['connection'] as const,
+      registers: [options.registry],
+      collect() {
+        for (const client of clients?.all() ?? []) this.set({ connection: client.connection }, client.limiter.limit);
+      },
+    });
+    new Gauge({
+      name: 'wms_sync_wms_in_flight',
+      help: 'Calls in flight to the WMS from this process, per connection',
+      labelNames: ['connection'] as const,
+      registers: [options.registry],
+      collect() {
+        for (const client of clients?.all() ?? []) this.set({ connection: client.connection }, client.limiter.active);
+      },
+    });
+  }
+  const log = options.logger;
+  clients = wmsClients({
     timeoutMs: options.timeoutMs,
     maxConcurrency: options.maxConcurrency,
+    ...(options.initialConcurrency !== undefined ? { initialConcurrency: options.initialConcurrency } : {}),
+    ...(options.budget ? { budget: { ...options.budget, onError: (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'shared WMS concurrency budget unreachable; using the local view') } } : {}),
+    onLimiterSample: (connection, sample) => {
+      if (sample.kind === 'ok') return;
+      if (sample.kind === 'overload' && sample.status === 429) limited.inc({ connection });
+      overloads.inc({ connection, reason: sample.kind === 'overload' ? String(sample.status) : 'timeout' });
+    },
     clock: options.clock,
     logger: options.logger,
     ...(options.signal ? { signal: options.signal } : {}),
     onCall: (connection, info) => calls.inc({ connection, operation: info.operation, status: String(info.status) }),
     onTokenRequest: (connection) => tokens.inc({ connection }),
   });
+  return clients;
 }

@@ -4,7 +4,7 @@ import { UnaddressablePathError, WMS_PATHS, wmsPath, type WmsPathName } from '..
 import { WmsError } from './errors.js';
 import type { z } from 'zod';
 import { httpError, parseWith, readBody, send, type HttpOptions, type HttpRequest } from './http.js';
-import type { Limiter } from './limiter.js';
+import type { AdaptiveLimiter, Classify } from './limiter.js';
 import type { TokenManager } from './token-manager.js';
 
 export interface Operation<S extends z.ZodType> {
@@ -29,7 +29,7 @@ export interface CallInfo {
 export interface TransportOptions extends HttpOptions {
   baseUrl: string;
   tokens: TokenManager;
-  limiter: Limiter;
+  limiter: AdaptiveLimiter;
   clock: Clock;
   logger?: Logger;
   onCall?: (info: CallInfo) => void;
@@ -42,8 +42,8 @@ export interface TransportResult<T> {
 }
 
 /**
- * Authenticated calls to `{base_url}`: bearer token from the manager, at most `limiter.max` in
- * flight, and on a 401 exactly one refresh and one retry ("on 401 they request a new token and
+ * Authenticated calls to `{base_url}`: bearer token from the manager, at most the adaptive
+ * limiter's limit in flight (each answer teaches it), and on a 401 exactly one refresh and one retry ("on 401 they request a new token and
  * retry", spec, Authentication). Logs carry operation, status and duration only.
  */
 export class Transport {
@@ -80,7 +80,7 @@ export class Transport {
       if (!response.ok) throw await httpError(req, response, this.options.clock.nowMs());
       const data = parseWith(req, response.status, await readBody(response), op.schema);
       return { data, status: response.status, headers: response.headers };
-    });
+    }, classifyCall);
   }
 
   async #send(req: HttpRequest, token: string, retriedAfter401: boolean): Promise<Response> {
@@ -99,3 +99,19 @@ export class Transport {
     }
   }
 }
+
+/**
+ * What a finished call tells the limiter: any answer is a latency sample, except 429 and 503 (the
+ * WMS says it is overloaded) and other 5xx (says nothing certain); a timeout is overload; a
+ * connection failure says nothing about load.
+ */
+export const classifyCall: Classify = (outcome, rttMs) => {
+  if (outcome.ok) return { kind: 'ok', rttMs, saturated: false };
+  const err = outcome.error;
+  if (!(err instanceof WmsError)) return undefined;
+  if (err.kind === 'timeout') return { kind: 'timeout' };
+  if (err.kind === 'network' || err.kind === 'invalid-request') return undefined;
+  if (err.status === 429 || err.status === 503) return { kind: 'overload', status: err.status, retryAfterMs: err.retryAfterMs };
+  if (err.status >= 500) return undefined;
+  return { kind: 'ok', rttMs, saturated: false };
+};

@@ -32,6 +32,16 @@ describe('signMessage (Standard Webhooks)', () => {
     expect(() => new Webhook(secretOf(5)).verify('{"a":1}', { ...headers, 'webhook-id': 'msg_2' })).toThrow();
   });
 
+  it('gives byte for byte the signature the standardwebhooks package computes', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 2000 }), fc.uint8Array({ minLength: 24, maxLength: 64 }), fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), (id, body, bytes, at) => {
+        const secret = `whsec_${Buffer.from(bytes).toString('base64')}`;
+        expect(signMessage([secret], id, at, body)['webhook-signature']).toBe(new Webhook(secret).sign(id, at, body));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('refuses to sign without a secret', () => {
     expect(() => signMessage([], 'm', new Date(), '{}')).toThrow(/no secret/);
   });

@@ -16,7 +16,7 @@ async function runCli(args: string[], env: Record<string, string>): Promise<{ co
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-const STEPS = ['inbound-bodies', 'rejected-bodies', 'dedupe-keys', 'confirmations', 'stock-ledger', 'reconciliation-runs', 'synced-documents'];
+const STEPS = ['inbound-bodies', 'rejected-bodies', 'dedupe-keys', 'confirmations', 'stock-ledger', 'reconciliation-runs', 'synced-documents', 'erp-deliveries'];
 
 describe('wms-sync prune', () => {
   const tmp = tempDir('prune-cli');

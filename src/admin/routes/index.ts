@@ -12,6 +12,10 @@ import { registerEventsList } from './events-list.js';
 import { registerEventsRetry } from './events-retry.js';
 import { registerDocumentCancel } from './document-cancel.js';
 import { registerFeed } from './feed.js';
+import { registerDeliveriesList } from './deliveries-list.js';
+import { registerDeliveriesResend } from './deliveries-resend.js';
+import { registerDeliveryGet } from './delivery-get.js';
+import { registerDeliveryResend } from './delivery-resend.js';
 import { registerOutboundGet } from './outbound-get.js';
 import { registerOutboundList } from './outbound-list.js';
 import { registerOutboundRetryFailed } from './outbound-retry-failed.js';
@@ -42,6 +46,11 @@ const registrars: AdminRouteRegistrar[] = [
   registerReconciliationStart,
   registerReconciliationGet,
   registerFeed,
+  // ERP deliveries (issue 13); the bulk resend before /deliveries/{id} so its path is never read as an id.
+  registerDeliveriesList,
+  registerDeliveriesResend,
+  registerDeliveryGet,
+  registerDeliveryResend,
 ];
 
 /**

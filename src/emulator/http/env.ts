@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/http.js';
 import type { EmulatorContext, TenantContext } from '../context.js';
+import type { CapacityRegistry } from '../capacity/registry.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { TokenServiceOptions } from '../tokens/exchange.js';
@@ -19,6 +20,8 @@ export interface EmulatorServices {
   adminToken: string | undefined;
   webhooks: WebhookDispatcher;
   faults: FaultRegistry;
+  /** Per-tenant rate limit, concurrency and latency of the emulated WMS (off until set). */
+  capacity: CapacityRegistry;
 }
 
 /** The request's tenant (from its token, set by `bearerAuth`) joined to the emulator context. */

@@ -82,6 +82,10 @@ async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJo
  * waiter without its wake-up until its deadline.
  */
 async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<void> {
+  // Most pushes have no waiter: one read instead of a transaction. A waiter that registers after
+  // this read looks at our record again after registering, and finds it synced (marked above).
+  const target = { entity: record.entity, externalCode: record.externalCode };
+  if (!(await ctx.store.outbox.hasWaiters(record.connection, target))) return;
   await ctx.store.transaction(async (tx) => {
     const waiters = await tx.outbox.releaseWaiters(record.connection, { entity: record.entity, externalCode: record.externalCode });
     if (waiters.length > 0) await ctx.queue.sendMany<PushJob>(PUSH_QUEUE, pushJobs(waiters), { tx });

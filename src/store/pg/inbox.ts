@@ -43,7 +43,7 @@ const RECORD_MANY = {
 
 const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
 
-interface RecordRow {
+export interface RecordRow {
   id: string;
   connection: string;
   kind: string;
@@ -64,7 +64,7 @@ interface RecordRow {
   correction: string | null;
 }
 
-function toEvent(r: RecordRow): InboundEvent {
+export function toEvent(r: RecordRow): InboundEvent {
   return {
     id: Number(r.id),
     connection: r.connection,
@@ -215,6 +215,15 @@ export function pgInbox(orm: PgOrm): InboxRepo {
         .update(t)
         .set({ status: 'quarantined', quarantineReason: reason, updatedAt: at })
         .where(and(eq(t.id, id), eq(t.status, 'received')))
+        .returning({ id: t.id });
+      return rows.length > 0;
+    },
+
+    markRejectedByErp: async (id, message, at) => {
+      const rows = await orm
+        .update(t)
+        .set({ status: 'rejected_by_erp', error: message, updatedAt: at })
+        .where(and(eq(t.id, id), inArray(t.status, ['received', 'rejected_by_erp'])))
         .returning({ id: t.id });
       return rows.length > 0;
     },

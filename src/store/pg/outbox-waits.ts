@@ -3,7 +3,7 @@ import type { OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundWaits as w } from './schema.js';
 
-type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters'>;
+type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
 
 const key = (entity: string, code: string) => `${entity}\u0001${code}`;
 
@@ -12,6 +12,11 @@ export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
     // Three statements without a transaction of their own (they may run inside the caller's):
     // a record's wait set is only written by the job holding that record's push lease.
     setWaits: async (recordId, connection, targets, at) => {
+      if (targets.length === 0) {
+        // The common case (nothing to wait for): one delete, and no wait remains to date.
+        await orm.delete(w).where(eq(w.recordId, recordId));
+        return undefined;
+      }
       const wanted = targets.map((r) => key(r.entity, r.externalCode));
       const current = sql`${w.entity} || chr(1) || ${w.externalCode}`;
       await orm.delete(w).where(and(eq(w.recordId, recordId), wanted.length > 0 ? notInArray(current, wanted) : undefined));
@@ -39,5 +44,14 @@ export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
           .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
           .returning({ recordId: w.recordId })
       ).map((r) => r.recordId),
+
+    hasWaiters: async (connection, target) =>
+      (
+        await orm
+          .select({ one: sql<number>`1` })
+          .from(w)
+          .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
+          .limit(1)
+      ).length > 0,
   };
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { OUTBOUND_STATES } from '../values.js';
 import { outboundRow, outboundUpdate } from '../rows.js';
 import type { OutboundRecord, OutboundUpsert, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
+import { pgOutboxStatements, type PgOutboxStatements } from './outbox-statements.js';
 import { pgOutboxWaits } from './outbox-waits.js';
 import { outboundRecords as t } from './schema.js';
 
@@ -11,6 +12,9 @@ const CHUNK = 1000;
 
 export function pgOutbox(orm: PgOrm): OutboxRepo {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
+  // Built on first use: a transaction's repos rarely push.
+  let built: PgOutboxStatements | undefined;
+  const st = () => (built ??= pgOutboxStatements(orm));
   return {
     ...pgOutboxWaits(orm),
     upsert: async (input) => {
@@ -39,25 +43,12 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
     getById: async (id) => (await orm.select().from(t).where(eq(t.id, id)))[0],
 
     recordAttempt: async (id, at) => {
-      const [row] = await orm
-        .update(t)
-        .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: at, updatedAt: at })
-        .where(eq(t.id, id))
-        .returning({ attempts: t.attempts });
+      const [row] = await st().recordAttempt.execute({ id, at: at.toISOString() });
       return row?.attempts ?? 0;
     },
 
     markSynced: async (id, pushedHash, at) => {
-      await orm
-        .update(t)
-        .set({
-          syncedHash: pushedHash,
-          // A newer payload is pending even if an overlapping push marked it synced (see the SQLite adapter).
-          state: sql`CASE WHEN ${t.payloadHash} = ${pushedHash} THEN 'synced' ELSE 'pending' END`,
-          lastError: null,
-          updatedAt: at,
-        })
-        .where(eq(t.id, id));
+      await st().markSynced.execute({ id, hash: pushedHash, at: at.toISOString() });
     },
 
     markFailed: async (id, error, at, forHash) => {
@@ -98,21 +89,10 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
       await orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id));
     },
 
-    claim: async (id, owner, until, at) =>
-      (
-        await orm
-          .update(t)
-          .set({ lockedBy: owner, lockedUntil: until })
-          .where(and(eq(t.id, id), or(isNull(t.lockedBy), lt(t.lockedUntil, at))))
-          .returning()
-      )[0],
+    claim: async (id, owner, until, at) => (await st().claim.execute({ id, owner, until: until.toISOString(), at: at.toISOString() }))[0],
 
     release: async (id, owner) => {
-      const [released] = await orm
-        .update(t)
-        .set({ lockedBy: null, lockedUntil: null })
-        .where(and(eq(t.id, id), eq(t.lockedBy, owner)))
-        .returning();
+      const [released] = await st().release.execute({ id, owner });
       return released ?? byId(id);
     },
 

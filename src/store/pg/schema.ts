@@ -1,4 +1,4 @@
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EditChange } from '../edit-change.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
 
@@ -166,4 +166,23 @@ export const inboundAttempts = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('inbound_attempts_event').on(t.eventId, t.id)],
+);
+
+/** The adaptive concurrency limit of each WMS connection, shared by the deployment's processes (JSON state of src/wms-client/adaptive/rules.ts). */
+export const wmsLimits = pgTable('wms_limits', {
+  connection: text('connection').primaryKey(),
+  state: text('state').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** The processes using a connection's limit now, with their demand; a row past `expires_at` is a process gone. */
+export const wmsLimitHolders = pgTable(
+  'wms_limit_holders',
+  {
+    connection: text('connection').notNull(),
+    holder: text('holder').notNull(),
+    demand: integer('demand').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.connection, t.holder] })],
 );

@@ -2,10 +2,14 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { migrationsFolder } from '../migrations.js';
 import type { Repos, Store, StoreTx } from '../types.js';
 import { pgConfirmations } from './confirmations.js';
+import { pgDeliveries } from './deliveries.js';
+import { feedSignal } from '../feed-signal.js';
 import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.js';
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
+import { pgLimitBudgets } from './limit-budgets.js';
 import { pgOutbox } from './outbox.js';
+import { pgProcessing } from './processing.js';
 import { pgReadModels } from './read-models.js';
 import { pgReconciliation } from './reconciliation.js';
 import { pgRetention } from './retention.js';
@@ -41,6 +45,7 @@ export function createPgStore(options: PgOptions): PgStore {
 
   const repos = (orm: PgOrm, inTx: boolean): Repos => ({
     inbox: pgInbox(orm),
+    processing: pgProcessing(orm),
     outbox: pgOutbox(orm),
     confirmations: pgConfirmations(orm, inTx, withTx),
     ledger: pgLedger(orm),
@@ -48,19 +53,33 @@ export function createPgStore(options: PgOptions): PgStore {
     // On the pool, even from a transaction: pruning runs in chunks of its own.
     retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
     readModels: pgReadModels(orm),
+    deliveries: pgDeliveries(orm, inTx, withTx),
   });
+  const signal = feedSignal();
+  const direct = repos(database.orm, false);
 
   return {
     dialect: 'postgres',
     database,
-    ...repos(database.orm, false),
+    ...direct,
+    confirmations: signal.watch(direct.confirmations, signal.emit),
+    onFeedAppended: signal.subscribe,
+    limitBudgets: pgLimitBudgets(inTransaction),
 
     transaction: async (fn) => {
       const hooks: (() => void)[] = [];
+      const appended = new Set<string>();
       const result = await inTransaction((client, orm) => {
-        const tx: StoreTx = { ...repos(orm, true), handle: { dialect: 'postgres', client }, afterCommit: (h) => hooks.push(h) };
+        const txRepos = repos(orm, true);
+        const tx: StoreTx = {
+          ...txRepos,
+          confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          handle: { dialect: 'postgres', client },
+          afterCommit: (h) => hooks.push(h),
+        };
         return fn(tx);
       });
+      for (const connection of appended) signal.emit(connection);
       for (const hook of hooks) hook();
       return result;
     },

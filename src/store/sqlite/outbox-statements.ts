@@ -81,6 +81,12 @@ function prepare(orm: SqliteOrm) {
       .returning({ recordId: w.recordId })
       .prepare(),
     clearWaits: orm.delete(w).where(eq(w.recordId, p('id'))).prepare(),
+    hasWaiters: orm
+      .select({ one: w.id })
+      .from(w)
+      .where(and(eq(w.connection, p('connection')), eq(w.entity, p('entity')), eq(w.externalCode, p('code'))))
+      .limit(1)
+      .prepare(),
   };
 }
 

@@ -5,7 +5,7 @@ import type { OutboxStatements } from './outbox-statements.js';
 import type { Run } from './runner.js';
 import { outboundWaits as w } from './schema.js';
 
-type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters'>;
+type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
 
 const key = (entity: string, code: string) => `${entity}\u0001${code}`;
 
@@ -45,5 +45,8 @@ export function sqliteOutboxWaits(orm: SqliteOrm, run: Run, statements: () => Ou
 
     releaseWaiters: (connection, target) =>
       run(() => statements().releaseWaiters.all({ connection, entity: target.entity, code: target.externalCode }).map((r) => r.recordId)),
+
+    hasWaiters: (connection, target) =>
+      run(() => statements().hasWaiters.get({ connection, entity: target.entity, code: target.externalCode }) !== undefined),
   };
 }

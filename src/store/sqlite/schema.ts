@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { EditChange } from '../edit-change.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
 
@@ -171,4 +171,23 @@ export const inboundAttempts = sqliteTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('inbound_attempts_event').on(t.eventId, t.id)],
+);
+
+/** The adaptive concurrency limit of each WMS connection, shared by the processes on this database. */
+export const wmsLimits = sqliteTable('wms_limits', {
+  connection: text('connection').primaryKey(),
+  state: text('state').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** The processes using a connection's limit now, with their demand; a row past `expires_at` is a process gone. */
+export const wmsLimitHolders = sqliteTable(
+  'wms_limit_holders',
+  {
+    connection: text('connection').notNull(),
+    holder: text('holder').notNull(),
+    demand: integer('demand').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.connection, t.holder] })],
 );

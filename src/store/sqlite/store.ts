@@ -2,11 +2,15 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { migrationsFolder } from '../migrations.js';
 import type { Repos, Store, StoreTx } from '../types.js';
 import { sqliteConfirmations } from './confirmations.js';
+import { sqliteDeliveries } from './deliveries.js';
+import { feedSignal } from '../feed-signal.js';
 import { openSqlite, type SqliteDatabase, type SqliteOrm } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
+import { sqliteLimitBudgets } from './limit-budgets.js';
 import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
+import { sqliteProcessing } from './processing.js';
 import { sqliteReadModels } from './read-models.js';
 import { sqliteReconciliation } from './reconciliation.js';
 import { sqliteRetention } from './retention.js';
@@ -16,11 +20,13 @@ function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw
   return {
     retention,
     inbox: sqliteInbox(orm, run),
+    processing: sqliteProcessing(raw, run),
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
     reconciliation: sqliteReconciliation(orm, run, raw),
     readModels: sqliteReadModels(orm, run),
+    deliveries: sqliteDeliveries(orm, run, raw),
   };
 }
 
@@ -37,16 +43,27 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
   const statements = lazyOutboxStatements(orm);
   const retention = sqliteRetention(database);
   const txRepos = repos(orm, runNow, statements, raw, retention);
+  const signal = feedSignal();
+  const direct = repos(orm, (fn) => lock.run(fn), statements, raw, retention);
 
   return {
     dialect: 'sqlite',
     database,
-    ...repos(orm, (fn) => lock.run(fn), statements, raw, retention),
+    ...direct,
+    confirmations: signal.watch(direct.confirmations, signal.emit),
+    onFeedAppended: signal.subscribe,
+    limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
 
     transaction: (fn) =>
       lock.exclusive(async () => {
         const hooks: (() => void)[] = [];
-        const tx: StoreTx = { ...txRepos, handle: { dialect: 'sqlite', db: raw }, afterCommit: (h) => hooks.push(h) };
+        const appended = new Set<string>();
+        const tx: StoreTx = {
+          ...txRepos,
+          confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          handle: { dialect: 'sqlite', db: raw },
+          afterCommit: (h) => hooks.push(h),
+        };
         raw.exec('BEGIN IMMEDIATE');
         let result;
         try {
@@ -56,6 +73,7 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
           if (raw.inTransaction) raw.exec('ROLLBACK');
           throw err;
         }
+        for (const connection of appended) signal.emit(connection);
         for (const hook of hooks) hook();
         return result;
       }),

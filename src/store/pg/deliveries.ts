@@ -1,0 +1,196 @@
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { BreakerRow, ClaimedDelivery, DeliveriesRepo } from '../delivery-types.js';
+import { deliveryWhere } from '../delivery-filter.js';
+import type { PgOrm } from './database.js';
+import { erpDeliveries as d, erpDeliveryAttempts as a, erpDeliveryBreakers as b, erpDeliveryCursors as c } from './delivery-schema.js';
+import { confirmations } from './schema.js';
+
+type WithTx = <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>;
+
+// The claim's order rule: due, not leased, and no earlier pending delivery of the same key
+// (leased or waiting for its retry) exists. SKIP LOCKED lets two processes claim side by side;
+// a delivery being finished by another process is skipped, never waited for.
+const claimable = (now: Date) => sql`
+  d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ${now})
+  AND NOT EXISTS (
+    SELECT 1 FROM erp_deliveries e
+    WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending' AND e.confirmation_id < d.confirmation_id)`;
+
+export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx): DeliveriesRepo {
+  const tx = <T>(fn: (o: PgOrm) => Promise<T>) => (inTransaction ? fn(orm) : withTx(fn));
+
+  const withEvents = async (o: PgOrm, ids: number[]): Promise<ClaimedDelivery[]> => {
+    if (ids.length === 0) return [];
+    const rows = await o.select().from(d).where(inArray(d.id, ids)).orderBy(asc(d.id));
+    const events = await o.select().from(confirmations).where(inArray(confirmations.id, rows.map((r) => r.confirmationId)));
+    const byId = new Map(events.map((e) => [e.id, e]));
+    return rows.map((delivery) => ({ delivery, event: byId.get(delivery.confirmationId) }));
+  };
+
+  const leased = async (o: PgOrm, candidates: ReturnType<typeof sql>, owner: string, until: Date) => {
+    const result = await o.execute<{ id: string | number }>(sql`
+      UPDATE erp_deliveries SET lease_owner = ${owner}, lease_until = ${until}
+      WHERE id IN (${candidates}) RETURNING id`);
+    return result.rows.map((r) => Number(r.id));
+  };
+
+  return {
+    lockCursor: async (connection, at) => {
+      await orm.insert(c).values({ connection, lastConfirmationId: 0, updatedAt: at }).onConflictDoNothing();
+      const result = await orm.execute<{ last_confirmation_id: string | number }>(
+        sql`SELECT last_confirmation_id FROM erp_delivery_cursors WHERE connection = ${connection} FOR UPDATE`,
+      );
+      return Number(result.rows[0]!.last_confirmation_id);
+    },
+
+    enqueue: (connection, rows, cursor, at) =>
+      tx(async (o) => {
+        let added = 0;
+        if (rows.length > 0) {
+          const inserted = await o
+            .insert(d)
+            .values(rows.map((r) => ({ ...r, status: 'pending' as const, attempts: 0, nextAttemptAt: at, createdAt: at, updatedAt: at })))
+            .onConflictDoNothing()
+            .returning({ id: d.id });
+          added = inserted.length;
+        }
+        await o.update(c).set({ lastConfirmationId: cursor, updatedAt: at }).where(eq(c.connection, connection));
+        return added;
+      }),
+
+    claim: async (q) => {
+      if (q.connections.length === 0) return [];
+      const names = sql.join(q.connections.map((n) => sql`${n}`), sql`, `);
+      const ids = await leased(
+        orm,
+        sql`SELECT d.id FROM erp_deliveries d
+            WHERE d.next_attempt_at <= ${q.now} AND d.connection IN (${names}) AND ${claimable(q.now)}
+            ORDER BY d.next_attempt_at, d.id LIMIT ${q.limit} FOR UPDATE SKIP LOCKED`,
+        q.owner,
+        q.leaseUntil,
+      );
+      return withEvents(orm, ids);
+    },
+
+    claimProbe: async (q) => {
+      const ids = await leased(
+        orm,
+        sql`SELECT d.id FROM erp_deliveries d WHERE d.connection = ${q.connection} AND ${claimable(q.now)}
+            ORDER BY d.next_attempt_at, d.id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        q.owner,
+        q.leaseUntil,
+      );
+      return (await withEvents(orm, ids))[0];
+    },
+
+    finish: (owner, results) =>
+      tx(async (o) => {
+        for (const r of results) {
+          const mine = and(eq(d.id, r.id), eq(d.leaseOwner, owner));
+          const base = { lastStatus: r.status, updatedAt: r.at, leaseOwner: null, leaseUntil: null };
+          if (r.probe && r.outcome === 'retry') await o.update(d).set({ ...base, lastError: r.error }).where(mine);
+          else if (r.outcome === 'delivered') await o.update(d).set({ ...base, status: 'delivered', attempts: sql`${d.attempts} + 1`, lastError: null, deliveredAt: r.at }).where(mine);
+          else if (r.outcome === 'dead') await o.update(d).set({ ...base, status: 'dead', attempts: sql`${d.attempts} + 1`, lastError: r.error }).where(mine);
+          else await o.update(d).set({ ...base, attempts: sql`${d.attempts} + 1`, lastError: r.error, nextAttemptAt: r.nextAttemptAt ?? r.at }).where(mine);
+        }
+        if (results.length > 0) {
+          await o.execute(sql`
+            INSERT INTO erp_delivery_attempts (delivery_id, connection, at, outcome, status, latency_ms, response, error, probe)
+            SELECT v.id, x.connection, v.at, v.outcome, v.status, v.latency, v.response, v.error, v.probe
+            FROM (VALUES ${sql.join(
+              results.map(
+                (r) =>
+                  sql`(${r.id}::bigint, ${r.at}::timestamptz, ${r.outcome}::text, ${r.status}::int, ${Math.round(r.latencyMs)}::int, ${r.response}::text, ${r.error}::text, ${r.probe}::boolean)`,
+              ),
+              sql`, `,
+            )}) AS v(id, at, outcome, status, latency, response, error, probe)
+            JOIN erp_deliveries x ON x.id = v.id`);
+        }
+      }),
+
+    get: async (id) => (await orm.select().from(d).where(eq(d.id, id)))[0],
+
+    attemptsOf: (id) => orm.select().from(a).where(eq(a.deliveryId, id)).orderBy(asc(a.id)),
+
+    list: (q) =>
+      orm
+        .select()
+        .from(d)
+        .where(and(deliveryWhere(d, q), q.beforeId ? lt(d.id, q.beforeId) : undefined))
+        .orderBy(desc(d.id))
+        .limit(q.limit),
+
+    count: async (filter) => Number((await orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)))[0]!.n),
+
+    resend: (filter, at, limit, statuses) =>
+      tx(async (o) => {
+        const rows = await o
+          .select({ id: d.id })
+          .from(d)
+          .where(and(deliveryWhere(d, filter), inArray(d.status, [...statuses])))
+          .orderBy(asc(d.id))
+          .limit(limit);
+        const ids = rows.map((r) => r.id);
+        if (ids.length > 0) {
+          await o
+            .update(d)
+            .set({ status: 'pending', attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
+            .where(inArray(d.id, ids));
+        }
+        return ids;
+      }),
+
+    rescheduleNow: async (connection, at) => {
+      const r = await orm
+        .update(d)
+        .set({ nextAttemptAt: at, updatedAt: at })
+        .where(and(eq(d.connection, connection), eq(d.status, 'pending'), sql`${d.nextAttemptAt} > ${at}`))
+        .returning({ id: d.id });
+      return r.length;
+    },
+
+    breakers: () => orm.select().from(b),
+
+    updateBreaker: (connection, step, at) =>
+      tx(async (o) => {
+        await o.insert(b).values({ connection, state: 'closed', failures: 0, updatedAt: at }).onConflictDoNothing();
+        const result = await o.execute<{ state: BreakerRow['state']; failures: number; opened_at: Date | string | null; next_probe_at: Date | string | null }>(
+          sql`SELECT state, failures, opened_at, next_probe_at FROM erp_delivery_breakers WHERE connection = ${connection} FOR UPDATE`,
+        );
+        const row = result.rows[0]!;
+        const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+        const next = step({ state: row.state, failures: Number(row.failures), openedAt: date(row.opened_at), nextProbeAt: date(row.next_probe_at) });
+        await o.update(b).set({ ...next, updatedAt: at }).where(eq(b.connection, connection));
+        return next;
+      }),
+
+    takeProbe: async (connection, now, nextProbeAt) => {
+      const r = await orm
+        .update(b)
+        .set({ nextProbeAt, updatedAt: now })
+        .where(and(eq(b.connection, connection), eq(b.state, 'open'), sql`${b.nextProbeAt} <= ${now}`))
+        .returning({ connection: b.connection });
+      return r.length === 1;
+    },
+
+    summary: async () =>
+      (await orm.select({ connection: d.connection, status: d.status, n: sql<number>`count(*)` }).from(d).groupBy(d.connection, d.status)).map((r) => ({
+        ...r,
+        n: Number(r.n),
+      })),
+
+    prune: (before, dryRun) =>
+      tx(async (o) => {
+        const old = and(inArray(d.status, ['delivered', 'dead']), lt(d.updatedAt, before));
+        const attemptsWhere = sql`(${lt(a.at, before)}) OR ${a.deliveryId} IN (SELECT ${d.id} FROM ${d} WHERE ${old})`;
+        if (dryRun) {
+          const [n1] = await o.select({ n: sql<number>`count(*)` }).from(d).where(old);
+          const [n2] = await o.select({ n: sql<number>`count(*)` }).from(a).where(attemptsWhere);
+          return { deliveries: Number(n1!.n), attempts: Number(n2!.n) };
+        }
+        const attempts = (await o.delete(a).where(attemptsWhere).returning({ id: a.id })).length;
+        const deliveries = (await o.delete(d).where(old).returning({ id: d.id })).length;
+        return { deliveries, attempts };
+      }),
+  };
+}

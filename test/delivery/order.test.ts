@@ -1,0 +1,3 @@
+import { orderSuite } from './order.suite.js';
+
+orderSuite('sqlite', 1);

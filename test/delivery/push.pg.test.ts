@@ -1,0 +1,3 @@
+import { pushSuite } from './push.suite.js';
+
+pushSuite('postgres');

@@ -1,0 +1,3 @@
+import { batchSuite } from './batch.suite.js';
+
+batchSuite('sqlite');
