@@ -2,10 +2,12 @@
  * Screenshots of every console page for docs/console/ (README and docs/console.md show them):
  *   npm run console:screenshots
  * Starts the demo composition (emulator + service, temporary data), plays the demo scenario so
- * the pages have something to show, makes one push fail in the WMS, and photographs each page in
- * Debian's Chromium (no browser download, no internet).
+ * the pages have something to show, makes one push fail in the WMS, sends two deliveries processing
+ * cannot apply (quarantined), and photographs each page in Debian's Chromium (no browser download,
+ * no internet).
  */
 import { fileURLToPath } from 'node:url';
+import { DEMO_WEBHOOK_USERNAME } from '../src/demo/connection.js';
 import { runScenario } from '../src/demo/scenario.js';
 import { startDemoStack } from '../src/demo/stack.js';
 import { DEMO_TENANT } from '../src/emulator/index.js';
@@ -35,6 +37,25 @@ try {
     if (record.state === 'failed') break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // Two deliveries a real WMS might send: a reception line without its product, a count in words.
+  const deliver = (kind: string, body: unknown) =>
+    fetch(`${url}/webhooks/demo/${kind}`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${DEMO_WEBHOOK_USERNAME}:${stack.secrets.webhookPassword}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await deliver('reception-close', {
+    closingDocumentCode: 'REC-2026-000917',
+    documentNumber: ['PO-2026-0002'],
+    documentExternalCode: 'PO-2026-0002',
+    documentType: 'PURCHASE_ORDER',
+    receptionDate: '2026-11-25',
+    lines: [
+      { externalCode: 'OLV-OIL-1L', quantity: 120, lotCode: 'L-2611', expirationDate: '2027-09-30' },
+      { quantity: 24, lotCode: 'L-2612', expirationDate: '2027-09-30' },
+    ],
+  });
+  await deliver('stock-regularization', { productExternalCode: 'OLV-OIL-1L', lotCode: 'L-2611', quantity: 'twelve', movementTime: '2026-11-25T17:05:00+01:00', warehouse: 'WH-DEMO' });
 
   const browser = await openBrowser({ viewport: { width: 1360, height: 860 } });
   await blockInternet(browser.context);
@@ -51,6 +72,18 @@ try {
   await signIn(page, url, stack.adminToken);
   const c = '/console/connections/demo';
   await shot('overview', `${c}/overview`, true);
+  await shot('events', `${c}/events`);
+  const quarantined = (await (await fetch(`${url}/admin/v1/events?connection=demo&kind=reception-close&status=quarantined&limit=1`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).json()) as { events: { id: number }[] };
+  const id = quarantined.events[0]!.id;
+  await shot('event-quarantined', `${c}/events/${id}`, true);
+  // The editor after a fix was typed: the server's check (htmx) says what the correction changes.
+  await page.goto(`${url}${c}/events/${id}/edit`);
+  const fixed = JSON.parse(await page.locator('#payload-editor').inputValue()) as { lines: Record<string, unknown>[] };
+  fixed.lines[1] = { externalCode: 'OLV-OIL-1L', ...fixed.lines[1] };
+  await page.locator('#payload-editor').fill(JSON.stringify(fixed, null, 2));
+  await page.locator('[data-check="ok"]').waitFor();
+  await page.screenshot({ path: `${out}event-edit.png`, fullPage: true });
+  console.log(`docs/console/event-edit.png  ${c}/events/${id}/edit`);
   await shot('outbound', `${c}/outbound?entity=product`);
   await shot('outbound-failed', `${c}/outbound/product/GIFT-BOX-2026`, true);
   await shot('reconciliation', `${c}/reconciliations`, true);

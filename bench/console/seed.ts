@@ -1,8 +1,7 @@
 /**
  * The data set of `bench:console`, written through the store's repos (as the service writes it):
  * inbound events with a realistic spread of kinds and statuses, outbound records of every entity
- * and state, the feed, and reconciliation runs with drift. Phase 2 (the inbound events pages)
- * measures its list on the same events.
+ * and state, the feed, and reconciliation runs with drift.
  */
 import type { AnyStore, InboundStatus, NewInboundEvent, OutboundEntity, OutboundUpsert } from '../../src/store/index.js';
 import { WEBHOOK_KINDS } from '../../src/wms/webhooks.js';
@@ -17,15 +16,18 @@ export interface SeedSize {
 export interface Seeded extends SeedSize {
   seconds: number;
   /** Id ranges, to aim keyset cursors anywhere in the data. */
-  ids: { records: [number, number]; confirmations: [number, number]; runs: [number, number] };
+  ids: { events: [number, number]; records: [number, number]; confirmations: [number, number]; runs: [number, number] };
+  /** One day in the middle of the events' 30 days (ISO instants), for a time-range filter. */
+  day: [string, string];
 }
 
 const BATCH = 1000;
 const DAY_MS = 86_400_000;
 
-/** One in ten failed, one in twenty rejected, a few still received, the rest processed. */
+/** One in ten failed, one in twenty rejected, one in a hundred quarantined, a few still received, the rest processed. */
 function eventStatus(i: number): InboundStatus {
   if (i % 10 === 3) return 'failed';
+  if (i % 100 === 19) return 'quarantined';
   if (i % 20 === 7) return 'rejected';
   if (i % 50 === 11) return 'received';
   return 'processed';
@@ -57,17 +59,28 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
   const now = Date.now();
   const parallel = store.dialect === 'postgres' ? 8 : 1;
 
+  const eventIds: number[] = [];
   await inBatches(size.events, parallel, async (from, to) => {
     const inputs: NewInboundEvent[] = [];
     for (let i = from; i < to; i++) {
       const status = eventStatus(i);
       const kind = WEBHOOK_KINDS[i % WEBHOOK_KINDS.length]!;
       const payload = JSON.stringify({ closingDocumentCode: `CD-${i}`, documentExternalCode: `PO-${i % 5000}`, lines: [{ productExternalCode: `P-${i % 20000}`, quantity: (i % 40) + 1 }] });
-      inputs.push({ connection, kind, dedupeKey: `${kind}:CD-${i}`, payload, at: new Date(now - 30 * DAY_MS + (i * 30 * DAY_MS) / size.events), ...(status === 'rejected' ? { status, error: 'invalid_payload: lines[0].quantity' } : {}) });
+      inputs.push({
+        connection,
+        kind,
+        dedupeKey: `${kind}:CD-${i}`,
+        businessCode: `CD-${i}`,
+        payload,
+        at: new Date(now - 30 * DAY_MS + (i * 30 * DAY_MS) / size.events),
+        ...(status === 'rejected' ? { status, error: 'invalid_payload: lines[0].quantity' } : {}),
+        ...(status === 'quarantined' ? { status, quarantineReason: 'lines[0].quantity: expected a number, got "a few"' } : {}),
+      });
     }
     await store.transaction(async (tx) => {
       const recorded = await tx.inbox.recordMany(inputs);
       for (const [k, r] of recorded.entries()) {
+        eventIds.push(r.event.id);
         const status = eventStatus(from + k);
         if (status === 'processed') await tx.inbox.markProcessed(r.event.id, new Date(now));
         if (status === 'failed') await tx.inbox.markFailed(r.event.id, 'WMS document PO-1 not found', new Date(now));
@@ -130,5 +143,6 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
   log(`  ${size.runs.toLocaleString()} reconciliation runs`);
 
   const range = (ids: number[]): [number, number] => [ids.reduce((a, b) => Math.min(a, b)), ids.reduce((a, b) => Math.max(a, b))];
-  return { ...size, seconds: (performance.now() - started) / 1000, ids: { records: range(recordIds), confirmations: range(feedIds), runs: range(runIds) } };
+  const day: [string, string] = [new Date(now - 15 * DAY_MS).toISOString(), new Date(now - 14 * DAY_MS).toISOString()];
+  return { ...size, seconds: (performance.now() - started) / 1000, ids: { events: range(eventIds), records: range(recordIds), confirmations: range(feedIds), runs: range(runIds) }, day };
 }

@@ -18,6 +18,9 @@ export const overviewSchema = z
     connection: z.string(),
     at: z.string().openapi({ format: 'date-time' }),
     inbound: recentInboundSchema.openapi({ description: 'Webhooks received in the last 24 h, by kind and outcome' }),
+    attention: z
+      .object({ quarantined: z.int(), failed: z.int() })
+      .openapi({ description: 'Inbound events waiting for an operator now, whenever they were received' }),
     outbound: z.object({
       entities: z.array(stateCounts.extend({ entity: z.enum(OUTBOUND_ENTITIES) })),
       totals: stateCounts,
@@ -47,13 +50,15 @@ export type ConnectionOverview = z.infer<typeof overviewSchema>;
 
 /**
  * Whether everything flows for one connection, in one read: what the WMS sent in the last 24 h
- * and how it was processed, what waits to be pushed or failed, the queue's backlog, the last
+ * and how it was processed, the events that wait for an operator (of any age), what waits to be pushed or failed, the queue's backlog, the last
  * reconciliation, the WMS token's health, and whether the store and the queue answer.
  */
 export async function connectionOverview(deps: ServiceDeps, connection: ConnectionConfig): Promise<ConnectionOverview> {
   const now = deps.clock.now();
-  const [inbound, outbound, backlog, jobs, runs, store, queue] = await Promise.all([
+  const [inbound, quarantined, failed, outbound, backlog, jobs, runs, store, queue] = await Promise.all([
     recentInbound(deps.store, connection.name, new Date(now.getTime() - DAY_MS)),
+    deps.store.inbox.count({ connection: connection.name, status: 'quarantined' }),
+    deps.store.inbox.count({ connection: connection.name, status: 'failed' }),
     countRecords(deps.store, connection.name),
     deps.queue.backlog(),
     deps.queue.counts(),
@@ -69,6 +74,7 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
     connection: connection.name,
     at: now.toISOString(),
     inbound,
+    attention: { quarantined, failed },
     outbound: { entities, totals },
     queue: {
       waiting: backlog.waiting,

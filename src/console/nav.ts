@@ -1,7 +1,7 @@
 /** The console's pages, in navigation order. Each lives under /console/connections/{connection}/. */
 export const NAV = [
   { id: 'overview', label: 'Overview', path: 'overview' },
-  // Phase 2 adds here: { id: 'events', label: 'Inbound events', path: 'events' } (see docs/console.md).
+  { id: 'events', label: 'Inbound events', path: 'events' },
   { id: 'outbound', label: 'Outbound records', path: 'outbound' },
   { id: 'reconciliation', label: 'Reconciliation', path: 'reconciliations' },
   { id: 'feed', label: 'ERP feed', path: 'feed' },

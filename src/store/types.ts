@@ -92,6 +92,8 @@ export interface InboxRepo {
   list(query: InboxListQuery): Promise<InboundEvent[]>;
   /** How many events match (the list's total). */
   count(filter: InboxFilter): Promise<number>;
+  /** How many events match, counting no further than `cap` (a list that says "more than N"). */
+  countUpTo(filter: InboxFilter, cap: number): Promise<number>;
   /** Ids of the events that match, oldest first (bulk actions). */
   ids(filter: InboxFilter, limit: number): Promise<number[]>;
   /** Counts one processing attempt; returns the new count. */

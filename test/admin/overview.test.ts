@@ -21,6 +21,8 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     await record('stock-regularization', 's1', 0);
     await inbox.record({ connection: 'acme', kind: 'stock-regularization', dedupeKey: 's2', payload: 'x', status: 'rejected', error: 'bad', at: clock.now() });
     await record('reception-close', 'b1', 0, 'beta');
+    // Quarantined two days ago: outside the 24 h counts, still waiting for an operator.
+    await inbox.record({ connection: 'acme', kind: 'stock-regularization', dedupeKey: 'q-old', payload: '{}', status: 'quarantined', quarantineReason: 'quantity: missing', at: hoursAgo(48) });
     for (const code of ['P-1', 'P-2', 'P-3']) await putProduct(svc, acme.erpApiToken, code);
     const p1 = (await svc.deps.store.outbox.get('acme', 'product', 'P-1'))!;
     await svc.deps.store.outbox.markFailed(p1.id, { status: 400, message: 'no' }, clock.now());
@@ -45,6 +47,8 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     expect(kind('stock-regularization')).toMatchObject({ total: 2, counts: { received: 1, rejected: 1 } });
     expect(kind('shipping-order-close')).toMatchObject({ total: 0 });
     expect(o.inbound.total).toBe(4);
+    expect(o.inbound.totals.quarantined).toBe(0);
+    expect(o.attention).toEqual({ quarantined: 1, failed: 1 });
     expect(o.outbound.totals).toEqual({ pending: 1, synced: 1, failed: 1 });
     expect(o.outbound.entities.find((e: any) => e.entity === 'product')).toEqual({ entity: 'product', pending: 1, synced: 1, failed: 1 });
     expect(o.reconciliation.last).toMatchObject({ status: 'completed', driftCount: 1 });
@@ -59,6 +63,7 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
   it('another connection sees only its own events and records', async () => {
     const beta = (await admin(svc, 'GET', '/admin/v1/connections/beta/overview')).body;
     expect(beta.inbound.total).toBe(1);
+    expect(beta.attention).toEqual({ quarantined: 0, failed: 0 });
     expect(beta.outbound.totals).toEqual({ pending: 0, synced: 0, failed: 0 });
     expect(beta.reconciliation.last).toBeNull();
   });

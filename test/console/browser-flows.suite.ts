@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_WEBHOOK_USERNAME } from '../../src/demo/connection.js';
+import { basicAuth } from '../support/service.js';
 import { blockInternet, openBrowser, signIn, type TestBrowser } from '../support/browser.js';
 import { until } from '../support/wait.js';
 import { startConsoleStack, type ConsoleStack } from './browser-stack.js';
@@ -14,7 +16,8 @@ function atPath(overview: any, path: string): number {
  * In Chromium, against what `wms-sync start` runs: the overview shows the admin API's numbers; a
  * failed push retried from the console once the WMS's fault is cleared; a reconciliation started
  * from the console finds the movement whose webhook was lost; a reception triggered from the
- * emulator panel comes back as a confirmation.
+ * emulator panel comes back as a confirmation; a quarantined event found, corrected (after the
+ * editor's feedback on bad JSON), retried and processed into the feed; a bulk retry's count.
  */
 export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`console in a browser: overview, retry, reconciliation, emulator panel (${dialect})`, () => {
@@ -100,6 +103,87 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await b.page.locator('#emulator-watch tr', { hasText: 'reception.closed' }).filter({ hasText: 'PO-2026-0001' }).waitFor({ timeout: 15_000 });
       const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as { type: string; data: { documentExternalCode?: string } }[];
       expect(feed.some((e) => e.type === 'reception.closed' && e.data.documentExternalCode === 'PO-2026-0001')).toBe(true);
+    });
+
+    it('a quarantined event is found, corrected in the editor (feedback on bad JSON first), retried, processed and in the feed', async () => {
+      const cspErrors: string[] = [];
+      b.page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+      });
+      // What a WMS might send: a regularization whose quantity is words. Acknowledged, quarantined.
+      const deliver = (body: unknown) =>
+        fetch(`${s.url}/webhooks/demo/stock-regularization`, {
+          method: 'POST',
+          headers: { authorization: basicAuth(DEMO_WEBHOOK_USERNAME, s.stack.secrets.webhookPassword), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const bad = { productExternalCode: 'OLV-OIL-1L', lotCode: 'L-QUARANTINE', quantity: 'five', movementTime: '2026-11-25T09:30:00+01:00' };
+      expect((await deliver(bad)).status).toBe(200);
+      expect((await deliver({ ...bad, lotCode: 'L-BULK', quantity: 'six' })).status).toBe(200);
+
+      // Found from the list's status filter (a select that applies itself).
+      await b.page.goto(`${s.url}${c}/events`);
+      await b.page.selectOption('select[name=status]', 'quarantined');
+      await b.page.waitForURL(/status=quarantined/);
+      const row = b.page.locator('tr', { hasText: 'L-QUARANTINE' }).or(b.page.locator('tr', { hasText: 'expected a number, got "five"' }));
+      await row.first().waitFor();
+      await row.first().locator('td.num a').click();
+      await b.page.getByText('quantity: expected a number, got "five"').first().waitFor();
+      const id = Number(/\/events\/(\d+)$/.exec(b.page.url())![1]);
+      expect((await s.admin('GET', `/events/${id}`)).body.event.status).toBe('quarantined');
+
+      await b.page.getByRole('link', { name: 'Edit payload' }).click();
+      await b.page.waitForURL(/\/edit$/);
+      const editor = b.page.locator('#payload-editor');
+      await editor.fill('{"productExternalCode": "OLV-OIL-1L", "quantity": ');
+      // console.js says at once that it does not parse; the server's check (htmx, debounced) too.
+      await b.page.locator('#payload-editor-validation.bad').getByText('Not valid JSON').waitFor();
+      await b.page.locator('[data-check="not-json"]').waitFor();
+      // A save is not even sent while the text does not parse (console.js stops the submit).
+      const saves: string[] = [];
+      b.page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith(`/events/${id}/edit`)) saves.push(r.url());
+      });
+      await b.page.getByRole('button', { name: 'Save and process' }).click();
+      // Parses, but still no number: the schema's problem by path (by then a sent save would have shown).
+      await editor.fill(JSON.stringify({ ...bad, quantity: 'five!' }, null, 2));
+      await b.page.locator('[data-check="problems"]').getByText('expected a number, got "five!"').waitFor();
+      expect(saves).toEqual([]);
+      expect(await s.admin('GET', `/events/${id}`).then((r) => r.body.edits)).toEqual([]);
+      await editor.fill(JSON.stringify({ ...bad, quantity: 5 }, null, 2));
+      await b.page.locator('[data-check="ok"]').getByText('"five" → 5').waitFor();
+      await b.page.getByRole('button', { name: 'Save and process' }).click();
+      await b.page.waitForURL(new RegExp(`/events/${id}$`));
+      await b.page.getByText('Correction saved (1 change)').waitFor();
+
+      // Retried from its page (its processing queued again; processing is idempotent), then processed.
+      await b.page.getByRole('button', { name: /^(Retry now|Process again)$/ }).click();
+      await b.page.getByText(`Event ${id} is queued for processing again.`).waitFor();
+      await until(async () => (await s.admin('GET', `/events/${id}`)).body.event.status === 'processed', { message: 'the corrected event processed' });
+      await b.page.reload();
+      await b.page.locator('.page-head .badge', { hasText: 'processed' }).waitFor();
+      const confirmation = b.page.locator('#confirmations tr', { hasText: 'stock.adjusted' });
+      await confirmation.getByText('OLV-OIL-1L').first().waitFor();
+      expect(await b.page.locator('.card', { hasText: 'Corrections' }).getByText('console').count()).toBe(1);
+      // Its cursor opens the feed exactly as the ERP reads it after the entry before.
+      await confirmation.locator('td.num a').click();
+      await b.page.waitForURL(/\/feed\?after=\d+$/);
+      await b.page.locator('tr', { hasText: 'stock.adjusted' }).filter({ hasText: 'L-QUARANTINE' }).first().waitFor();
+      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as { type: string; data: { lotCode?: string; quantity?: number } }[];
+      expect(feed.filter((e) => e.type === 'stock.adjusted' && e.data.lotCode === 'L-QUARANTINE').map((e) => e.data.quantity)).toEqual([5]);
+      expect(cspErrors).toEqual([]);
+    });
+
+    it('a bulk retry of a filter confirms how many events it will touch, as the admin API counts them', async () => {
+      const total = (await s.admin('GET', '/events?connection=demo&status=quarantined')).body.total as number;
+      expect(total).toBeGreaterThanOrEqual(1);
+      await b.page.goto(`${s.url}${c}/events?status=quarantined`);
+      await b.page.getByRole('link', { name: /Retry quarantined events of this filter/ }).click();
+      await b.page.waitForURL(/\/events\/retry\?status=quarantined$/);
+      expect(await b.page.locator('.card p strong').first().textContent()).toBe(String(total));
+      await b.page.getByRole('button', { name: `Retry ${total} now` }).click();
+      await b.page.waitForURL(/\/events\?status=quarantined$/);
+      await b.page.getByText(`${total} event(s) queued for processing again`).waitFor();
     });
   });
 }

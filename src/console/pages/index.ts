@@ -1,6 +1,10 @@
 import type { PageRegistrar } from '../page.js';
 import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEmulatorPanel } from './emulator.js';
+import { registerEventDetail } from './event-detail.js';
+import { registerEventEdit } from './event-edit.js';
+import { registerEventsActions } from './events-actions.js';
+import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
 import { registerOutboundActions } from './outbound-actions.js';
 import { registerOutboundDetail } from './outbound-detail.js';
@@ -9,12 +13,13 @@ import { registerOverview } from './overview.js';
 import { registerReconciliationRun } from './reconciliation-run.js';
 import { registerReconciliations } from './reconciliations.js';
 
-/**
- * Every page of the console, one registrar per file. Phase 2 adds the inbound events pages here
- * (list, detail, edit, retry, bulk retry): see docs/console.md, "Adding a page".
- */
+/** Every page of the console, one registrar per file (docs/console.md, "How it is built"). */
 export const PAGES: PageRegistrar[] = [
   registerOverview,
+  registerEventsActions,
+  registerEventsList,
+  registerEventDetail,
+  registerEventEdit,
   registerOutboundActions,
   registerOutboundList,
   registerOutboundDetail,

@@ -8,6 +8,7 @@ import { Card } from '../ui/detail.js';
 import { fmtAgo, fmtDuration, fmtNumber, fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
 import { toneOf } from '../ui/tone.js';
+import { eventsHref } from './events-query.js';
 
 /** How often the overview refreshes itself (htmx polling of its live fragment). */
 export const OVERVIEW_REFRESH_SECONDS = 5;
@@ -41,16 +42,31 @@ function Live(props: { o: ConnectionOverview }) {
     <>
       <div class="grid cols-4">
         <Card title="Webhooks, last 24 h">
-          <Metric path="inbound.total" value={o.inbound.total} />
+          <Metric path="inbound.total" value={o.inbound.total} href={eventsHref(o.connection, { from: o.inbound.since })} />
           <div class="metric-label">
             {statuses
               .filter((s) => s !== 'processed')
               .map((s) => (
                 <span>
-                  {s} <strong data-metric={`inbound.totals.${s}`}>{fmtNumber(o.inbound.totals[s] ?? 0)}</strong>{' · '}
+                  {s}{' '}
+                  <strong data-metric={`inbound.totals.${s}`}>
+                    {(o.inbound.totals[s] ?? 0) > 0 ? <a href={eventsHref(o.connection, { status: s, from: o.inbound.since })}>{fmtNumber(o.inbound.totals[s]!)}</a> : '0'}
+                  </strong>
+                  {' · '}
                 </span>
               ))}
-            processed <strong data-metric="inbound.totals.processed">{fmtNumber(o.inbound.totals.processed)}</strong>
+            processed{' '}
+            <strong data-metric="inbound.totals.processed">
+              {o.inbound.totals.processed > 0 ? <a href={eventsHref(o.connection, { status: 'processed', from: o.inbound.since })}>{fmtNumber(o.inbound.totals.processed)}</a> : '0'}
+            </strong>
+          </div>
+          <div class="metric-label attention">
+            waiting for an operator, any age: quarantined{' '}
+            <strong data-metric="attention.quarantined">
+              {o.attention.quarantined > 0 ? <a href={eventsHref(o.connection, { status: 'quarantined' })}>{fmtNumber(o.attention.quarantined)}</a> : '0'}
+            </strong>
+            {' · '}failed{' '}
+            <strong data-metric="attention.failed">{o.attention.failed > 0 ? <a href={eventsHref(o.connection, { status: 'failed' })}>{fmtNumber(o.attention.failed)}</a> : '0'}</strong>
           </div>
         </Card>
         <Card title="Outbound to the WMS">

@@ -29,7 +29,7 @@ export function ActionButton(props: {
 
 /**
  * The confirmation step of a bulk action: says how many items it will touch, then POSTs. Reused by
- * every "retry a filter" (outbound records now, inbound events in phase 2).
+ * every "retry a filter" (outbound records, inbound events).
  */
 export function ConfirmPanel(props: { title: string; count: number; what: string; details?: Child; action: string; csrf: string; fields: Record<string, string>; cancelHref: string; label: string }) {
   return (

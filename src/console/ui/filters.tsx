@@ -5,11 +5,27 @@ export interface SelectFilter {
   options: { value: string; label: string }[];
 }
 
+/** A typed filter (a business code, a time): applied with the button or Enter, not on each key. */
+export interface InputFilter {
+  name: string;
+  label: string;
+  value: string | undefined;
+  type: 'text' | 'datetime-local';
+  placeholder?: string;
+}
+
 /**
  * A GET form of selects over a list: the filters live in the URL (bookmarkable), and each select
- * applies on change (console.js); the button is there for browsers without scripts.
+ * applies on change (console.js); the button is there for browsers without scripts, and for the
+ * typed inputs when there are some.
  */
-export function FilterBar(props: { action: string; selects: SelectFilter[]; hidden?: Record<string, string> }) {
+export function FilterBar(props: { action: string; selects: SelectFilter[]; inputs?: InputFilter[]; hidden?: Record<string, string> }) {
+  const inputs = props.inputs ?? [];
+  const button = (
+    <button class="btn" type="submit">
+      Apply
+    </button>
+  );
   return (
     <form class="filters" method="get" action={props.action}>
       {Object.entries(props.hidden ?? {}).map(([name, value]) => (
@@ -27,11 +43,13 @@ export function FilterBar(props: { action: string; selects: SelectFilter[]; hidd
           </select>
         </label>
       ))}
-      <noscript>
-        <button class="btn" type="submit">
-          Apply
-        </button>
-      </noscript>
+      {inputs.map((i) => (
+        <label>
+          {i.label}
+          <input type={i.type} name={i.name} value={i.value ?? ''} placeholder={i.placeholder} step={i.type === 'datetime-local' ? 1 : undefined} />
+        </label>
+      ))}
+      {inputs.length > 0 ? button : <noscript>{button}</noscript>}
     </form>
   );
 }

@@ -1,3 +1,5 @@
+import type { Child } from 'hono/jsx';
+
 /** A JSON value pretty-printed (escaped by JSX: a payload can never inject markup). */
 export function JsonBlock(props: { value: unknown }) {
   return <pre class="json">{typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2)}</pre>;
@@ -13,18 +15,36 @@ export function prettyJsonText(text: string): string {
 }
 
 /**
- * A JSON editor: a textarea whose text is checked as it is typed (console.js) and again before the
- * form is sent; the server checks it once more, against the schema, when saving.
+ * A JSON editor: a textarea whose text is checked as it is typed (console.js: does it parse) and
+ * again before the form is sent; with `check`, htmx also posts it there as it is typed (debounced)
+ * and shows the server's answer (the schema's problems, or what would change) in `${id}-check`,
+ * whose first content is `checked`.
  */
-export function JsonEditor(props: { name: string; value: unknown; id: string; label?: string }) {
+export function JsonEditor(props: { name: string; value: unknown; id: string; label?: string; check?: string; checked?: Child }) {
   const text = typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2);
+  const checkTarget = `${props.id}-check`;
   return (
     <div class="field">
       {props.label ? <label for={props.id}>{props.label}</label> : null}
-      <textarea class="json" id={props.id} name={props.name} spellcheck={false} data-json-editor={`${props.id}-validation`}>
+      <textarea
+        class="json"
+        id={props.id}
+        name={props.name}
+        spellcheck={false}
+        data-json-editor={`${props.id}-validation`}
+        hx-post={props.check}
+        hx-trigger={props.check ? 'input changed delay:400ms' : undefined}
+        hx-target={props.check ? `#${checkTarget}` : undefined}
+        hx-swap={props.check ? 'innerHTML' : undefined}
+      >
         {text}
       </textarea>
       <div class="validation" id={`${props.id}-validation`} aria-live="polite" />
+      {props.check ? (
+        <div class="check" id={checkTarget} aria-live="polite">
+          {props.checked}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -9,6 +9,8 @@ const TONES: Record<string, Tone> = {
   rejected: 'neutral',
   quarantined: 'purple',
   rejected_by_erp: 'warn',
+  // an attempt that failed and will be tried again
+  error: 'warn',
   // outbound records
   synced: 'ok',
   pending: 'info',

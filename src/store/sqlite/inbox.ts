@@ -13,6 +13,18 @@ const where = (q: InboxFilter) => inboxWhere(t, q);
 const p = (name: string) => sql.placeholder(name);
 
 /**
+ * The index a count reads alone. One status of the whole connection (the console's
+ * quarantined/failed lists) is a prefix of its own index; a time range of one connection is a
+ * range of the recent index (which holds kind and status too), not a walk through every event of
+ * the connection; anything else is a prefix of the filter index.
+ */
+function countIndex(q: InboxFilter) {
+  const byStatus = q.status && !q.kind && !q.statuses && !q.receivedFrom && !q.receivedTo;
+  const byTime = q.connection && (q.receivedFrom || q.receivedTo);
+  return sql.raw(q.businessCode ? 'inbound_events_code' : byStatus ? 'inbound_events_status_page' : byTime ? 'inbound_events_recent' : 'inbound_events_filter');
+}
+
+/**
  * The webhook receiver's hot statement, prepared once: compiling it on every call cost about
  * 8 times the insert itself. One statement decides new-or-repeat, so concurrent repeats cannot
  * both insert. Prepared lazily because the table exists only after `migrate()`.
@@ -111,11 +123,10 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
     // The index named, not left to the planner: without ANALYZE statistics it takes `status = ?`
     // for a handful of rows and walks tens of thousands of them through the table; the filter
     // index answers any combination from the index alone.
-    count: (q) =>
-      run(() => {
-        const index = sql.raw(q.businessCode ? 'inbound_events_code' : 'inbound_events_filter');
-        return orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events INDEXED BY ${index} WHERE ${where(q) ?? sql`1`}`).n;
-      }),
+    count: (q) => run(() => orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events INDEXED BY ${countIndex(q)} WHERE ${where(q) ?? sql`1`}`).n),
+
+    countUpTo: (q, cap) =>
+      run(() => orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM inbound_events INDEXED BY ${countIndex(q)} WHERE ${where(q) ?? sql`1`} LIMIT ${cap})`).n),
 
     ids: (q, limit) => run(() => orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit).all().map((r) => r.id)),
 

@@ -40,11 +40,16 @@ export const inboundEvents = sqliteTable(
     index('inbound_events_connection').on(t.connection, t.id),
     index('inbound_events_kind').on(t.kind, t.id),
     index('inbound_events_code').on(t.businessCode, t.id),
-    index('inbound_events_received').on(t.receivedAt),
+    // The id span of a time range (the lists' time filter) read from this index alone.
+    index('inbound_events_received').on(t.receivedAt, t.id),
     // Every filter but the business code in one index: counts are answered from it alone.
     index('inbound_events_filter').on(t.connection, t.kind, t.status, t.receivedAt),
     // The console's overview counts a connection's recent events by kind and status from this index alone.
     index('inbound_events_recent').on(t.connection, t.receivedAt, t.kind, t.status),
+    // The console's and the admin API's list of one status (quarantined, failed: rare) or one kind
+    // and status, newest first: a page read in id order from the index, not found among every event.
+    index('inbound_events_status_page').on(t.connection, t.status, t.id),
+    index('inbound_events_kind_status_page').on(t.connection, t.kind, t.status, t.id),
   ],
 );
 

@@ -1,0 +1,3 @@
+import { eventsPagesSuite } from './events-pages.suite.js';
+
+eventsPagesSuite('sqlite');
