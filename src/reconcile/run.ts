@@ -29,6 +29,8 @@ export interface RunControls {
    */
   signal?: AbortSignal;
   retry?: RetryPolicy;
+  /** Rows of baselines gathered per transaction (see `WriteBuffer`). */
+  writeRows?: number;
 }
 
 /** The first pass plus this many rechecks; a pair still moving after them is reported `unsettled`. */
@@ -86,7 +88,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   const connection = deps.connections.get(run.connection);
   if (!connection) return finish('failed', `connection "${run.connection}" is not configured`);
   const retry = controls.retry ?? STOCK_RETRY;
-  const writes = new WriteBuffer(store, () => new BatchWrite(runId, run.connection, clock.now()));
+  const writes = new WriteBuffer(store, () => new BatchWrite(runId, run.connection, clock.now()), controls.writeRows);
   const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal, writes };
   const aborted = () => controls.signal?.aborted === true;
 
