@@ -18,7 +18,10 @@ import { loadConfig } from '../src/lib/config.js';
 import { openStore } from '../src/store/index.js';
 import { tempDir } from '../test/support/tmp.js';
 import { seed, type Seeded } from './console/seed.js';
+import { quick } from './lib/quick.js';
 import { printTable, writeResults, type Row } from './lib/report.js';
+
+const QUICK = quick({ events: '5000', records: '5000', feed: '5000', runs: '100', requests: '60' });
 
 const { values: knobs } = parseArgs({
   options: {
@@ -174,7 +177,10 @@ const table: Row[] = results.flatMap((r) =>
     'p95 < 100 ms': row.goalMet ? 'yes' : 'NO',
   })),
 );
-printTable(`Console list pages: ${REQUESTS} requests each (half first pages, half a random keyset cursor), one at a time, wms-sync serve in its own process`, table);
+const title = `Console list pages: ${REQUESTS} requests each (half first pages, half a random keyset cursor), one at a time, wms-sync serve in its own process`;
+printTable(title, table);
 const goal = results.every((r) => r.rows.every((row) => row.goalMet));
 console.log(`\ngoal (every console list page p95 < 100 ms, both backends): ${goal ? 'met' : 'NOT met'}`);
-console.log(`results: ${writeResults('console', { knobs, results, goalMet: goal })}`);
+// Ours: the console page; its baseline: the JSON admin API route running the same query, in turn.
+const chart = table.map((r) => ({ label: `${r.backend}: ${r['list page']}`, ours: r['console p95 ms'] as number, baseline: r['JSON API p95 ms'] as number, unit: 'ms p95' }));
+console.log(`results: ${writeResults('console', { knobs, results, goalMet: goal, quick: QUICK, tables: [{ title, rows: table }], chart })}`);

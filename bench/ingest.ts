@@ -16,7 +16,10 @@ import pg from 'pg';
 import { loadConfig } from '../src/lib/config.js';
 import { openStore } from '../src/store/index.js';
 import { tempDir } from '../test/support/tmp.js';
+import { quick } from './lib/quick.js';
 import { load, wrkAvailable, type Generator } from './load.js';
+
+const QUICK = quick({ duration: '3', warmup: '1' });
 
 const { values: opts } = parseArgs({
   options: {
@@ -221,6 +224,9 @@ async function main(): Promise<void> {
         bodyBytes: BODY.length,
         rows,
         allRuns: Object.fromEntries(runs),
+        quick: QUICK,
+        tables: [{ title: `${GENERATOR}, ${CONNECTIONS} connections, ${DURATION} s measured`, rows: rows.map((r) => ({ target: r.name, 'req/s': r.reqPerSec, 'p50 ms': r.p50, 'p99 ms': r.p99, ratio: r.ratio })) }],
+        chart: rows.filter((r) => r !== rows[0]).map((r) => ({ label: r.name, ours: r.reqPerSec, baseline: r.reqPerSec / r.ratio, unit: 'req/s' })),
       },
       null,
       2,
