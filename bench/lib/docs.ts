@@ -70,9 +70,9 @@ const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
  * of the two (units differ between scenarios: req/s, ms, items/s), each labelled with its value.
  */
 export function renderSvg(title: string, chart: ChartBar[]): string {
-  const width = 760;
+  const width = 800;
   const labelWidth = 300;
-  const barMax = width - labelWidth - 130;
+  const barMax = width - labelWidth - 190;
   const rowHeight = 16;
   const groupHeight = rowHeight * 2 + 14;
   const top = 44;
@@ -93,7 +93,7 @@ export function renderSvg(title: string, chart: ChartBar[]): string {
     parts.push(
       `<text x="10" y="${y + rowHeight + 3}">${xml(label)}</text>`,
       `<rect x="${labelWidth}" y="${y}" width="${w(bar.ours)}" height="${rowHeight - 2}" fill="#2f6fb0"/>`,
-      `<text x="${labelWidth + w(bar.ours) + 6}" y="${y + rowHeight - 4}">${xml(`${formatNumber(bar.ours)} ${bar.unit}`)}</text>`,
+      `<text x="${labelWidth + w(bar.ours) + 6}" y="${y + rowHeight - 4}">${xml(`${formatNumber(bar.ours)} ${bar.unit}${bar.baseline ? ` (${formatNumber(bar.ours / bar.baseline)}×)` : ''}`)}</text>`,
       `<rect x="${labelWidth}" y="${y + rowHeight}" width="${w(bar.baseline)}" height="${rowHeight - 2}" fill="#b8b8b8"/>`,
       `<text x="${labelWidth + w(bar.baseline) + 6}" y="${y + 2 * rowHeight - 4}">${xml(`${formatNumber(bar.baseline)} ${bar.unit}`)}</text>`,
     );
