@@ -62,9 +62,9 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
 
 /**
  * Runs one reconciliation (the run record must exist; see `requestRun`): lists the products,
- * checks them in batches with bounded parallelism (the batches made as they are taken, their
- * writes gathered into larger transactions: memory does not grow with the rows), rechecks the differences after the settle
- * window (see `checkBatch`), and finishes the run: `completed`, `partial` (some batches kept
+ * checks them in batches with bounded parallelism (each batch cut when a lane takes it, their
+ * writes gathered into larger transactions: memory does not grow with the rows), rechecks the
+ * differences after the settle window (see `checkBatch`), and finishes the run: `completed`, `partial` (some batches kept
  * failing; the reason says which and why) or `failed` (nothing could be checked). WMS errors end
  * up in the run; only failures of our own (the store) are thrown. A finished run is returned as is.
  */
@@ -92,7 +92,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal, writes };
   const aborted = () => controls.signal?.aborted === true;
 
-  let codes: CodeList | undefined;
+  let codes: CodeList;
   let requests = 0;
   try {
     codes = await listProducts({ store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) }, run.connection, deps.config.products);
@@ -105,7 +105,6 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   await store.reconciliation.setProductsTotal(runId, codes.length, clock.now());
   log.info({ products: codes.length, source: deps.config.products }, 'reconciliation started');
   const batches = codes.batches(deps.config.batchSize);
-  codes = undefined;
 
   const failures = new Failures();
   const progress = new ProgressCounter(store, runId, () => clock.now());
