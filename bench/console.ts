@@ -21,7 +21,7 @@ import { seed, type Seeded } from './console/seed.js';
 import { quick } from './lib/quick.js';
 import { printTable, writeResults, type Row } from './lib/report.js';
 
-const QUICK = quick({ events: '5000', records: '5000', feed: '5000', runs: '100', requests: '60' });
+const QUICK = quick({ events: '2000', records: '2000', feed: '2000', runs: '50', requests: '40' });
 
 const { values: knobs } = parseArgs({
   options: {

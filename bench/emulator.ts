@@ -17,7 +17,7 @@ import { createTenant } from '../src/emulator/tenants/create.js';
 import { quick } from './lib/quick.js';
 import { writeResults, type Row } from './lib/report.js';
 
-const QUICK = quick({ products: '10000', requests: '100', 'token-seconds': '2' });
+const QUICK = quick({ products: '5000', requests: '50', 'token-seconds': '1' });
 
 const { values: knobs } = parseArgs({
   options: { products: { type: 'string', default: '100000' }, requests: { type: 'string', default: '400' }, 'token-seconds': { type: 'string', default: '5' } },
