@@ -1,3 +1,3 @@
 import { streamedSuite } from './streamed.suite.js';
 
-streamedSuite('postgres', 12);
+streamedSuite('postgres', 10);

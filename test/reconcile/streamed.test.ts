@@ -1,3 +1,3 @@
 import { streamedSuite } from './streamed.suite.js';
 
-streamedSuite('sqlite', 25);
+streamedSuite('sqlite', 20);
