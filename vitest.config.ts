@@ -11,8 +11,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds for failing tests only; generous because CI shares 2 cores (see docs/conventions.md).
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
     // Each file gets its own process and its own database/schema; nothing is shared across files.
     isolate: true,
   },

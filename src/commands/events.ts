@@ -20,7 +20,7 @@ Inbound webhook events as stored by the receiver, newest first.
           business key, last error or quarantine reason. --status is one of ${INBOUND_STATUSES.join(', ')}.
   show    everything about one event: metadata, the raw body exactly as received, the operator's
           correction and who changed what when, the processing attempts, the feed entries.
-  retry   runs the processing of these events again (failed, quarantined, processed or stuck
+  retry   runs the processing of these events again (failed, quarantined, rejected_by_erp, processed or stuck
           ones): back to "received" with a new job, which the running service's worker picks up.
           Processing is idempotent: a confirmation already in the ERP feed is not appended twice.
           Rejected deliveries cannot be retried; the WMS must send a corrected one.

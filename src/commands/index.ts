@@ -1,3 +1,4 @@
+import { connectionsCommand } from './connections.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { eventsCommand } from './events.js';
@@ -25,4 +26,5 @@ export const commands: Command[] = [
   eventsCommand,
   reconcileCommand,
   pruneCommand,
+  connectionsCommand,
 ];

@@ -4,10 +4,13 @@ import { demoSecretsFile, DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME } from '../demo
 import { startDemoStack, type DemoStack } from '../demo/stack.js';
 import { DEMO_TENANT } from '../emulator/index.js';
 import { createLogger } from '../lib/logger.js';
-import { configFrom, parse, withUsage } from './args.js';
+import { configFrom, parse, UsageError, withUsage } from './args.js';
 import type { Command } from './types.js';
 
-const help = `Usage: wms-sync start [--port N] [--emulator-port N] [--fresh]
+/** Where `start` runs the sample ERP, and where `demo` looks for it. */
+export const DEFAULT_SAMPLE_ERP_PORT = 8091;
+
+const help = `Usage: wms-sync start [--port N] [--emulator-port N] [--erp-port N] [--no-sample-erp] [--fresh]
 
 The embedded default (what \`npm start\` runs): the WMS emulator (seeded tenant "demo") and the
 service (SQLite under DATA_DIR, embedded job queue), wired both ways through a connection named
@@ -16,10 +19,15 @@ to the service. It then loads the ERP sample data (fixtures/erp) through the ERP
 where to look. State survives a restart (the emulator's too, in DATA_DIR/emulator.db).
 Logs are quiet (warnings and errors) unless LOG_LEVEL is set. The reconciliation settle window is
 3 s here (120 s in \`serve\`) unless RECONCILE_SETTLE_SECONDS is set, so the demo answers in seconds.
+A sample ERP receiver runs beside them (docs/erp-delivery.md): the demo connection pushes its feed
+events there, signed, and asks it about every close document first (ERP_CLOSE_ACK=sync), so it can
+refuse one (PUT /reject/{documentCode} {"message": "…"}); GET /messages lists what it got.
 
 Options:
   --port N            service port (default PORT or 8080)
   --emulator-port N   emulator port (default EMULATOR_PORT or 8090)
+  --erp-port N        the sample ERP's port (default ${DEFAULT_SAMPLE_ERP_PORT})
+  --no-sample-erp     no sample ERP: the demo connection's ERP only polls the feed
   --fresh             wipe the service's and the emulator's data first`;
 
 /** A short settle window for the embedded demo: a drift is confirmed by a second look this much later. */
@@ -54,16 +62,22 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string,
     line('API docs', `${url}/docs`, `OpenAPI: ${url}/openapi.json`),
     line('Emulator', emulator, `tenant "${DEMO_TENANT}"`),
     line('Emulator docs', `${emulator}/_emulator/docs`),
+    ...(stack.sampleErp
+      ? [line('Sample ERP', stack.sampleErp.url, 'GET /messages   PUT /reject/{documentCode} {"message":…}   (docs/erp-delivery.md)')]
+      : []),
     '',
     `  Demo connection "${DEMO_CONNECTION}"`,
     line('  ERP token', token, 'Authorization: Bearer …'),
     line('  WMS client', `${stack.demoClient.clientId} / ${stack.demoClient.clientSecret}`),
     line('  Webhooks', `Basic ${DEMO_WEBHOOK_USERNAME} / ${stack.secrets.webhookPassword}`),
+    ...(stack.sampleErp
+      ? [line('  ERP webhook', stack.sampleErp.webhookUrl, `signed with ${stack.secrets.erpWebhookSecret.slice(0, 12)}…; close documents: sync`)]
+      : []),
     line('  ERP sample', stack.loaded.map((l) => `${l.kind} ${l.queued + l.unchanged}`).join(', '), `(${queued} queued for the WMS)`),
     line('  Data', dataDir, 'wms-sync start --fresh starts over'),
     '',
     'Try:',
-    `  ${demoCommandLine(url, emulator)}  # a reception, a shipment, a return, a lost webhook, a reconciliation`,
+    `  ${demoCommandLine(url, emulator)}  # a reception, a shipment, a return, a lost webhook, a reconciliation${stack.sampleErp ? ', an ERP refusal' : ''}`,
     `  curl -s -H "Authorization: Bearer ${token}" ${url}/erp/v1/events`,
     `  npx wms-sync emulator trigger regularization --url ${emulator} --product OLV-OIL-1L --lot L2600A --quantity 3 --wait`,
     '',
@@ -78,7 +92,14 @@ export const startCommand: Command = {
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
-      const { values } = parse(args, { port: { type: 'string' }, 'emulator-port': { type: 'string' }, fresh: { type: 'boolean' } });
+      const { values } = parse(args, {
+        port: { type: 'string' },
+        'emulator-port': { type: 'string' },
+        'erp-port': { type: 'string' },
+        'no-sample-erp': { type: 'boolean' },
+        fresh: { type: 'boolean' },
+      });
+      const erpPort = portOption(values['erp-port'], DEFAULT_SAMPLE_ERP_PORT);
       const config = configFrom(ctx, {
         PORT: values.port,
         EMULATOR_PORT: values['emulator-port'],
@@ -88,10 +109,17 @@ export const startCommand: Command = {
       const sqliteFile = config.database.kind === 'sqlite' ? config.database.file : undefined;
       if (values.fresh) for (const f of stateFiles(config.dataDir, sqliteFile)) rmSync(f, { force: true });
       const logger = createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'warn' });
-      const stack = await startDemoStack(config, { logger });
+      const stack = await startDemoStack(config, { logger, ...(values['no-sample-erp'] ? {} : { sampleErp: { port: erpPort } }) });
       ctx.stdout.write(startSummary(stack, sqliteFile ? `SQLite ${sqliteFile}` : 'Postgres', config.dataDir, config.publicUrl));
       await ctx.stopSignal;
       await stack.close();
       return 0;
     }),
 };
+
+function portOption(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--erp-port expects a port (0-65535), got "${value}"`);
+  return port;
+}

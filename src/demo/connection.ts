@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ConnectionConfig } from '../lib/connections.js';
+import { CONFIRMATION_TYPES } from '../store/values.js';
 
 export const DEMO_CONNECTION = 'demo';
 export const DEMO_WEBHOOK_USERNAME = 'wms-demo';
@@ -12,10 +13,14 @@ const secretsSchema = z.object({
   erpApiToken: z.string().min(16),
   // Files written before the console existed have none: one is added on the next start.
   adminToken: z.string().min(16).optional(),
+  // Files written before the sample ERP existed have none either.
+  erpWebhookSecret: z.string().startsWith('whsec_').optional(),
 });
 export type DemoSecrets = Required<z.infer<typeof secretsSchema>>;
 
 const newAdminToken = () => `admin-${randomBytes(16).toString('hex')}`;
+/** As `wms-sync connections secret` makes them (32 random bytes). */
+const newErpSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 export function demoSecretsFile(dataDir: string): string {
   return join(dataDir, 'demo-connection.json');
@@ -36,10 +41,18 @@ export function loadOrCreateDemoSecrets(dataDir: string): DemoSecrets {
       throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix it, or start over with wms-sync start --fresh`);
     }
     const parsed = secretsSchema.safeParse(stored);
-    if (parsed.success && parsed.data.adminToken) return { ...parsed.data, adminToken: parsed.data.adminToken };
-    if (parsed.success) return writeSecrets(file, { ...parsed.data, adminToken: newAdminToken() });
+    if (parsed.success) {
+      const { adminToken, erpWebhookSecret } = parsed.data;
+      if (adminToken && erpWebhookSecret) return { ...parsed.data, adminToken, erpWebhookSecret };
+      return writeSecrets(file, { ...parsed.data, adminToken: adminToken ?? newAdminToken(), erpWebhookSecret: erpWebhookSecret ?? newErpSecret() });
+    }
   }
-  return writeSecrets(file, { webhookPassword: randomBytes(12).toString('hex'), erpApiToken: `demo-${randomBytes(16).toString('hex')}`, adminToken: newAdminToken() });
+  return writeSecrets(file, {
+    webhookPassword: randomBytes(12).toString('hex'),
+    erpApiToken: `demo-${randomBytes(16).toString('hex')}`,
+    adminToken: newAdminToken(),
+    erpWebhookSecret: newErpSecret(),
+  });
 }
 
 function writeSecrets(file: string, secrets: DemoSecrets): DemoSecrets {
@@ -48,12 +61,19 @@ function writeSecrets(file: string, secrets: DemoSecrets): DemoSecrets {
   return secrets;
 }
 
-/** The service side of the demo: the emulator's demo API client, webhooks back to this service. */
-export function demoConnection(options: { emulatorUrl: string; clientId: string; clientSecret: string; secrets: DemoSecrets }): ConnectionConfig {
+/**
+ * The service side of the demo: the emulator's demo API client, webhooks back to this service;
+ * with `erpWebhookUrl` (the sample ERP), every feed event pushed there and close documents
+ * acknowledged synchronously, so the sample ERP can refuse one.
+ */
+export function demoConnection(options: { emulatorUrl: string; clientId: string; clientSecret: string; secrets: DemoSecrets; erpWebhookUrl?: string }): ConnectionConfig {
   return {
     name: DEMO_CONNECTION,
     wms: { baseUrl: options.emulatorUrl, authMode: 'client', clientId: options.clientId, clientSecret: options.clientSecret },
     webhookCredentials: [{ username: DEMO_WEBHOOK_USERNAME, password: options.secrets.webhookPassword }],
     erpApiToken: options.secrets.erpApiToken,
+    ...(options.erpWebhookUrl
+      ? { erpWebhook: { url: options.erpWebhookUrl, secrets: [options.secrets.erpWebhookSecret], events: [...CONFIRMATION_TYPES] }, erpCloseAck: 'sync' as const }
+      : { erpCloseAck: 'async' as const }),
   };
 }

@@ -13,6 +13,8 @@ export interface DemoTargets {
   tenant: string;
   erpToken: string;
   adminToken?: string;
+  /** The sample ERP (src/demo/sample-erp.ts), when wired: the refusal step talks to it. */
+  erpUrl?: string;
 }
 
 /** What a scenario step uses: the ERP API, the emulator's control API, the feed, and checks. */

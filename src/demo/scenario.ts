@@ -1,4 +1,5 @@
 import { DemoHarness, type DemoTargets } from './harness.js';
+import { erpRefusal } from './step-erp-refusal.js';
 import { clientReturn, expedition, purchaseOrder, reconciliation, regularizations, scenarioCodes, type ScenarioCodes } from './steps.js';
 
 const STEPS: { title: string; run: (h: DemoHarness, c: ScenarioCodes) => Promise<void> }[] = [
@@ -7,6 +8,7 @@ const STEPS: { title: string; run: (h: DemoHarness, c: ScenarioCodes) => Promise
   { title: 'Client return received', run: clientReturn },
   { title: 'Stock regularizations, the second one with its webhook lost', run: regularizations },
   { title: 'Reconciliation finds exactly the lost movement', run: reconciliation },
+  { title: 'The ERP refuses a reception: the warehouse operator sees why, and re-sends once it is fixed', run: erpRefusal },
 ];
 
 export interface ScenarioResult {

@@ -6,6 +6,7 @@ import { runService, type RunningService } from '../main.js';
 import type { QueueTuning } from '../queue/index.js';
 import { demoConnection, DEMO_CONNECTION, loadOrCreateDemoSecrets, type DemoSecrets } from './connection.js';
 import { loadErpFixtures, type LoadSummary } from './fixtures.js';
+import { startSampleErp, type SampleErp } from './sample-erp.js';
 import { wireWebhooks } from './wire.js';
 
 export interface DemoStack {
@@ -19,6 +20,8 @@ export interface DemoStack {
   adminTokenFromEnv: boolean;
   demoClient: { clientId: string; clientSecret: string };
   loaded: LoadSummary[];
+  /** The sample ERP receiver, when wired: feed events pushed to it, close documents acknowledged by it. */
+  sampleErp?: SampleErp;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,7 @@ export interface DemoStack {
  */
 export async function startDemoStack(
   config: Config,
-  options: { logger: Logger; emulatorInMemory?: boolean; queueTuning?: QueueTuning },
+  options: { logger: Logger; emulatorInMemory?: boolean; queueTuning?: QueueTuning; sampleErp?: { port: number; host?: string } },
 ): Promise<DemoStack> {
   const demoClient = { clientId: config.emulator.demoClientId, clientSecret: config.emulator.demoClientSecret };
   const emulator = await startEmulatorServer({
@@ -46,9 +49,11 @@ export async function startDemoStack(
     ...(config.emulator.adminToken ? { adminToken: config.emulator.adminToken } : {}),
   });
   let service: RunningService | undefined;
+  let sampleErp: SampleErp | undefined;
   try {
     const secrets = loadOrCreateDemoSecrets(config.dataDir);
-    const connection = demoConnection({ emulatorUrl: emulator.url, ...demoClient, secrets });
+    if (options.sampleErp) sampleErp = await startSampleErp({ ...options.sampleErp, secrets: [secrets.erpWebhookSecret] });
+    const connection = demoConnection({ emulatorUrl: emulator.url, ...demoClient, secrets, ...(sampleErp ? { erpWebhookUrl: sampleErp.webhookUrl } : {}) });
     const adminToken = config.admin.token ?? secrets.adminToken;
     service = await runService(
       {
@@ -85,13 +90,16 @@ export async function startDemoStack(
       adminTokenFromEnv: config.admin.token !== undefined,
       demoClient,
       loaded,
+      ...(sampleErp ? { sampleErp } : {}),
       close: async () => {
         await running.close();
+        await sampleErp?.close();
         await emulator.close();
       },
     };
   } catch (err) {
     await service?.close();
+    await sampleErp?.close();
     await emulator.close();
     throw err;
   }

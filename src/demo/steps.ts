@@ -12,6 +12,8 @@ export function scenarioCodes(run: string) {
     purchaseOrder: `${p}-PO`,
     expedition: `${p}-SO`,
     clientReturn: `${p}-RET`,
+    flour: `${p}-FLOUR`,
+    refusedOrder: `${p}-PO-R`,
   };
 }
 export type ScenarioCodes = ReturnType<typeof scenarioCodes>;

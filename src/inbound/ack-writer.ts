@@ -9,6 +9,15 @@ export interface AckResult {
   duplicate: boolean;
 }
 
+/**
+ * A delivery to store. `holdSeconds`: its processing job starts only that late. The synchronous
+ * close acknowledgement holds a close document while the ERP decides (close-ack.ts); the held job
+ * is the durable safety net that processes it should this process die before the ERP answered.
+ */
+export interface Delivery extends NewInboundEvent {
+  holdSeconds?: number;
+}
+
 export interface AckWriterDeps {
   store: Store;
   queue: Queue;
@@ -20,7 +29,7 @@ export interface AckWriterDeps {
  * a job, nor a job without its events. New accepted events go in the job; repeats and rejected
  * deliveries do not.
  */
-export async function writeEvents(deps: AckWriterDeps, items: readonly NewInboundEvent[]): Promise<AckResult[]> {
+export async function writeEvents(deps: AckWriterDeps, items: readonly Delivery[]): Promise<AckResult[]> {
   // Rows are locked in one order by every transaction, so concurrent Postgres batches holding the
   // same keys wait for each other instead of deadlocking.
   const order = items.map((_, i) => i).sort((a, b) => compareKeys(items[a]!, items[b]!));
@@ -29,11 +38,16 @@ export async function writeEvents(deps: AckWriterDeps, items: readonly NewInboun
     const recorded = await tx.inbox.recordMany(order.map((i) => items[i]!));
     const results = new Array<AckResult>(items.length);
     const eventIds: number[] = [];
+    const held: { id: number; seconds: number }[] = [];
     recorded.forEach((result, n) => {
       results[order[n]!] = result;
-      if (!result.duplicate && result.event.status === 'received') eventIds.push(result.event.id);
+      if (result.duplicate || result.event.status !== 'received') return;
+      const seconds = items[order[n]!]!.holdSeconds;
+      if (seconds) held.push({ id: result.event.id, seconds });
+      else eventIds.push(result.event.id);
     });
     if (eventIds.length > 0) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: eventIds.sort((a, b) => a - b) }, { ...jobOptions, tx });
+    for (const h of held) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: [h.id] }, { ...jobOptions, startAfter: h.seconds, tx });
     return results;
   });
 }
@@ -51,8 +65,8 @@ function compareKeys(a: NewInboundEvent, b: NewInboundEvent): number {
 export function createAckWriter(
   deps: AckWriterDeps,
   onBatch?: (info: { size: number; ms: number; ok: boolean }) => void,
-): GroupCommit<NewInboundEvent, AckResult> {
-  return groupCommit<NewInboundEvent, AckResult>({
+): GroupCommit<Delivery, AckResult> {
+  return groupCommit<Delivery, AckResult>({
     commit: (items) => writeEvents(deps, items),
     maxBatch: deps.config.inbound.batchMax,
     // SQLite has one writer: a second transaction would only wait for the lock, and split batches.

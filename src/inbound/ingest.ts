@@ -3,7 +3,7 @@ import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFa
 import { isJsonContentType } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
 import type { NewInboundEvent, RecordedEvent } from '../store/types.js';
-import type { AckResult } from './ack-writer.js';
+import type { AckResult, Delivery } from './ack-writer.js';
 import { rejectedKeyOf } from './dedupe.js';
 import type { GroupCommit } from './group-commit.js';
 import type { WebhookKind } from './kinds.js';
@@ -11,7 +11,7 @@ import type { InboundMetrics } from './metrics.js';
 import { problemsMessage, readDelivery } from './reading.js';
 
 export interface IngestContext {
-  writer: GroupCommit<NewInboundEvent, AckResult>;
+  writer: GroupCommit<Delivery, AckResult>;
   clock: Clock;
   metrics: InboundMetrics;
   log: Logger;
@@ -24,6 +24,8 @@ export interface IngestInput {
   /** The body exactly as received. */
   body: string;
   requestId: string;
+  /** Start its processing only this late (the synchronous close acknowledgement's safety net). */
+  holdSeconds?: number;
 }
 
 export type RejectReason = 'unsupported_media_type' | 'malformed_json' | 'invalid_payload';
@@ -56,7 +58,7 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
   }
   let result: AckResult;
   try {
-    result = await ctx.writer.submit({ ...base, ...checked.stored });
+    result = await ctx.writer.submit({ ...base, ...checked.stored, ...(input.holdSeconds ? { holdSeconds: input.holdSeconds } : {}) });
   } catch (err) {
     ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a delivery; not acknowledged');
     return {

@@ -32,7 +32,7 @@ export function inboundMetrics(registry: Registry): InboundMetrics {
     duplicates: counter('wms_sync_webhooks_duplicates_total', 'Repeated deliveries of an event already stored (acknowledged, not processed again)', ['connection', 'kind']),
     rejected: counter('wms_sync_webhooks_rejected_total', 'Deliveries refused and stored as rejected (reason: unsupported_media_type, malformed_json, invalid_payload)', ['connection', 'kind', 'reason']),
     authFailures: counter('wms_sync_webhooks_auth_failures_total', 'Deliveries to a known connection with missing or wrong Basic credentials', ['connection']),
-    ackSeconds: histogram('wms_sync_webhook_ack_seconds', 'Time from request to answer on the webhook routes (outcome: accepted, duplicate, rejected, unavailable)', ['kind', 'outcome'], [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5]),
+    ackSeconds: histogram('wms_sync_webhook_ack_seconds', 'Time from request to answer on the webhook routes (outcome: accepted, duplicate, rejected, rejected_by_erp, unavailable)', ['kind', 'outcome'], [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5]),
     commitBatchSize: histogram('wms_sync_webhook_commit_batch_size', 'Deliveries acknowledged by one transaction (group commit)', [], [1, 2, 5, 10, 20, 50, 100, 200, 500]),
     processed: counter('wms_sync_inbound_processed_total', 'Events processed into confirmations and ledger movements', ['connection', 'kind']),
     processingFailures: counter('wms_sync_inbound_processing_failures_total', 'Failed processing attempts (final="true": no retry left, the event is failed)', ['connection', 'kind', 'final']),

@@ -26,7 +26,8 @@ export async function processEvent(deps: ProcessDeps, eventId: number): Promise<
   const event = await store.inbox.get(eventId);
   if (!event) return { status: 'skipped', reason: 'missing' };
   if (event.status === 'processed') return { status: 'skipped', reason: 'already_processed' };
-  if (event.status === 'rejected') return { status: 'skipped', reason: 'rejected' };
+  // rejected_by_erp: the ERP refused it (close-ack.ts); only an operator's retry reopens it.
+  if (event.status === 'rejected' || event.status === 'rejected_by_erp') return { status: 'skipped', reason: 'rejected' };
   if (event.status === 'quarantined') return { status: 'skipped', reason: 'quarantined' };
   // Counted outside the transaction below, so attempts that fail are counted too.
   await store.inbox.recordAttempt(event.id, deps.clock.now());

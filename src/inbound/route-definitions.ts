@@ -31,7 +31,13 @@ export function webhookRoute(kind: WebhookKind) {
       body: { required: true, content: { 'application/json': { schema: spec.schema } } },
     },
     responses: {
-      200: { description: 'Stored (or already stored, or quarantined): acknowledged', content: { 'application/json': { schema: webhookAckSchema } } },
+      200: {
+        description:
+          'Stored (or already stored, or quarantined): acknowledged. On a connection with ERP_CLOSE_ACK=sync, a close document is first ' +
+          'forwarded to the ERP: when the ERP refuses it, `{success:false, message}` with the ERP\'s message (stored as rejected_by_erp; ' +
+          'docs/erp-delivery.md)',
+        content: { 'application/json': { schema: webhookAckSchema } },
+      },
       400: errorResponse('Not JSON, or a close document that is not an object or has no usable closingDocumentCode: `message` names it. Stored as rejected.'),
       401: errorResponse('Missing or wrong Basic credentials'),
       404: errorResponse('Unknown connection'),

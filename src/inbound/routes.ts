@@ -4,6 +4,7 @@ import { authRefusal } from '../lib/auth-failures.js';
 import type { AppEnv } from '../lib/http.js';
 import { createAckWriter } from './ack-writer.js';
 import { webhookAuthenticator } from './auth.js';
+import { acknowledgeClose, closeAckMetrics, closeAckPlan } from './close-ack.js';
 import { ingest, type IngestContext } from './ingest.js';
 import { WEBHOOK_KINDS } from './kinds.js';
 import { inboundMetrics, registerInboundGauges } from './metrics.js';
@@ -23,6 +24,7 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
   const auth = webhookAuthenticator(deps.connections);
   const writer = createAckWriter(deps, (batch) => metrics.commitBatchSize.observe(batch.size));
+  const ackMetrics = closeAckMetrics(deps.metrics);
   app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
     type: 'http',
     scheme: 'basic',
@@ -42,16 +44,15 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
       }
       const { connection } = checked;
       const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
-      const outcome = await ingest(ctx, {
-        connection: connection.name,
-        kind,
-        contentType: c.req.header('content-type'),
-        body: await c.req.text(),
-        requestId: c.get('requestId'),
-      });
-      const label = outcome.ok ? (outcome.duplicate ? 'duplicate' : 'accepted') : outcome.reason === 'unavailable' ? 'unavailable' : 'rejected';
+      const body = await c.req.text();
+      const plan = closeAckPlan(connection, kind, deps.config);
+      const outcome = await ingest(ctx, { connection: connection.name, kind, contentType: c.req.header('content-type'), body, requestId: c.get('requestId'), ...plan });
+      // ERP_CLOSE_ACK=sync: the ERP decides before the WMS gets its answer (close-ack.ts).
+      const answer = plan && outcome.ok ? await acknowledgeClose({ ...deps, log: c.get('log'), metrics: ackMetrics }, { connection, kind, body, ...outcome }) : undefined;
+      const label = outcome.ok ? (answer?.success === false ? 'rejected_by_erp' : outcome.duplicate && !answer ? 'duplicate' : 'accepted') : outcome.reason === 'unavailable' ? 'unavailable' : 'rejected';
       metrics.ackSeconds.observe({ kind, outcome: label }, (performance.now() - started) / 1000);
       if (!outcome.ok) throw outcome.error;
+      if (answer) return c.json(answer, 200);
       return c.json(outcome.duplicate ? REPEATED : ACCEPTED, 200);
     });
   }

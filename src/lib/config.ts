@@ -89,6 +89,13 @@ export const envSchema = z.object({
   WEBHOOK_PREVIOUS_USERNAME: optionalString,
   WEBHOOK_PREVIOUS_PASSWORD: optionalString,
   ERP_API_TOKEN: optionalString,
+  ERP_WEBHOOK_URL: optionalString,
+  ERP_WEBHOOK_SECRET: optionalString,
+  ERP_WEBHOOK_PREVIOUS_SECRET: optionalString,
+  ERP_WEBHOOK_EVENTS: optionalString,
+  ERP_CLOSE_ACK: z.enum(['async', 'sync']).default('async'),
+  // Well inside the WMS's 45 s (spec: "The receiver should respond within 45 seconds").
+  ERP_CLOSE_ACK_TIMEOUT_MS: int(1, 40_000).default(20_000),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
@@ -133,6 +140,8 @@ export interface Config {
    * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
    */
   inbound: { batchMax: number; commitConcurrency: number; retryLimit: number; retryDelaySeconds: number; leaseSeconds: number };
+  /** Synchronous close acknowledgement (connections with `erpCloseAck: 'sync'`): how long the ERP may take to decide. */
+  erpCloseAck: { timeoutMs: number };
   wms: { timeoutMs: number; maxConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
   outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
@@ -222,6 +231,7 @@ export function loadConfig(source: Source = process.env): Config {
       retryDelaySeconds: env.INBOUND_RETRY_DELAY_SECONDS,
       leaseSeconds: env.INBOUND_LEASE_SECONDS,
     },
+    erpCloseAck: { timeoutMs: env.ERP_CLOSE_ACK_TIMEOUT_MS },
     wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY },
     outbound: {
       maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
@@ -298,6 +308,11 @@ function connectionFromEnv(env: Env): ConnectionConfig[] {
     webhookPreviousUsername: env.WEBHOOK_PREVIOUS_USERNAME,
     webhookPreviousPassword: env.WEBHOOK_PREVIOUS_PASSWORD,
     erpApiToken: env.ERP_API_TOKEN,
+    erpWebhookUrl: env.ERP_WEBHOOK_URL,
+    erpWebhookSecret: env.ERP_WEBHOOK_SECRET,
+    erpWebhookPreviousSecret: env.ERP_WEBHOOK_PREVIOUS_SECRET,
+    erpWebhookEvents: env.ERP_WEBHOOK_EVENTS,
+    erpCloseAck: env.ERP_CLOSE_ACK,
   };
   const parsed = connectionInputSchema.safeParse(input);
   if (!parsed.success) {

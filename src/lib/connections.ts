@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONFIRMATION_TYPES, type ConfirmationType } from '../store/values.js';
 
 /** One WMS tenant wired to this service: how we call it, how it calls us, how the ERP calls us. */
 export interface ConnectionConfig {
@@ -18,9 +19,35 @@ export interface ConnectionConfig {
   /** Basic credentials the WMS sends on webhooks; two at once while rotating. */
   webhookCredentials: { username: string; password: string }[];
   erpApiToken: string;
+  /** Pushing the feed to the ERP (issue 13); absent when the ERP only polls `GET /erp/v1/events`. */
+  erpWebhook?: ErpWebhookConfig;
+  /**
+   * `async`: the WMS gets its 200 as soon as a close document is stored. `sync`: the receiver first
+   * forwards the close document to the ERP (needs `erpWebhook`) and passes on its `{success:false}`.
+   */
+  erpCloseAck: 'async' | 'sync';
+}
+
+export interface ErpWebhookConfig {
+  url: string;
+  /** Standard Webhooks secrets (`whsec_…`); the first is current, a second one signs too while rotating. */
+  secrets: string[];
+  /** Feed types pushed; every type when the setting is absent. */
+  events: ConfirmationType[];
 }
 
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+/** Standard Webhooks' secret form: `whsec_` then base64 of at least 24 random bytes. */
+const webhookSecret = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'expected a Standard Webhooks secret: "whsec_" then base64 (wms-sync connections secret prints one)');
+
+/** `a,b` in the environment, or a list in CONNECTIONS_FILE; every name must be a feed type. */
+const feedTypes = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((t) => t.trim()).filter((t) => t !== ''))
+  .pipe(z.array(z.enum(CONFIRMATION_TYPES, { error: `expected feed types among ${CONFIRMATION_TYPES.join(', ')}` })).min(1, 'expected at least one feed type'));
+
 const name = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'expected lowercase letters, digits, "-" or "_" (at most 63)');
@@ -46,6 +73,11 @@ export const connectionInputSchema = z
     webhookPreviousUsername: z.string().min(1).optional(),
     webhookPreviousPassword: z.string().min(8, 'expected at least 8 characters').optional(),
     erpApiToken: z.string().min(16, 'expected at least 16 characters'),
+    erpWebhookUrl: url.optional(),
+    erpWebhookSecret: webhookSecret.optional(),
+    erpWebhookPreviousSecret: webhookSecret.optional(),
+    erpWebhookEvents: feedTypes.optional(),
+    erpCloseAck: z.enum(['async', 'sync']).default('async'),
   })
   .superRefine((c, ctx) => {
     if (c.wmsAuthMode === 'oauth2') {
@@ -56,6 +88,15 @@ export const connectionInputSchema = z
       if (c.wmsAuthMode !== 'oauth2') ctx.addIssue({ code: 'custom', path: ['wmsAuthGrant'], message: 'the password grant is option B: needs the auth mode oauth2' });
       if (!c.wmsAuthUsername) ctx.addIssue({ code: 'custom', path: ['wmsAuthUsername'], message: 'required when the auth grant is password' });
       if (!c.wmsAuthPassword) ctx.addIssue({ code: 'custom', path: ['wmsAuthPassword'], message: 'required when the auth grant is password' });
+    }
+    if (c.erpWebhookUrl && !c.erpWebhookSecret) {
+      ctx.addIssue({ code: 'custom', path: ['erpWebhookSecret'], message: 'required when the ERP webhook URL is set (wms-sync connections secret prints one)' });
+    }
+    for (const key of ['erpWebhookSecret', 'erpWebhookPreviousSecret', 'erpWebhookEvents'] as const) {
+      if (c[key] !== undefined && !c.erpWebhookUrl) ctx.addIssue({ code: 'custom', path: [key], message: 'needs the ERP webhook URL' });
+    }
+    if (c.erpCloseAck === 'sync' && !c.erpWebhookUrl) {
+      ctx.addIssue({ code: 'custom', path: ['erpCloseAck'], message: 'sync needs the ERP webhook URL: the close document is forwarded there' });
     }
     if (!!c.webhookPreviousUsername !== !!c.webhookPreviousPassword) {
       ctx.addIssue({
@@ -87,6 +128,16 @@ export function toConnectionConfig(c: z.output<typeof connectionInputSchema>): C
     },
     webhookCredentials,
     erpApiToken: c.erpApiToken,
+    ...(c.erpWebhookUrl && c.erpWebhookSecret
+      ? {
+          erpWebhook: {
+            url: c.erpWebhookUrl,
+            secrets: c.erpWebhookPreviousSecret ? [c.erpWebhookSecret, c.erpWebhookPreviousSecret] : [c.erpWebhookSecret],
+            events: c.erpWebhookEvents ?? [...CONFIRMATION_TYPES],
+          },
+        }
+      : {}),
+    erpCloseAck: c.erpCloseAck,
   };
 }
 
@@ -107,6 +158,11 @@ export const CONNECTION_ENV_NAMES: Record<keyof ConnectionInput, string> = {
   webhookPreviousUsername: 'WEBHOOK_PREVIOUS_USERNAME',
   webhookPreviousPassword: 'WEBHOOK_PREVIOUS_PASSWORD',
   erpApiToken: 'ERP_API_TOKEN',
+  erpWebhookUrl: 'ERP_WEBHOOK_URL',
+  erpWebhookSecret: 'ERP_WEBHOOK_SECRET',
+  erpWebhookPreviousSecret: 'ERP_WEBHOOK_PREVIOUS_SECRET',
+  erpWebhookEvents: 'ERP_WEBHOOK_EVENTS',
+  erpCloseAck: 'ERP_CLOSE_ACK',
 };
 
 /**

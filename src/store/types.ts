@@ -103,6 +103,11 @@ export interface InboxRepo {
   countByStatus(): Promise<Record<InboundStatus, number>>;
   /** Sets status `quarantined` with its reason (only from `received`); false when the event is elsewhere. */
   markQuarantined(id: number, reason: string, at: Date): Promise<boolean>;
+  /**
+   * Sets status `rejected_by_erp` with the ERP's message in `error` (from `received`, or again from
+   * `rejected_by_erp` with the newer message); false when the event is elsewhere (processed meanwhile).
+   */
+  markRejectedByErp(id: number, message: string, at: Date): Promise<boolean>;
   /** Quarantined events now, per connection and kind. */
   quarantinedCounts(): Promise<{ connection: string; kind: string; n: number }[]>;
   /** Stores an operator correction beside the original payload and adds it to the edit history. */

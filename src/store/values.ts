@@ -1,9 +1,14 @@
 /** Value sets of the service's own tables (not the WMS's: those live in src/wms/). */
 
-export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected', 'quarantined'] as const;
+/**
+ * `rejected` is our refusal of a delivery we could not identify; `rejected_by_erp` is a close
+ * document the ERP refused through the synchronous acknowledgement (docs/erp-delivery.md): stored,
+ * not processed, until an operator retries it or the WMS re-sends it and the ERP accepts.
+ */
+export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected', 'quarantined', 'rejected_by_erp'] as const;
 export type InboundStatus = (typeof INBOUND_STATUSES)[number];
 /** The statuses an operator's retry puts back to `received` (docs/webhooks.md, "Retry"). */
-export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed'];
+export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed', 'rejected_by_erp'];
 
 export const OUTBOUND_ENTITIES = ['product', 'delivery-point', 'document', 'document-cancel'] as const;
 export type OutboundEntity = (typeof OUTBOUND_ENTITIES)[number];

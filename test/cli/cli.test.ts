@@ -88,8 +88,13 @@ describe('wms-sync CLI', () => {
   });
 
   it('start prints where to look, serves the service and the emulator wired together, and exits 0 on SIGINT', async () => {
-    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0'], { DATA_DIR: join(tmp.dir, 'start'), PUBLIC_URL: 'https://demo.example.com' });
+    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0', '--erp-port', '0'], { DATA_DIR: join(tmp.dir, 'start'), PUBLIC_URL: 'https://demo.example.com' });
     const [summary, url, emulator] = await waitForOutput(child, /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/);
+    // The sample ERP: its URL printed, answering, and the demo connection's ERP webhook pointing at it.
+    const sampleErp = /Sample ERP\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(summary!)?.[1];
+    expect(sampleErp).toBeDefined();
+    expect(summary).toMatch(new RegExp(`ERP webhook\\s+${sampleErp}/webhooks\\s`));
+    expect((await fetch(`${sampleErp}/messages`)).status).toBe(200);
     expect(summary).toContain(`${url}/docs`);
     // Not on the default ports: the printed demo command says where they are.
     expect(summary).toContain(`npx wms-sync demo --service ${url} --emulator ${emulator}`);

@@ -11,7 +11,7 @@ describe('wms-sync on a port already in use', () => {
 
   it.each([
     ['serve', (port: number) => ['serve', '--port', String(port)]],
-    ['start', (port: number) => ['start', '--port', String(port), '--emulator-port', '0']],
+    ['start', (port: number) => ['start', '--port', String(port), '--emulator-port', '0', '--erp-port', '0']],
   ])('%s ends with one line and exit 1 instead of hanging with its workers open', async (name, args) => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));

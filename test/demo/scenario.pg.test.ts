@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newWebhookSecret } from '../../src/commands/connections.js';
 import { DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME } from '../../src/demo/connection.js';
+import { startSampleErp, type SampleErp } from '../../src/demo/sample-erp.js';
 import { runScenario } from '../../src/demo/scenario.js';
 import { scenarioCodes } from '../../src/demo/steps.js';
 import { wireWebhooks } from '../../src/demo/wire.js';
@@ -9,6 +11,7 @@ import { DEFAULT_DEMO_CLIENT, DEMO_TENANT, startEmulatorServer, type EmulatorSer
 import { exitOf, spawnCli, waitForOutput } from '../support/cli.js';
 import { createTestSchema } from '../support/pg.js';
 import { until } from '../support/wait.js';
+import { expectErpRefusal } from './erp-refusal-outcome.js';
 import { expectScenarioFeed, expectScenarioWms, readFeed } from './outcome.js';
 
 async function metric(url: string, name: string): Promise<number> {
@@ -24,6 +27,8 @@ async function metric(url: string, name: string): Promise<number> {
 describe('demo scenario on Postgres with two service processes', () => {
   let db: Awaited<ReturnType<typeof createTestSchema>>;
   let emulator: EmulatorServer;
+  let sampleErp: SampleErp;
+  const erpSecret = newWebhookSecret();
   const processes: ChildProcessWithoutNullStreams[] = [];
   const logs: string[] = ['', ''];
   const urls: string[] = [];
@@ -33,6 +38,7 @@ describe('demo scenario on Postgres with two service processes', () => {
   beforeAll(async () => {
     db = await createTestSchema('scenario');
     emulator = await startEmulatorServer({ port: 0, seed: 'demo' });
+    sampleErp = await startSampleErp({ port: 0, secrets: [erpSecret] });
     const env = {
       DATABASE_URL: db.url,
       DATABASE_SCHEMA: db.schema,
@@ -50,6 +56,10 @@ describe('demo scenario on Postgres with two service processes', () => {
       WEBHOOK_USERNAME: DEMO_WEBHOOK_USERNAME,
       WEBHOOK_PASSWORD: secrets.webhookPassword,
       ERP_API_TOKEN: secrets.erpApiToken,
+      // As `start` wires it: close documents wait for the sample ERP, which can refuse one.
+      ERP_WEBHOOK_URL: sampleErp.webhookUrl,
+      ERP_WEBHOOK_SECRET: erpSecret,
+      ERP_CLOSE_ACK: 'sync',
     };
     // One after the other: the first migrates, the second finds the schema ready.
     for (let i = 0; i < 2; i++) {
@@ -66,6 +76,7 @@ describe('demo scenario on Postgres with two service processes', () => {
     for (const p of processes) p.kill('SIGTERM');
     for (const p of processes) await exitOf(p);
     await emulator.close();
+    await sampleErp.close();
     await db.drop();
   });
 
@@ -73,15 +84,18 @@ describe('demo scenario on Postgres with two service processes', () => {
     const lines: string[] = [];
     const codes = scenarioCodes('PG');
     const result = await runScenario(
-      { serviceUrl: urls[1]!, emulatorUrl: emulator.url, tenant: DEMO_TENANT, erpToken: secrets.erpApiToken },
+      { serviceUrl: urls[1]!, emulatorUrl: emulator.url, tenant: DEMO_TENANT, erpToken: secrets.erpApiToken, erpUrl: sampleErp.url },
       (l) => lines.push(l),
       { timeoutMs: 30_000, run: 'PG' },
     );
     expect(result.failures, lines.join('\n')).toEqual([]);
     expectScenarioFeed(await readFeed(urls[1]!, secrets.erpApiToken), codes, { reconciled: true });
     await expectScenarioWms(emulator.url, DEMO_TENANT, DEFAULT_DEMO_CLIENT, codes);
+    await expectErpRefusal(emulator.url, sampleErp.url, codes);
     const processed = (await metric(urls[0]!, 'wms_sync_inbound_processed_total')) + (await metric(urls[1]!, 'wms_sync_inbound_processed_total'));
-    expect(processed).toBe(4); // reception, shipment, client return, one stock adjustment (the other webhook was lost)
+    // reception, shipment, client return, one stock adjustment (the other webhook was lost), and the
+    // reception the ERP refused, processed once re-sent and accepted
+    expect(processed).toBe(5);
   });
 
   /**

@@ -6,6 +6,7 @@ import { DEMO_TENANT } from '../../src/emulator/index.js';
 import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { tempDir } from '../support/tmp.js';
+import { expectErpRefusal } from './erp-refusal-outcome.js';
 import { expectScenarioFeed, expectScenarioLedger, expectScenarioWms, readFeed } from './outcome.js';
 
 // The whole loop on one machine, as `wms-sync start` + `wms-sync demo` run it: the emulator and the
@@ -18,7 +19,12 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
 
   beforeAll(async () => {
     const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', EMULATOR_PORT: '0', LOG_LEVEL: 'silent', QUEUE_POLL_INTERVAL_MS: '200', RECONCILE_SETTLE_SECONDS: '1' });
-    stack = await startDemoStack(config, { logger: silentLogger(), emulatorInMemory: true, queueTuning: { sqlite: { maintenanceIntervalMs: 200, cronIntervalMs: 200 } } });
+    stack = await startDemoStack(config, {
+      logger: silentLogger(),
+      emulatorInMemory: true,
+      queueTuning: { sqlite: { maintenanceIntervalMs: 200, cronIntervalMs: 200 } },
+      sampleErp: { port: 0 },
+    });
   });
   afterAll(async () => {
     await stack.close();
@@ -38,7 +44,7 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
     const codes = scenarioCodes('SQLITE');
     const after = (await readFeed(stack.serviceUrl, stack.secrets.erpApiToken)).at(-1)?.id ?? 0;
     const result = await runScenario(
-      { serviceUrl: stack.serviceUrl, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken },
+      { serviceUrl: stack.serviceUrl, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken, erpUrl: stack.sampleErp!.url },
       (l) => lines.push(l),
       { timeoutMs: 20_000, run: 'SQLITE' },
     );
@@ -49,5 +55,8 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
     await expectScenarioWms(stack.emulator.url, DEMO_TENANT, stack.demoClient, codes);
     const runs = await stack.service.deps.store.reconciliation.listRuns('demo', { limit: 10 });
     expect(runs.map((r) => [r.status, r.driftCount, r.notFoundCount])).toEqual([['completed', 1, 0]]);
+    // The refused reception: refused once (kept rejected_by_erp), processed after the re-send.
+    const refused = await expectErpRefusal(stack.emulator.url, stack.sampleErp!.url, codes);
+    expect(await stack.service.deps.store.inbox.findByKey('demo', `reception-close:${refused}`)).toMatchObject({ status: 'processed', duplicates: 1 });
   });
 });

@@ -68,6 +68,7 @@ describe('config', () => {
       wms: { baseUrl: 'https://wms.example.com', authMode: 'client', clientId: 'client', clientSecret: 'secret', authGrant: 'client_credentials' },
       webhookCredentials: [{ username: 'wms', password: 'password-1' }],
       erpApiToken: 'erp-token-0123456789',
+      erpCloseAck: 'async',
     });
   });
 

@@ -116,6 +116,20 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(await store.inbox.reopen(999_999_999, at)).toBe(false);
       });
 
+      it('marks an event rejected_by_erp with the ERP message (from received, or again), never once processed; a retry reopens it', async () => {
+        const { event } = await store.inbox.record({ connection: 'c3', kind: 'reception-close', dedupeKey: key('erp'), payload: '{}', at });
+        expect(await store.inbox.markRejectedByErp(event.id, 'PO closed', at)).toBe(true);
+        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'rejected_by_erp', error: 'PO closed' });
+        expect(await store.inbox.markRejectedByErp(event.id, 'PO still closed', at)).toBe(true);
+        expect((await store.inbox.get(event.id))?.error).toBe('PO still closed');
+        expect((await store.inbox.countByStatus()).rejected_by_erp).toBeGreaterThanOrEqual(1);
+        expect((await store.inbox.list({ connection: 'c3', status: 'rejected_by_erp', limit: 10 })).map((e) => e.id)).toEqual([event.id]);
+        expect(await store.inbox.reopen(event.id, at)).toBe(true);
+        await store.inbox.markProcessed(event.id, at);
+        expect(await store.inbox.markRejectedByErp(event.id, 'too late', at)).toBe(false);
+        expect((await store.inbox.get(event.id))?.status).toBe('processed');
+      });
+
       it('keeps rejected deliveries with their error, listed newest first with filters', async () => {
         const { event } = await store.inbox.record({
           connection: 'c4', kind: 'stock-regularization', dedupeKey: key('rej'), payload: 'not json', status: 'rejected', error: 'bad', at,

@@ -13,7 +13,8 @@ const route = createRoute({
   summary: 'Run the processing of one event again',
   description:
     'Back to `received` with a new processing job. Applies to failed, quarantined (read again: its latest correction, ' +
-    'else the original), processed (idempotent: no second feed entry) and received events; not to rejected ones.',
+    'else the original), processed (idempotent: no second feed entry), received and rejected_by_erp events (processed as ' +
+      'if the ERP had accepted: the operator overrides its refusal); not to rejected ones.',
   security: ADMIN_SECURITY,
   request: { params: idParams },
   responses: {

@@ -8,6 +8,7 @@ const TONES: Record<string, Tone> = {
   failed: 'bad',
   rejected: 'neutral',
   quarantined: 'purple',
+  rejected_by_erp: 'warn',
   // outbound records
   synced: 'ok',
   pending: 'info',

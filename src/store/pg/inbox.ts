@@ -210,6 +210,15 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       return rows.length > 0;
     },
 
+    markRejectedByErp: async (id, message, at) => {
+      const rows = await orm
+        .update(t)
+        .set({ status: 'rejected_by_erp', error: message, updatedAt: at })
+        .where(and(eq(t.id, id), inArray(t.status, ['received', 'rejected_by_erp'])))
+        .returning({ id: t.id });
+      return rows.length > 0;
+    },
+
     quarantinedCounts: async () => {
       const rows = await orm
         .select({ connection: t.connection, kind: t.kind, n: sql<string>`count(*)` })

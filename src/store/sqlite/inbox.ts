@@ -158,6 +158,16 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
     markQuarantined: (id, reason, at) =>
       run(() => orm.update(t).set({ status: 'quarantined', quarantineReason: reason, updatedAt: at }).where(and(eq(t.id, id), eq(t.status, 'received'))).run().changes > 0),
 
+    markRejectedByErp: (id, message, at) =>
+      run(
+        () =>
+          orm
+            .update(t)
+            .set({ status: 'rejected_by_erp', error: message, updatedAt: at })
+            .where(and(eq(t.id, id), inArray(t.status, ['received', 'rejected_by_erp'])))
+            .run().changes > 0,
+      ),
+
     quarantinedCounts: () =>
       run(() =>
         orm

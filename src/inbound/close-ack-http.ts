@@ -1,0 +1,99 @@
+import { signMessage } from '../delivery/sign.js';
+
+/**
+ * The one message the synchronous close acknowledgement sends (docs/erp-delivery.md, "The contract
+ * your endpoint must follow"): a close document the WMS has just sent, waiting for the ERP's
+ * decision. `data` is the canonical close document (every spec-legal form read into one shape);
+ * nothing of the WMS's request (its Basic credentials, its headers) is in it.
+ */
+export const CLOSE_DOCUMENT_RECEIVED = 'close_document.received';
+
+export interface CloseDocumentMessage {
+  type: typeof CLOSE_DOCUMENT_RECEIVED;
+  connection: string;
+  /** The webhook kind: reception-close, client-return-close, shipping-order-close, supplier-return-close. */
+  kind: string;
+  /** The stored event (`wms-sync events show <eventId>`). */
+  eventId: number;
+  data: unknown;
+}
+
+/** What the ERP decided, or why it decided nothing. */
+export type ErpAnswer =
+  | { decision: 'accepted'; status: number; ms: number }
+  | { decision: 'rejected'; status: number; message: string; ms: number }
+  | { decision: 'none'; reason: 'timeout' | 'unreachable' | 'http_status' | 'unreadable'; detail: string; ms: number };
+
+/** Longest ERP body read; a longer one is not a `{success:false}` answer. */
+export const ERP_BODY_LIMIT = 64 * 1024;
+/** Longest ERP message passed on to the WMS and kept on the event. */
+export const ERP_MESSAGE_LIMIT = 2000;
+export const NO_MESSAGE = 'Refused by the ERP (it gave no message)';
+
+/**
+ * The ERP's answer, read by the rules the spec gives the WMS's own receivers (obligations 2–4):
+ * a 2xx accepts, unless its body is JSON with `success: false`, which refuses, with `message`; any
+ * other status decides nothing (the document is then processed as if the ERP had not been asked).
+ */
+export function judgeErpAnswer(status: number, body: string, ms: number): ErpAnswer {
+  if (status < 200 || status > 299) return { decision: 'none', reason: 'http_status', detail: `HTTP ${status}`, ms };
+  let parsed: unknown;
+  try {
+    parsed = body.trim() === '' ? undefined : JSON.parse(body);
+  } catch {
+    return { decision: 'accepted', status, ms };
+  }
+  if (parsed === null || typeof parsed !== 'object' || (parsed as { success?: unknown }).success !== false) return { decision: 'accepted', status, ms };
+  const message = (parsed as { message?: unknown }).message;
+  const text = typeof message === 'string' && message.trim() !== '' ? message.slice(0, ERP_MESSAGE_LIMIT) : NO_MESSAGE;
+  return { decision: 'rejected', status, message: text, ms };
+}
+
+export interface AskErpInput {
+  url: string;
+  secrets: readonly string[];
+  messageId: string;
+  at: Date;
+  message: CloseDocumentMessage;
+  timeoutMs: number;
+  /** Aborted when the process stops: the document then goes on as if the ERP had not answered. */
+  signal?: AbortSignal;
+}
+
+/** POSTs the signed message and waits for the ERP's answer, at most `timeoutMs` (body included). */
+export async function askErp(input: AskErpInput): Promise<ErpAnswer> {
+  const body = JSON.stringify(input.message);
+  const headers = { ...signMessage(input.secrets, input.messageId, input.at, body), 'user-agent': 'wms-sync' };
+  const timeout = AbortSignal.timeout(input.timeoutMs);
+  const signal = input.signal ? AbortSignal.any([timeout, input.signal]) : timeout;
+  const started = performance.now();
+  const ms = () => Math.round((performance.now() - started) * 100) / 100;
+  try {
+    const res = await fetch(input.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+    const text = await readCapped(res, ERP_BODY_LIMIT);
+    return judgeErpAnswer(res.status, text ?? '', ms());
+  } catch (err) {
+    if (timeout.aborted) return { decision: 'none', reason: 'timeout', detail: `no answer within ${input.timeoutMs} ms`, ms: ms() };
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { decision: 'none', reason: 'unreachable', detail: cause?.code ?? cause?.message ?? (err as Error).message, ms: ms() };
+  }
+}
+
+/** The body as text, or undefined past `limit` bytes (then it cannot be a `{success:false}` answer). */
+async function readCapped(res: Response, limit: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,3 @@
+import { closeAckSuite } from './close-ack.suite.js';
+
+closeAckSuite('postgres');
