@@ -4,7 +4,6 @@
  * issuance per second, each next to a bare Hono baseline measured in the same run.
  *   npm run bench:emulator [-- --products 100000 --requests 400 --token-seconds 5]
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
@@ -15,6 +14,10 @@ import { createProduct } from '../src/emulator/products/create.js';
 import { ensureLot } from '../src/emulator/stock/lot-rules.js';
 import { addStock } from '../src/emulator/stock/store.js';
 import { createTenant } from '../src/emulator/tenants/create.js';
+import { quick } from './lib/quick.js';
+import { writeResults, type Row } from './lib/report.js';
+
+const QUICK = quick({ products: '5000', requests: '50', 'token-seconds': '1' });
 
 const { values: knobs } = parseArgs({
   options: { products: { type: 'string', default: '100000' }, requests: { type: 'string', default: '400' }, 'token-seconds': { type: 'string', default: '5' } },
@@ -130,7 +133,7 @@ const QUERIES: [string, string][] = [
   ['deep page (offset 80,000)', 'page=4000'],
 ];
 
-const rows: Record<string, unknown>[] = [];
+const rows: Row[] = [];
 const baseline = await latency(`${bareServer.url}/list`, {});
 rows.push({ query: 'baseline: bare Hono, fixed page', p50_ms: baseline.p50, p99_ms: baseline.p99, p99_ratio: 1 });
 for (const [name, query] of QUERIES) {
@@ -164,7 +167,7 @@ async function postLatency(url: string, headers: Record<string, string>, body: (
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-const stockRows: Record<string, unknown>[] = [];
+const stockRows: Row[] = [];
 const stockBaseline = await postLatency(`${bareServer.url}/stock`, { 'content-type': 'application/json' }, (i) => JSON.stringify({ products: batches[i], groupedByLot: true }));
 stockRows.push({ query: 'baseline: bare Hono, parse body, fixed answer', p50_ms: stockBaseline.p50, p99_ms: stockBaseline.p99, p99_ratio: 1 });
 for (const [name, extra] of [
@@ -206,7 +209,22 @@ const results = {
   tokens: { baseline: bareTokens, emulator: tokens, ratio: tokens.perSecond / bareTokens.perSecond },
   goals: { listP99Ms: 20, tokensPerSecond: 2000, stockBatchP99Ms: 10 },
 };
-writeFileSync(new URL('./results/emulator.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-console.log('written bench/results/emulator.json');
+const tokenRows: Row[] = [
+  { endpoint: 'baseline: bare Hono form POST', 'tokens/s': bareTokens.perSecond, 'p99 ms': bareTokens.p99, ratio: 1 },
+  { endpoint: 'POST /api/external/v1/auth/token', 'tokens/s': tokens.perSecond, 'p99 ms': tokens.p99, ratio: tokens.perSecond / bareTokens.perSecond },
+];
+const worstList = rows.slice(1).reduce((a, b) => ((b.p99_ms as number) > (a.p99_ms as number) ? b : a));
+const worstStock = stockRows.slice(1).reduce((a, b) => ((b.p99_ms as number) > (a.p99_ms as number) ? b : a));
+const tables = [
+  { title: `List queries, page of 20, ${PRODUCTS.toLocaleString('en-US')} products, ${REQUESTS} sequential requests each`, rows },
+  { title: `Stock (endpoint 7), batches of 100 products, ${stockRowCount.toLocaleString('en-US')} stock rows`, rows: stockRows },
+  { title: 'Token issuance (autocannon, 10 connections)', rows: tokenRows },
+];
+const chart = [
+  { label: `list p99, slowest: ${worstList.query}`, ours: worstList.p99_ms as number, baseline: baseline.p99, unit: 'ms' },
+  { label: `stock p99, slowest: ${worstStock.query}`, ours: worstStock.p99_ms as number, baseline: stockBaseline.p99, unit: 'ms' },
+  { label: 'tokens issued', ours: tokens.perSecond, baseline: bareTokens.perSecond, unit: 'tokens/s' },
+];
+console.log(`written ${writeResults('emulator', { ...results, quick: QUICK, tables, chart })}`);
 bareServer.close();
 await server.close();

@@ -20,7 +20,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { tempDir } from '../test/support/tmp.js';
 import { printTable, writeResults } from './lib/report.js';
+import { quick } from './lib/quick.js';
 import { load, wrkAvailable, type Generator } from './load.js';
+
+const QUICK = quick({ duration: '3', warmup: '1' });
 
 const { values: opts } = parseArgs({
   options: {
@@ -383,6 +386,7 @@ async function main(): Promise<void> {
     warmupSeconds: WARMUP,
     runs: RUNS,
     bodyBytes: BODY.length,
+    quick: QUICK,
     tables: [{ title, rows: table }],
     chart: rows
       .slice(1)

@@ -8,7 +8,10 @@
 import { parseArgs } from 'node:util';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../src/lib/logger.js';
+import { quick } from './lib/quick.js';
 import { printTable, writeResults, type Row } from './lib/report.js';
+
+const QUICK = quick({ lines: '10000', rounds: '3' });
 
 const { values } = parseArgs({ options: { lines: { type: 'string', default: '50000' }, rounds: { type: 'string', default: '5' } } });
 const LINES = Number(values.lines);
@@ -82,5 +85,11 @@ for (const [shape] of shapes) {
     rows.push({ line: shape, logger: name, 'lines/s': Math.round(rate), ratio: rate / baseline });
   }
 }
-printTable(`Log lines per second (medians of ${ROUNDS} rounds of ${LINES} lines; /dev/null, sync)`, rows);
-process.stdout.write(`\nwrote ${writeResults('logger', { lines: LINES, rounds: ROUNDS, rows })}\n`);
+const title = `Log lines per second (medians of ${ROUNDS} rounds of ${LINES} lines; /dev/null, sync)`;
+printTable(title, rows);
+// Ours: createLogger as shipped; its baseline: pino without redaction, measured alongside.
+const chart = shapes.map(([shape]) => {
+  const of = (name: string) => rows.find((r) => r.line === shape && r.logger === name)!['lines/s'] as number;
+  return { label: shape, ours: of(loggers.at(-1)![0]), baseline: of(loggers[0]![0]), unit: 'lines/s' };
+});
+process.stdout.write(`\nwrote ${writeResults('logger', { lines: LINES, rounds: ROUNDS, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`);

@@ -12,7 +12,10 @@ import type { Queue } from '../src/queue/types.js';
 import { createPgStore } from '../src/store/pg/store.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from '../test/support/tmp.js';
+import { quick } from './lib/quick.js';
 import { pooled, printTable, timed, writeResults, type Row } from './lib/report.js';
+
+const QUICK = quick({ jobs: '2000' });
 
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '10000' }, pg: { type: 'string' } } });
 const JOBS = Number(values.jobs);
@@ -101,5 +104,9 @@ try {
 } catch (err) {
   process.stdout.write(`\nPostgres part skipped: ${(err as Error).message} (set BENCH_DATABASE_URL)\n`);
 }
-printTable(`Queue: ${JOBS} jobs sent one by one, then worked in batches of ${BATCH}`, rows);
-process.stdout.write(`\nwrote ${writeResults('queue', { jobs: JOBS, batch: BATCH, rows })}\n`);
+const title = `Queue: ${JOBS} jobs sent one by one, then worked in batches of ${BATCH}`;
+printTable(title, rows);
+const chart = ([['embedded queue (SQLite)', 0, 1], ['pg-boss queue (Postgres)', 2, 3]] as const).flatMap(([label, base, ours]) =>
+  rows[ours] ? [{ label: `${label} vs bare table`, ours: rows[ours]['jobs/s e2e'] as number, baseline: rows[base]!['jobs/s e2e'] as number, unit: 'jobs/s' }] : [],
+);
+process.stdout.write(`\nwrote ${writeResults('queue', { jobs: JOBS, batch: BATCH, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`);

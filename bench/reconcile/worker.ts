@@ -17,8 +17,16 @@ import { drifts, rowsOf } from './data.js';
 const [mode, ...args] = process.argv.slice(2);
 const config = loadConfig(process.env);
 const connection = config.connections[0]!;
+// Sampled: the V8 heap's share of the peak RSS (the rest is Node, modules, SQLite, buffers).
+const MB = 2 ** 20;
+const heap = { maxHeapTotalMB: 0, maxHeapUsedMB: 0 };
+setInterval(() => {
+  const m = process.memoryUsage();
+  heap.maxHeapTotalMB = Math.max(heap.maxHeapTotalMB, Math.round(m.heapTotal / MB));
+  heap.maxHeapUsedMB = Math.max(heap.maxHeapUsedMB, Math.round(m.heapUsed / MB));
+}, 50).unref();
 const done = (result: Record<string, unknown>) => {
-  process.stdout.write(`${JSON.stringify({ ...result, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...result, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), ...heap })}\n`);
 };
 
 async function seed(products: number, every: number): Promise<void> {

@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { WmsClient } from '../wms-client/index.js';
 import { compare, pairKey, type Comparison, type Observation } from './compare.js';
 import { queryStock, type RetryPolicy } from './stock-query.js';
-import { BatchWrite, type Increments } from './write.js';
+import { BatchWrite, type Increments, type WriteBuffer } from './write.js';
 
 export interface BatchContext {
   store: Store;
@@ -13,6 +13,8 @@ export interface BatchContext {
   connection: string;
   retry: RetryPolicy;
   signal?: AbortSignal | undefined;
+  /** Where the batch's writes go, to be committed with other batches' (see `WriteBuffer`). */
+  writes: WriteBuffer;
 }
 
 /** A difference not confirmed yet: to be looked at again once the settle window has passed. */
@@ -26,7 +28,8 @@ export interface Pending {
 
 /**
  * Checks one batch of products: one stock request (split on 404), the expected figures as of the
- * moment it was sent, and the comparison, written in one transaction.
+ * moment it was sent, and the comparison, handed to the run's write buffer (a drift, its baseline
+ * and its confirmation always in one transaction).
  *
  * The settle rule. A pair that matches is settled. A difference is only reported once it has
  * stood through the settle window: the pair is asked again (`previous` holds the pairs of a
@@ -66,7 +69,7 @@ export async function checkBatch(ctx: BatchContext, products: string[], previous
     }
   }
   for (const product of result.notFound) write.notFound(product);
-  await write.commit(ctx.store);
+  await ctx.writes.add(write);
   return { pending, progress: write.progress };
 }
 

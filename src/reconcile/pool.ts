@@ -1,21 +1,24 @@
 /**
- * Runs `fn` over `items` with at most `limit` calls in flight, in order of the items. No new call
- * starts once `stop()` is true; the first error thrown stops the others from starting and is
- * rethrown once the calls in flight have ended.
+ * Runs `fn` over `items` with at most `limit` calls in flight, in order of the items, taking each
+ * item from the iterable only when a call is free for it (a generator of batches is never drawn
+ * ahead). No new call starts once `stop()` is true; the first error thrown stops the others from
+ * starting and is rethrown once the calls in flight have ended.
  */
-export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
-  let next = 0;
+export async function forEachLimited<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+  const source = items[Symbol.iterator]();
   let failed: { error: unknown } | undefined;
   const lane = async () => {
-    while (!failed && !stop() && next < items.length) {
-      const item = items[next++]!;
+    while (!failed && !stop()) {
+      const next = source.next();
+      if (next.done) return;
       try {
-        await fn(item);
+        await fn(next.value);
       } catch (error) {
         failed ??= { error };
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  const lanes = Array.isArray(items) ? Math.min(limit, items.length) : limit;
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
   if (failed) throw failed.error;
 }

@@ -1,6 +1,7 @@
 import type { Store } from '../store/index.js';
 import type { WmsClient } from '../wms-client/index.js';
 import { retryWithBackoff } from '../lib/backoff.js';
+import { CodeList } from './code-list.js';
 import { wmsRetry, type RetryPolicy } from './stock-query.js';
 
 export type ProductSource = 'wms' | 'synced';
@@ -18,16 +19,16 @@ const PAGE = 1000;
 
 /**
  * The product codes a run checks, deduplicated, in a stable order: every code the WMS lists
- * (endpoint 6), or the ERP's products that wms-sync has synced to it. Codes are small strings, so
- * even 100,000 of them are held at once; rows and figures are not.
+ * (endpoint 6), or the ERP's products that wms-sync has synced to it (read a page at a time). The
+ * codes are held at once, compactly (see `CodeList`); rows and figures are not.
  */
-export async function listProducts(deps: ProductsDeps, connection: string, source: ProductSource): Promise<string[]> {
+export async function listProducts(deps: ProductsDeps, connection: string, source: ProductSource): Promise<CodeList> {
   if (source === 'wms') {
     const codes = await retryWithBackoff(() => {
       deps.onRequest?.();
       return deps.client.products.allExternalCodes();
     }, wmsRetry(deps));
-    return [...new Set(codes)];
+    return CodeList.from(codes);
   }
   const codes: string[] = [];
   for (let afterId = 0; ; ) {
@@ -36,5 +37,5 @@ export async function listProducts(deps: ProductsDeps, connection: string, sourc
     if (page.length < PAGE) break;
     afterId = page.at(-1)!.id;
   }
-  return codes;
+  return CodeList.from(codes);
 }

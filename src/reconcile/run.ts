@@ -10,7 +10,8 @@ import { checkBatch, type BatchContext, type Pending } from './batch.js';
 import { forEachLimited } from './pool.js';
 import { listProducts } from './products.js';
 import { BatchFailed, STOCK_RETRY, type RetryPolicy } from './stock-query.js';
-import { BatchWrite, ProgressCounter } from './write.js';
+import type { CodeList } from './code-list.js';
+import { BatchWrite, ProgressCounter, WriteBuffer } from './write.js';
 
 export interface RunDeps {
   store: Store;
@@ -28,6 +29,8 @@ export interface RunControls {
    */
   signal?: AbortSignal;
   retry?: RetryPolicy;
+  /** Rows of baselines gathered per transaction (see `WriteBuffer`). */
+  writeRows?: number;
 }
 
 /** The first pass plus this many rechecks; a pair still moving after them is reported `unsettled`. */
@@ -53,16 +56,15 @@ class Failures {
   }
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 /**
  * Runs one reconciliation (the run record must exist; see `requestRun`): lists the products,
- * checks them in batches with bounded parallelism, rechecks the differences after the settle
- * window (see `checkBatch`), and finishes the run: `completed`, `partial` (some batches kept
+ * checks them in batches with bounded parallelism (each batch cut when a lane takes it, their
+ * writes gathered into larger transactions: memory does not grow with the rows), rechecks the
+ * differences after the settle window (see `checkBatch`), and finishes the run: `completed`, `partial` (some batches kept
  * failing; the reason says which and why) or `failed` (nothing could be checked). WMS errors end
  * up in the run; only failures of our own (the store) are thrown. A finished run is returned as is.
  */
@@ -86,10 +88,11 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   const connection = deps.connections.get(run.connection);
   if (!connection) return finish('failed', `connection "${run.connection}" is not configured`);
   const retry = controls.retry ?? STOCK_RETRY;
-  const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal };
+  const writes = new WriteBuffer(store, () => new BatchWrite(runId, run.connection, clock.now()), controls.writeRows);
+  const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal, writes };
   const aborted = () => controls.signal?.aborted === true;
 
-  let codes: string[];
+  let codes: CodeList;
   let requests = 0;
   try {
     codes = await listProducts({ store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) }, run.connection, deps.config.products);
@@ -101,6 +104,7 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   await store.reconciliation.addProgress(runId, { requests }, clock.now());
   await store.reconciliation.setProductsTotal(runId, codes.length, clock.now());
   log.info({ products: codes.length, source: deps.config.products }, 'reconciliation started');
+  const batches = codes.batches(deps.config.batchSize);
 
   const failures = new Failures();
   const progress = new ProgressCounter(store, runId, () => clock.now());
@@ -123,14 +127,14 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   const stop = () => aborted() || failures.tripped;
 
   try {
-    await forEachLimited(chunks(codes, deps.config.batchSize), deps.config.parallelism, (batch) => check(batch), stop);
-    codes = [];
+    await forEachLimited(batches, deps.config.parallelism, (batch) => check(batch), stop);
     for (let round = 2; round <= MAX_ROUNDS && pending.size > 0 && !stop(); round++) {
       const previous = pending;
       pending = new Map();
       let lastAnswer = 0;
       for (const p of previous.values()) lastAnswer = Math.max(lastAnswer, p.observation.answeredAt.getTime());
       const due = lastAnswer + deps.config.settleSeconds * 1000;
+      await writes.flush();
       await progress.flush();
       await delay(Math.max(0, due - clock.nowMs()), undefined, controls.signal ? { signal: controls.signal } : {});
       const products = [...new Set([...previous.values()].map((p) => p.product))];
@@ -147,10 +151,11 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   if (pending.size > 0) {
     const write = new BatchWrite(runId, run.connection, clock.now());
     for (const p of pending.values()) write.item('unsettled', p.comparison, p.observation.sentAt);
-    await write.commit(store);
+    await writes.add(write);
     await progress.add(write.progress);
-    await progress.flush();
   }
+  await writes.flush();
+  await progress.flush();
   if (failures.batches === 0) return finish('completed', null);
   const stopped = failures.tripped ? `stopped after ${MAX_FAILED_IN_A_ROW} failed batches in a row; ` : '';
   const reason = `${stopped}${failures.batches} batch${failures.batches === 1 ? '' : 'es'} failed (${failures.products} products not checked): ${failures.first}`;

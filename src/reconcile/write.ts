@@ -1,7 +1,7 @@
 import type { NewConfirmation, NewReconciliationItem, NewStockSnapshot, ReconciliationItemStatus, RunCounter, Store } from '../store/index.js';
+import { pairKey, type Comparison, type Observation } from './compare.js';
 
 export type Increments = Partial<Record<RunCounter, number>>;
-import type { Comparison, Observation } from './compare.js';
 
 /**
  * The dedupe key of a drift confirmation: one per run, product, lot and the baseline the drift
@@ -19,7 +19,8 @@ export const driftKey = (runId: number, product: string, lot: string, baselineAs
  */
 export class BatchWrite {
   readonly items: NewReconciliationItem[] = [];
-  readonly snapshots: NewStockSnapshot[] = [];
+  /** By pair: the last baseline of a pair wins (one upsert may not touch a row twice on Postgres). */
+  readonly snapshots = new Map<string, NewStockSnapshot>();
   readonly confirmations: NewConfirmation[] = [];
   readonly progress: Increments = {};
 
@@ -35,7 +36,7 @@ export class BatchWrite {
 
   /** The WMS's figure becomes the pair's baseline, as of when its request was sent. */
   baseline(c: Comparison, observation: Pick<Observation, 'sentAt'>, takenAt: Date): void {
-    this.snapshots.push({
+    this.snapshots.set(pairKey(c.productExternalCode, c.lotCode), {
       connection: this.connection,
       productExternalCode: c.productExternalCode,
       lotCode: c.lotCode,
@@ -92,18 +93,61 @@ export class BatchWrite {
     });
   }
 
+  /** Rows to write. */
+  get size(): number {
+    return this.snapshots.size + this.items.length + this.confirmations.length;
+  }
+
+  /** Takes another batch's rows (its counters stay its own). */
+  absorb(other: BatchWrite): void {
+    for (const [key, snapshot] of other.snapshots) this.snapshots.set(key, snapshot);
+    this.items.push(...other.items);
+    this.confirmations.push(...other.confirmations);
+  }
+
   /**
    * Writes the baselines, items and confirmations together (nothing at all when the batch only
    * matched and nothing moved). The counters are the run's to add (see `ProgressCounter`).
    */
   async commit(store: Store): Promise<void> {
-    if (this.snapshots.length === 0 && this.items.length === 0 && this.confirmations.length === 0) return;
+    if (this.size === 0) return;
     await store.transaction(async (tx) => {
-      if (this.snapshots.length > 0) await tx.reconciliation.saveSnapshots(this.snapshots);
+      if (this.snapshots.size > 0) await tx.reconciliation.saveSnapshots([...this.snapshots.values()]);
       if (this.items.length > 0) await tx.reconciliation.addItems(this.items);
       // Last: on Postgres the append holds the feed's commit-order lock until the commit.
       for (const confirmation of this.confirmations) await tx.confirmations.append(confirmation);
     });
+  }
+}
+
+/**
+ * The batches' writes, gathered into one transaction per `maxRows` rows or so: a first run writes
+ * a baseline for every row, and a commit per batch of 100 products was what bound it on Postgres
+ * (9,000 commits for a million rows). A confirmed drift is committed at once, with its baseline
+ * and what was gathered: the ERP hears of it without waiting, and an attempt of the run started
+ * meanwhile departs from its baseline. Baselines gathered and not yet committed when a run is
+ * interrupted are lost with it, as the batches in flight are: the next attempt checks again.
+ */
+export class WriteBuffer {
+  #write: BatchWrite;
+
+  constructor(
+    private readonly store: Store,
+    private readonly make: () => BatchWrite,
+    private readonly maxRows = 2000,
+  ) {
+    this.#write = make();
+  }
+
+  async add(write: BatchWrite): Promise<void> {
+    this.#write.absorb(write);
+    if (write.confirmations.length > 0 || this.#write.size >= this.maxRows) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const write = this.#write;
+    this.#write = this.make();
+    await write.commit(this.store);
   }
 }
 

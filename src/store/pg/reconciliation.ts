@@ -34,6 +34,17 @@ const LEDGER_SUMS_SQL = `
   WHERE s.as_of IS NULL OR m.movement_time > s.as_of OR m.created_at > s.taken_at
   GROUP BY m.product_external_code, m.lot_code`;
 
+/**
+ * Baselines upserted as one statement of arrays, prepared once: a first run writes one for every
+ * row (a million for a big warehouse), and drizzle's multi-row insert built and sent every value
+ * as a parameter of its own. The rows' keys must be distinct (as in any one upsert).
+ */
+const SAVE_SNAPSHOTS_SQL = `
+  INSERT INTO reconciliation_snapshots (connection, product_external_code, lot_code, existence, available, as_of, taken_at, run_id)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::timestamptz[], $7::timestamptz[], $8::bigint[])
+  ON CONFLICT (connection, product_external_code, lot_code) DO UPDATE SET
+    existence = excluded.existence, available = excluded.available, as_of = excluded.as_of, taken_at = excluded.taken_at, run_id = excluded.run_id`;
+
 const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
 const WAITING: ('queued' | 'interrupted')[] = ['queued', 'interrupted'];
 
@@ -124,21 +135,22 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
         .limit(q.limit),
 
     saveSnapshots: async (rows) => {
-      for (const part of chunked(rows)) {
-        await orm
-          .insert(snapshots)
-          .values(part.map(snapshotRow))
-          .onConflictDoUpdate({
-            target: [snapshots.connection, snapshots.productExternalCode, snapshots.lotCode],
-            set: {
-              existence: sql`excluded.existence`,
-              available: sql`excluded.available`,
-              asOf: sql`excluded.as_of`,
-              takenAt: sql`excluded.taken_at`,
-              runId: sql`excluded.run_id`,
-            },
-          });
-      }
+      if (rows.length === 0) return;
+      const r = rows.map(snapshotRow);
+      await orm.$client.query({
+        name: 'reconciliation_save_snapshots',
+        text: SAVE_SNAPSHOTS_SQL,
+        values: [
+          r.map((x) => x.connection),
+          r.map((x) => x.productExternalCode),
+          r.map((x) => x.lotCode),
+          r.map((x) => x.existence),
+          r.map((x) => x.available),
+          r.map((x) => x.asOf),
+          r.map((x) => x.takenAt),
+          r.map((x) => x.runId),
+        ],
+      });
     },
 
     getSnapshot: async (connection, product, lot) =>

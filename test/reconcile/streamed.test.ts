@@ -1,0 +1,3 @@
+import { streamedSuite } from './streamed.suite.js';
+
+streamedSuite('sqlite', 20);
