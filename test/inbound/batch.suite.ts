@@ -109,6 +109,26 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(order).toEqual(ids);
     });
 
+    it('tells the feed listeners of this process once the confirmations of a batch are committed (the ERP push starts at once), and not for a repeat', async () => {
+      const ids = await receive(3);
+      const heard: { connection: string; inFeed: number }[] = [];
+      const unsubscribe = store.onFeedAppended((connection) => {
+        // Heard after the commit: a reader outside the transaction already sees the rows.
+        void store.confirmations.listAfter(connection, 0, 100_000).then((feed) => heard.push({ connection, inFeed: feed.filter((c) => ids.includes(c.sourceEventId!)).length }));
+      });
+      try {
+        await processEvents(deps(), ids);
+        await expect.poll(() => heard.length).toBeGreaterThan(0);
+        expect(heard.every((h) => h.connection === 'acme')).toBe(true);
+        expect(heard[0]!.inFeed).toBe(3);
+        const before = heard.length;
+        await processEvents(deps(), ids);
+        expect(heard.length).toBe(before);
+      } finally {
+        unsubscribe();
+      }
+    });
+
     it('an event refused by the database inside the transaction fails alone: the others are processed once, it stays to be retried', async () => {
       const good = await receive(5);
       const [bad] = await receive(1, [{ externalCode: POISON, quantity: 3 }]);

@@ -63,6 +63,7 @@ export function createPgStore(options: PgOptions): PgStore {
     database,
     ...direct,
     confirmations: signal.watch(direct.confirmations, signal.emit),
+    processing: signal.watchProcessing(direct.processing, signal.emit),
     onFeedAppended: signal.subscribe,
     limitBudgets: pgLimitBudgets(inTransaction),
 
@@ -74,6 +75,7 @@ export function createPgStore(options: PgOptions): PgStore {
         const tx: StoreTx = {
           ...txRepos,
           confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          processing: signal.watchProcessing(txRepos.processing, (connection) => appended.add(connection)),
           handle: { dialect: 'postgres', client },
           afterCommit: (h) => hooks.push(h),
         };

@@ -51,6 +51,7 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
     database,
     ...direct,
     confirmations: signal.watch(direct.confirmations, signal.emit),
+    processing: signal.watchProcessing(direct.processing, signal.emit),
     onFeedAppended: signal.subscribe,
     limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
 
@@ -61,6 +62,7 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
         const tx: StoreTx = {
           ...txRepos,
           confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          processing: signal.watchProcessing(txRepos.processing, (connection) => appended.add(connection)),
           handle: { dialect: 'sqlite', db: raw },
           afterCommit: (h) => hooks.push(h),
         };
