@@ -42,6 +42,18 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(attempts[0]!.latencyMs).toBeGreaterThanOrEqual(0);
     });
 
+    it('a feed event committed after the worker started is pushed at once: woken by the commit, not by its poll (an hour here)', async () => {
+      const x = await harness();
+      const w = x.startWorker({ pollMs: 3_600_000 });
+      await w.settled();
+      await x.append('stock.adjusted', { productExternalCode: 'P1', quantity: 1 });
+      await x.receiver.received(1);
+      // The processing path appends in a transaction through its own statements: it wakes the push too.
+      await x.store.transaction((tx) => tx.confirmations.append({ connection: 'acme', type: 'stock.adjusted', dedupeKey: 'wake-tx', data: { productExternalCode: 'P2', quantity: 1 }, at: clock.now() }));
+      await x.receiver.received(2);
+      expect(x.receiver.receipts).toHaveLength(2);
+    });
+
     it('pushes only the feed types the connection asks for; the others only move the cursor', async () => {
       const x = await harness({ events: ['stock.adjusted'] });
       await x.append('reception.closed', { documentExternalCode: 'PO-1' });

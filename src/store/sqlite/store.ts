@@ -55,10 +55,10 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
     onFeedAppended: signal.subscribe,
     limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
 
-    transaction: (fn) =>
-      lock.exclusive(async () => {
+    transaction: async (fn) => {
+      const appended = new Set<string>();
+      const result = await lock.exclusive(async () => {
         const hooks: (() => void)[] = [];
-        const appended = new Set<string>();
         const tx: StoreTx = {
           ...txRepos,
           confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
@@ -75,10 +75,14 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
           if (raw.inTransaction) raw.exec('ROLLBACK');
           throw err;
         }
-        for (const connection of appended) signal.emit(connection);
         for (const hook of hooks) hook();
         return result;
-      }),
+      });
+      // Outside the lock's async context: a listener that starts work (the ERP push's loop) would
+      // otherwise inherit it and find every transaction of its own refused as nested.
+      for (const connection of appended) signal.emit(connection);
+      return result;
+    },
 
     migrate: () => lock.run(() => migrate(orm, { migrationsFolder: migrationsFolder.sqlite })),
 
