@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
 import { regenerateDocs } from './lib/regenerate.js';
 import { printTable, type Row } from './lib/report.js';
 
@@ -21,17 +21,7 @@ const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).f
 const only = list(values.only);
 const skip = list(values.skip) ?? [];
 
-const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-async function postgresAnswers(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
+const PG_URL = BENCH_PG_URL;
 
 /** Extra runs of a bench (its results file names them), for benches that take Postgres as a knob. */
 const EXTRA: Record<string, { results: string; args: string[] }[]> = {

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { tempDir } from '../test/support/tmp.js';
+import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
 import { printTable, writeResults } from './lib/report.js';
 import { quick } from './lib/quick.js';
 import { load, wrkAvailable, type Generator } from './load.js';
@@ -48,7 +49,7 @@ const WARMUP = Number(opts.warmup);
 const RUNS = Number(opts.runs);
 const CONNECTIONS = Number(opts.connections);
 const DRAIN_TIMEOUT_MS = Number(opts['drain-timeout']) * 1000;
-const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_URL = BENCH_PG_URL;
 const CLI = fileURLToPath(new URL('../bin/wms-sync.js', import.meta.url));
 
 const CONNECTION_ENV = {
@@ -256,16 +257,6 @@ async function runTarget(target: Target): Promise<Measured> {
   }
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function withFreshDatabase<T>(target: Target, fn: (t: Target) => Promise<T>): Promise<T> {
   if (!target.dialect) return fn(target);
@@ -309,7 +300,7 @@ const GOALS: Record<string, { ratio: number; p99: number }> = {
 const LAG_GOAL_MS = 1000;
 
 async function main(): Promise<void> {
-  const withPostgres = !opts['no-postgres'] && (await postgresReachable());
+  const withPostgres = !opts['no-postgres'] && (await postgresAnswers());
   let targets: Target[] = [
     { name: 'baseline: bare Hono JSON echo', processes: ['echo'], env: {} },
     { name: 'wms-sync serve, SQLite', processes: ['serve'], dialect: 'sqlite', env: {} },
