@@ -12,19 +12,15 @@ export function feedSignal() {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    /** Called by the store once the append is committed and its transaction's lock is left. */
     emit(connection: string): void {
-      if (listeners.size === 0) return;
-      // On the next turn: on SQLite the commit returns inside the store's write lock, and a listener
-      // that reads the store at once must not find it held.
-      setImmediate(() => {
-        for (const l of listeners) {
-          try {
-            l(connection);
-          } catch {
-            // A listener's failure is its own; the append it reports has committed.
-          }
+      for (const l of listeners) {
+        try {
+          l(connection);
+        } catch {
+          // A listener's failure is its own; the append it reports has committed.
         }
-      });
+      }
     },
     /** The repo, reporting each new row's connection to `onAppend` (the caller decides when to emit). */
     watch(repo: ConfirmationsRepo, onAppend: (connection: string) => void): ConfirmationsRepo {

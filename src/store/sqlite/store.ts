@@ -57,8 +57,8 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
 
     transaction: async (fn) => {
       const appended = new Set<string>();
+      const hooks: (() => void)[] = [];
       const result = await lock.exclusive(async () => {
-        const hooks: (() => void)[] = [];
         const tx: StoreTx = {
           ...txRepos,
           confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
@@ -75,12 +75,12 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
           if (raw.inTransaction) raw.exec('ROLLBACK');
           throw err;
         }
-        for (const hook of hooks) hook();
         return result;
       });
-      // Outside the lock's async context: a listener that starts work (the ERP push's loop) would
-      // otherwise inherit it and find every transaction of its own refused as nested.
+      // After the commit, outside the lock's async context: work a hook or listener starts (the ERP
+      // push's loop) would otherwise inherit it and find every transaction of its own refused as nested.
       for (const connection of appended) signal.emit(connection);
+      for (const hook of hooks) hook();
       return result;
     },
 
