@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { ConnectionConfig } from '../lib/connections.js';
-import { safeEqualAny } from '../lib/crypto.js';
+import { secretMatcher } from '../lib/crypto.js';
 import { unauthorized, type AppError } from '../lib/errors.js';
 
 export const WEBHOOK_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="wms-sync webhooks", charset="UTF-8"' };
@@ -21,21 +21,22 @@ const filler = () => basicAuthorization('unknown', randomBytes(32).toString('hex
  * password (same 401, same headers, same work), so connection names cannot be enumerated.
  */
 export function webhookAuthenticator(connections: ConnectionRegistry) {
-  const expected = new Map<string, string[]>();
+  const expected = new Map<string, { values: string[]; match: (header: string) => number }>();
+  const entry = (values: string[]) => ({ values, match: secretMatcher(values) });
   for (const c of connections.all()) {
     const accepted = c.webhookCredentials.map(({ username, password }) => basicAuthorization(username, password));
     while (accepted.length < CANDIDATES) accepted.push(filler());
-    expected.set(c.name, accepted);
+    expected.set(c.name, entry(accepted));
   }
-  const unknown = Array.from({ length: CANDIDATES }, filler);
+  const unknown = entry(Array.from({ length: CANDIDATES }, filler));
   return {
     /** The candidates a delivery to this connection name is compared with (exposed for tests of the equal work). */
-    candidatesFor: (connectionName: string): readonly string[] => expected.get(connectionName) ?? unknown,
+    candidatesFor: (connectionName: string): readonly string[] => (expected.get(connectionName) ?? unknown).values,
 
     /** The connection the delivery is for, or the 401 to answer (unknown connection or wrong credentials alike). */
     authenticate(connectionName: string, header: string | undefined): { connection: ConnectionConfig } | { refused: AppError } {
       const accepted = expected.get(connectionName) ?? unknown;
-      const match = safeEqualAny(header ? normalizeScheme(header) : '', accepted);
+      const match = accepted.match(header ? normalizeScheme(header) : '') >= 0;
       const connection = connections.get(connectionName);
       if (match && connection) return { connection };
       return { refused: unauthorized(header ? 'Invalid Basic credentials' : 'Missing Basic credentials', WEBHOOK_CHALLENGE) };

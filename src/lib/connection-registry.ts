@@ -1,5 +1,5 @@
 import type { ConnectionConfig } from './connections.js';
-import { safeEqual } from './crypto.js';
+import { secretMatcher } from './crypto.js';
 
 /** Looks connections up by name (webhook paths) and by ERP token (ERP API), the latter in constant time. */
 export interface ConnectionRegistry {
@@ -11,13 +11,10 @@ export interface ConnectionRegistry {
 
 export function connectionRegistry(connections: readonly ConnectionConfig[]): ConnectionRegistry {
   const byName = new Map(connections.map((c) => [c.name, c]));
+  const erpToken = secretMatcher(connections.map((c) => c.erpApiToken));
   return {
     all: () => connections,
     get: (name) => byName.get(name),
-    byErpToken: (token) => {
-      let found: ConnectionConfig | undefined;
-      for (const c of connections) if (safeEqual(token, c.erpApiToken) && !found) found = c;
-      return found;
-    },
+    byErpToken: (token) => connections[erpToken(token)],
   };
 }

@@ -9,16 +9,26 @@ export function sha256Hex(input: string | Buffer): string {
  * the length of the expected value and `timingSafeEqual` always sees equal-length buffers.
  */
 export function safeEqual(actual: string, expected: string): boolean {
-  const a = createHash('sha256').update(actual).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(digest(actual), digest(expected));
 }
 
-/** True when `actual` equals any of `expected`, checking every candidate (no early exit). */
-export function safeEqualAny(actual: string, expected: readonly string[]): boolean {
-  let match = false;
-  for (const candidate of expected) match = safeEqual(actual, candidate) || match;
-  return match;
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Which of the known secrets a presented one is (its index, or -1), in constant time like
+ * `safeEqual`, every candidate compared (no early exit). The known secrets are hashed once here,
+ * not on every request: the webhook receiver checks each delivery this way.
+ */
+export function secretMatcher(expected: readonly string[]): (actual: string) => number {
+  const known = expected.map(digest);
+  return (actual) => {
+    const presented = digest(actual);
+    let found = -1;
+    known.forEach((candidate, i) => {
+      if (timingSafeEqual(presented, candidate) && found < 0) found = i;
+    });
+    return found;
+  };
 }
 
 /** JSON with object keys sorted at every depth, so equal values always hash the same. */
