@@ -6,7 +6,10 @@ import { tempDir } from '../support/tmp.js';
 /**
  * The console's event list must stay fast on a large store (bench:admin-events measures it with
  * 100,000 events): here, every combination of its filters is planned by SQLite with an index for
- * both queries it runs (the page, and the total), never a scan of the table's rows.
+ * the queries it runs (the page, and the total), never a scan of the table's rows. One exception,
+ * on purpose: a kind across every connection (no other filter) is counted by walking the events,
+ * since an index for it would be paid by every webhook's insert (docs/webhooks.md, "Indexes");
+ * kinds are dense (one event in five), so the page itself is found within a few rows.
  */
 describe('admin event list: every filter combination is an index lookup (SQLite query plans)', () => {
   const tmp = tempDir('inbox-plans');
@@ -42,7 +45,9 @@ describe('admin event list: every filter combination is an index lookup (SQLite 
     return [chosen.map(([name]) => name).join(' + '), Object.assign({}, ...chosen.map(([, f]) => f)) as InboxFilter] as const;
   });
 
-  it.each(combos)('%s', async (_name, filter) => {
+  const walksRows = (name: string) => name === 'kind';
+
+  it.each(combos)('%s', async (name, filter) => {
     statements.length = 0;
     expect(await store.inbox.list({ ...filter, limit: 51 })).toHaveLength(filter.status ? 0 : 1);
     expect(await store.inbox.count(filter)).toBe(filter.status ? 0 : 1);
@@ -54,7 +59,13 @@ describe('admin event list: every filter combination is an index lookup (SQLite 
       const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
       const plan = (store.database.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
       // "SEARCH … USING [COVERING] INDEX", "SCAN … USING COVERING INDEX": an index; a bare "SCAN inbound_events" reads every row.
-      expect(plan.filter((d) => /^SCAN inbound_events$/.test(d) || /^SCAN inbound_events USING INDEX/.test(d)), `${sql}\n${plan.join('\n')}`).toEqual([]);
+      const scans = plan.filter((d) => /^SCAN inbound_events$/.test(d) || /^SCAN inbound_events USING INDEX/.test(d));
+      if (walksRows(name)) {
+        // Walked newest first in the table's own order: the page stops after its 51 rows.
+        expect(plan.filter((d) => /TEMP B-TREE/.test(d)), `${sql}\n${plan.join('\n')}`).toEqual([]);
+        continue;
+      }
+      expect(scans, `${sql}\n${plan.join('\n')}`).toEqual([]);
     }
   });
 });

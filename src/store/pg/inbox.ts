@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
-import { countsOf } from '../counts.js';
-import { inboxWhere, receivedWhere } from '../inbox-filter.js';
+import { countsWithProcessed } from '../counts.js';
+import { inboxWhere, notProcessed, receivedWhere } from '../inbox-filter.js';
 import type { InboundEvent, InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
 import { REOPENABLE } from '../values.js';
 import type { PgOrm } from './database.js';
@@ -232,14 +232,15 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       const rows = await orm
         .select({ connection: t.connection, kind: t.kind, n: sql<string>`count(*)` })
         .from(t)
-        .where(eq(t.status, 'quarantined'))
+        .where(where({ status: 'quarantined' }))
         .groupBy(t.connection, t.kind);
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
 
     countByStatus: async () => {
-      const rows = await orm.select({ status: t.status, n: sql<string>`count(*)` }).from(t).groupBy(t.status);
-      return countsOf(rows);
+      const open = await orm.select({ status: t.status, n: sql<string>`count(*)` }).from(t).where(notProcessed(t)).groupBy(t.status);
+      const [total] = await orm.select({ n: sql<string>`count(*)` }).from(t);
+      return countsWithProcessed(open, total!.n);
     },
   };
 }

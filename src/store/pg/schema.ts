@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EditChange } from '../edit-change.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
@@ -34,22 +35,21 @@ export const inboundEvents = pgTable(
   },
   (t) => [
     uniqueIndex('inbound_events_key').on(t.connection, t.dedupeKey),
-    index('inbound_events_status').on(t.status, t.id),
-    index('inbound_events_age').on(t.status, t.receivedAt),
-    // The admin list's filters, each with the id order it pages in (docs/webhooks.md, "Admin API").
+    // Every index here is paid by the webhook receiver's insert (and, if it holds the status, by
+    // processing's update again): few and narrow, measured in docs/benchmarks.md ("Ingest").
+    // The lists of one connection, newest first; any other filter is checked on the rows, which
+    // are dense for every filter but the rare statuses below.
     index('inbound_events_connection').on(t.connection, t.id),
-    index('inbound_events_kind').on(t.kind, t.id),
     index('inbound_events_code').on(t.businessCode, t.id),
     // The id span of a time range (the lists' time filter) read from this index alone.
     index('inbound_events_received').on(t.receivedAt, t.id),
-    // Every filter but the business code in one index: counts are answered from it alone.
-    index('inbound_events_filter').on(t.connection, t.kind, t.status, t.receivedAt),
-    // The console's overview counts a connection's recent events by kind and status from this index alone.
-    index('inbound_events_recent').on(t.connection, t.receivedAt, t.kind, t.status),
-    // The console's and the admin API's list of one status (quarantined, failed: rare) or one kind
-    // and status, newest first: a page read in id order from the index, not found among every event.
-    index('inbound_events_status_page').on(t.connection, t.status, t.id),
-    index('inbound_events_kind_status_page').on(t.connection, t.kind, t.status, t.id),
+    // Every event not (yet) processed: the backlog, the quarantined, failed and refused ones an
+    // operator looks for. Partial, so that the common status costs nothing here: an event enters
+    // on receipt and leaves when processed. Queries name `status <> 'processed'` to use it.
+    // `kind` last: a kind's page is read in id order, its kind checked in the index, not the row.
+    index('inbound_events_open')
+      .on(t.status, t.connection, t.id, t.kind)
+      .where(sql`status <> 'processed'`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
-import { countsOf } from '../counts.js';
-import { inboxWhere, receivedWhere } from '../inbox-filter.js';
+import { countsWithProcessed } from '../counts.js';
+import { inboxWhere, notProcessed, onlyOpen, receivedWhere } from '../inbox-filter.js';
 import { REOPENABLE } from '../values.js';
 import type { SqliteOrm } from './database.js';
 import { sqliteInboxHistory } from './inbox-history.js';
@@ -13,15 +13,15 @@ const where = (q: InboxFilter) => inboxWhere(t, q);
 const p = (name: string) => sql.placeholder(name);
 
 /**
- * The index a count reads alone. One status of the whole connection (the console's
- * quarantined/failed lists) is a prefix of its own index; a time range of one connection is a
- * range of the recent index (which holds kind and status too), not a walk through every event of
- * the connection; anything else is a prefix of the filter index.
+ * The index a count is told to read (SQLite's planner, without ANALYZE statistics, guesses): a
+ * business code its own index; open statuses (the backlog, quarantined, failed: rare) the partial
+ * index of open events; anything else one connection's events, checked row by row.
  */
 function countIndex(q: InboxFilter) {
-  const byStatus = q.status && !q.kind && !q.statuses && !q.receivedFrom && !q.receivedTo;
-  const byTime = q.connection && (q.receivedFrom || q.receivedTo);
-  return sql.raw(q.businessCode ? 'inbound_events_code' : byStatus ? 'inbound_events_status_page' : byTime ? 'inbound_events_recent' : 'inbound_events_filter');
+  if (q.businessCode) return sql`INDEXED BY inbound_events_code`;
+  if (onlyOpen(q)) return sql`INDEXED BY inbound_events_open`;
+  if (q.connection) return sql`INDEXED BY inbound_events_connection`;
+  return sql``;
 }
 
 /**
@@ -74,6 +74,23 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
     quarantineReason: input.quarantineReason ?? null,
     at: input.at,
   });
+  /**
+   * A time range as the id range it spans (read from the received_at index alone), so that lists
+   * and counts read one connection's events in that range, not every event of the connection.
+   * Undefined without a time range; null when nothing was received in it.
+   */
+  const idSpan = (q: InboxFilter) => {
+    if (!q.receivedFrom && !q.receivedTo) return undefined;
+    const bounds = orm.select({ lo: sql<number | null>`min(${t.id})`, hi: sql<number | null>`max(${t.id})` }).from(t).where(receivedWhere(t, q)).get()!;
+    if (bounds.lo === null || bounds.hi === null) return null;
+    return and(gte(t.id, bounds.lo), lte(t.id, bounds.hi));
+  };
+  const countMatching = (q: InboxFilter, cap?: number) => {
+    const span = idSpan(q);
+    if (span === null) return 0;
+    const matching = sql`SELECT 1 FROM inbound_events ${countIndex(q)} WHERE ${and(where(q), span) ?? sql`1`}${cap === undefined ? sql`` : sql` LIMIT ${cap}`}`;
+    return orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${matching})`).n;
+  };
   return {
     ...sqliteInboxHistory(orm, run),
     record: (input) =>
@@ -103,14 +120,8 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
 
     list: (q) =>
       run(() => {
-        // A time range becomes the id range it spans (read from the received_at index alone), so
-        // the page is read newest first within it instead of from the newest event of all.
-        let span;
-        if (q.receivedFrom || q.receivedTo) {
-          const bounds = orm.select({ lo: sql<number | null>`min(${t.id})`, hi: sql<number | null>`max(${t.id})` }).from(t).where(receivedWhere(t, q)).get()!;
-          if (bounds.lo === null || bounds.hi === null) return [];
-          span = and(gte(t.id, bounds.lo), lte(t.id, bounds.hi));
-        }
+        const span = idSpan(q);
+        if (span === null) return [];
         return orm
           .select()
           .from(t)
@@ -120,13 +131,10 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
           .all();
       }),
 
-    // The index named, not left to the planner: without ANALYZE statistics it takes `status = ?`
-    // for a handful of rows and walks tens of thousands of them through the table; the filter
-    // index answers any combination from the index alone.
-    count: (q) => run(() => orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events INDEXED BY ${countIndex(q)} WHERE ${where(q) ?? sql`1`}`).n),
+    // The index named, not left to the planner: without ANALYZE statistics it guesses.
+    count: (q) => run(() => countMatching(q)),
 
-    countUpTo: (q, cap) =>
-      run(() => orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM inbound_events INDEXED BY ${countIndex(q)} WHERE ${where(q) ?? sql`1`} LIMIT ${cap})`).n),
+    countUpTo: (q, cap) => run(() => countMatching(q, cap)),
 
     ids: (q, limit) => run(() => orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit).all().map((r) => r.id)),
 
@@ -184,15 +192,15 @@ export function sqliteInbox(orm: SqliteOrm, run: Run): InboxRepo {
         orm
           .select({ connection: t.connection, kind: t.kind, n: sql<number>`count(*)` })
           .from(t)
-          .where(eq(t.status, 'quarantined'))
+          .where(where({ status: 'quarantined' }))
           .groupBy(t.connection, t.kind)
           .all(),
       ),
 
     countByStatus: () =>
       run(() => {
-        const rows = orm.select({ status: t.status, n: sql<number>`count(*)` }).from(t).groupBy(t.status).all();
-        return countsOf(rows);
+        const open = orm.select({ status: t.status, n: sql<number>`count(*)` }).from(t).where(notProcessed(t)).groupBy(t.status).all();
+        return countsWithProcessed(open, orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events`).n);
       }),
   };
 }

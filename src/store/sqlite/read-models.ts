@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, gte, lt } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
 import { mergeNewestFirst, pageStates } from '../read-model-pages.js';
 import type { ReadModelsRepo } from '../read-model-types.js';
 import type { SqliteOrm } from './database.js';
@@ -9,15 +9,19 @@ const { payload: _payload, ...summary } = getTableColumns(outboundRecords);
 
 export function sqliteReadModels(orm: SqliteOrm, run: Run): ReadModelsRepo {
   return {
+    // The window as the id range it starts at (from the received_at index alone), so that only
+    // the connection's events in it are read.
     inboundCounts: (connection, since) =>
-      run(() =>
-        orm
+      run(() => {
+        const { lo } = orm.select({ lo: sql<number | null>`min(${inboundEvents.id})` }).from(inboundEvents).where(gte(inboundEvents.receivedAt, since)).get()!;
+        if (lo === null) return [];
+        return orm
           .select({ kind: inboundEvents.kind, status: inboundEvents.status, n: count() })
           .from(inboundEvents)
-          .where(and(eq(inboundEvents.connection, connection), gte(inboundEvents.receivedAt, since)))
+          .where(and(eq(inboundEvents.connection, connection), gte(inboundEvents.id, lo), gte(inboundEvents.receivedAt, since)))
           .groupBy(inboundEvents.kind, inboundEvents.status)
-          .all(),
-      ),
+          .all();
+      }),
 
     outboundCounts: (connection) =>
       run(() =>
