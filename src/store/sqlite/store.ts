@@ -19,7 +19,7 @@ import { runNow, type Run } from './runner.js';
 function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw'], retention: Repos['retention']): Repos {
   return {
     retention,
-    inbox: sqliteInbox(orm, run),
+    inbox: sqliteInbox(orm, run, raw),
     processing: sqliteProcessing(raw, run),
     outbox: sqliteOutbox(orm, run, statements),
     confirmations: sqliteConfirmations(orm, run),
