@@ -66,8 +66,7 @@ interface Ready {
 
 async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutcome[]> {
   const { store } = deps;
-  // Counted outside the transaction below, so attempts that fail are counted too.
-  const claimed = await store.processing.claim(ids, deps.clock.now());
+  const claimed = await store.processing.claim(ids);
   const outcomes: BatchOutcome[] = await skipped(store, ids, new Set(claimed.map((e) => e.id)));
 
   const ready: Ready[] = [];

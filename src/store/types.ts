@@ -99,8 +99,9 @@ export interface InboxRepo {
   /** Counts one processing attempt; returns the new count. */
   recordAttempt(id: number, at: Date): Promise<number>;
   markProcessed(id: number, at: Date): Promise<void>;
+  /** The last processing attempt failed for good: status `failed`, the attempt counted. */
   markFailed(id: number, error: string, at: Date): Promise<void>;
-  /** Keeps the error of a failed attempt that will be retried; the status does not change. */
+  /** Keeps the error of a failed attempt that will be retried (counted); the status does not change. */
   noteError(id: number, error: string, at: Date): Promise<void>;
   /** Puts a failed, quarantined or processed event back to `received` for another processing run. */
   reopen(id: number, at: Date): Promise<boolean>;
@@ -264,11 +265,12 @@ export interface QuarantinedEvent {
  */
 export interface ProcessingRepo {
   /**
-   * Counts one processing attempt on each of these events that is still to be processed
-   * (`received` or `failed`) and returns them, in id order; the others are left as they are.
-   * One statement, outside the transaction that records the outcome, so failed attempts count too.
+   * Those of these events still to be processed (`received` or `failed`), in id order. A read: an
+   * attempt is counted (`attempts`) with its outcome, by `complete`, `quarantine`, or the
+   * `markFailed`/`noteError` of a failed one. Writing the count here cost every event a rewrite of
+   * its row, and on SQLite a commit of its own, before the one that records the outcome.
    */
-  claim(ids: readonly number[], at: Date): Promise<InboundEvent[]>;
+  claim(ids: readonly number[]): Promise<InboundEvent[]>;
   /** The stored payloads of those of these documents the ERP pushed (receptions compare against their lines). */
   documents(connection: string, externalCodes: readonly string[]): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
   /**

@@ -102,10 +102,11 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const { event } = await store.inbox.record({ connection: 'c3', kind: 'k', dedupeKey: key('life'), payload: '{}', at });
         expect(await store.inbox.recordAttempt(event.id, at)).toBe(1);
         expect(await store.inbox.recordAttempt(event.id, at)).toBe(2);
+        // Each outcome of a processing attempt counts it too.
         await store.inbox.noteError(event.id, 'first try failed', at);
-        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'received', error: 'first try failed' });
+        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'received', error: 'first try failed', attempts: 3 });
         await store.inbox.markFailed(event.id, 'boom', at);
-        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'failed', error: 'boom', attempts: 2 });
+        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'failed', error: 'boom', attempts: 4 });
         expect((await store.inbox.countByStatus()).failed).toBeGreaterThanOrEqual(1);
         expect(await store.inbox.reopen(event.id, at)).toBe(true);
         expect((await store.inbox.get(event.id))?.status).toBe('received');

@@ -194,11 +194,11 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     },
 
     markFailed: async (id, error, at) => {
-      await orm.update(t).set({ status: 'failed', error, updatedAt: at }).where(eq(t.id, id));
+      await orm.update(t).set({ status: 'failed', error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id));
     },
 
     noteError: async (id, error, at) => {
-      await orm.update(t).set({ error, updatedAt: at }).where(eq(t.id, id));
+      await orm.update(t).set({ error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id));
     },
 
     reopen: async (id, at) => {

@@ -14,10 +14,8 @@ const EVENT_COLUMNS = `id, connection, kind, dedupe_key, status, payload, error,
  * event. Arrays are unnested into rows.
  */
 const CLAIM = {
-  name: 'wms_sync_processing_claim',
-  text: `UPDATE inbound_events SET attempts = attempts + 1, updated_at = $2
-         WHERE id = ANY($1::bigint[]) AND status IN ('received', 'failed')
-         RETURNING ${EVENT_COLUMNS}`,
+  name: 'wms_sync_processing_read',
+  text: `SELECT ${EVENT_COLUMNS} FROM inbound_events WHERE id = ANY($1::bigint[]) AND status IN ('received', 'failed') ORDER BY id`,
 };
 const DOCUMENTS = {
   name: 'wms_sync_processing_documents',
@@ -35,7 +33,7 @@ const RECORD_PROCESSED = {
            FROM json_to_recordset($1::json) AS x(c text, p text, l text, w text, q float8, t timestamptz, s text, d text, e bigint, a timestamptz)
            ON CONFLICT (connection, dedupe_key) DO NOTHING
          ), marked AS (
-           UPDATE inbound_events SET status = 'processed', error = NULL, quarantine_reason = NULL, processed_at = $3, updated_at = $3
+           UPDATE inbound_events SET status = 'processed', attempts = attempts + 1, error = NULL, quarantine_reason = NULL, processed_at = $3, updated_at = $3
            WHERE id = ANY($2::bigint[])
            RETURNING id, connection
          )
@@ -65,7 +63,7 @@ const CONFIRMATIONS_BY_KEY = {
 };
 const QUARANTINE = {
   name: 'wms_sync_processing_quarantine',
-  text: `UPDATE inbound_events e SET status = 'quarantined', quarantine_reason = u.r, updated_at = $3
+  text: `UPDATE inbound_events e SET status = 'quarantined', attempts = e.attempts + 1, quarantine_reason = u.r, updated_at = $3
          FROM unnest($1::bigint[], $2::text[]) AS u(i, r)
          WHERE e.id = u.i AND e.status = 'received'
          RETURNING e.id`,
@@ -82,10 +80,10 @@ const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${d
 export function pgProcessing(orm: PgOrm): ProcessingRepo {
   const query = <R extends object>(statement: { name: string; text: string }, values: unknown[]) => orm.$client.query<R>({ ...statement, values });
   return {
-    claim: async (ids, at) => {
+    claim: async (ids) => {
       if (ids.length === 0) return [];
-      const { rows } = await query<RecordRow>(CLAIM, [ids, at]);
-      return rows.map(toEvent).sort((a, b) => a.id - b.id);
+      const { rows } = await query<RecordRow>(CLAIM, [ids]);
+      return rows.map(toEvent);
     },
 
     documents: async (connection, codes) => {

@@ -176,12 +176,12 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
 
     markFailed: (id, error, at) =>
       run(() => {
-        orm.update(t).set({ status: 'failed', error, updatedAt: at }).where(eq(t.id, id)).run();
+        orm.update(t).set({ status: 'failed', error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id)).run();
       }),
 
     noteError: (id, error, at) =>
       run(() => {
-        orm.update(t).set({ error, updatedAt: at }).where(eq(t.id, id)).run();
+        orm.update(t).set({ error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id)).run();
       }),
 
     reopen: (id, at) =>

@@ -12,10 +12,9 @@ import type { Run } from './runner.js';
 function prepare(raw: SqliteDatabase['raw']) {
   return {
     claim: raw.prepare(
-      `UPDATE inbound_events SET attempts = attempts + 1, updated_at = ?
-       WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('received', 'failed')
-       RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
-                 last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`,
+      `SELECT id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
+              last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction
+       FROM inbound_events WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('received', 'failed') ORDER BY id`,
     ),
     documents: raw.prepare(
       `SELECT external_code, payload FROM outbound_records
@@ -25,8 +24,8 @@ function prepare(raw: SqliteDatabase['raw']) {
       `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (connection, dedupe_key) DO NOTHING`,
     ),
-    markProcessed: raw.prepare(`UPDATE inbound_events SET status = 'processed', error = NULL, quarantine_reason = NULL, processed_at = @at, updated_at = @at WHERE id = @id`),
-    markQuarantined: raw.prepare(`UPDATE inbound_events SET status = 'quarantined', quarantine_reason = ?, updated_at = ? WHERE id = ? AND status = 'received'`),
+    markProcessed: raw.prepare(`UPDATE inbound_events SET status = 'processed', attempts = attempts + 1, error = NULL, quarantine_reason = NULL, processed_at = @at, updated_at = @at WHERE id = @id`),
+    markQuarantined: raw.prepare(`UPDATE inbound_events SET status = 'quarantined', attempts = attempts + 1, quarantine_reason = ?, updated_at = ? WHERE id = ? AND status = 'received'`),
     recordAttempt: raw.prepare(`INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at) VALUES (?, ?, ?, ?, ?)`),
     appendConfirmation: raw
       .prepare(
@@ -89,8 +88,7 @@ export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): Processi
   // Prepared on first use: the tables exist only once the store is migrated.
   const s = () => (prepared ??= prepare(raw));
   return {
-    claim: (ids, at) =>
-      run(() => (ids.length === 0 ? [] : (s().claim.all(at.getTime(), JSON.stringify(ids)) as EventRow[]).map(toEvent).sort((a, b) => a.id - b.id))),
+    claim: (ids) => run(() => (ids.length === 0 ? [] : (s().claim.all(JSON.stringify(ids)) as EventRow[]).map(toEvent))),
 
     documents: (connection, codes) =>
       run(() =>
