@@ -1,6 +1,6 @@
 import type { Config } from '../lib/config.js';
-import type { Queue } from '../queue/types.js';
-import type { NewInboundEvent, RecordedEvent, Store } from '../store/types.js';
+import type { Queue, RetryOptions } from '../queue/types.js';
+import type { HeldEvent, InboxRepo, NewInboundEvent, RecordedEvent, Store } from '../store/types.js';
 import { groupCommit, type GroupCommit } from './group-commit.js';
 import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
 
@@ -14,9 +14,7 @@ export interface AckResult {
  * close acknowledgement holds a close document while the ERP decides (close-ack.ts); the held job
  * is the durable safety net that processes it should this process die before the ERP answered.
  */
-export interface Delivery extends NewInboundEvent {
-  holdSeconds?: number;
-}
+export type Delivery = HeldEvent;
 
 export interface AckWriterDeps {
   store: Store;
@@ -25,30 +23,58 @@ export interface AckWriterDeps {
 }
 
 /**
- * Stores deliveries and their processing job in ONE transaction: an event is never stored without
- * a job, nor a job without its events. New accepted events go in the job; repeats and rejected
- * deliveries do not.
+ * Stores deliveries and their processing jobs atomically: an event is never stored without a job,
+ * nor a job without its events. New accepted events go in one job; a held delivery gets a job of
+ * its own, starting later; repeats and rejected deliveries get none.
+ *
+ * When the store and the queue can write both in ONE statement (Postgres with pg-boss: the
+ * queue's jobs are rows of the same database), they do: a single statement is atomic, so the four
+ * round trips of a transaction (BEGIN, events, job, COMMIT) become one, which is most of the
+ * receiver's cost on Postgres. Otherwise (SQLite, in-process: no round trips to save) one
+ * transaction holds the events and their `send`s.
  */
 export async function writeEvents(deps: AckWriterDeps, items: readonly Delivery[]): Promise<AckResult[]> {
   // Rows are locked in one order by every transaction, so concurrent Postgres batches holding the
   // same keys wait for each other instead of deadlocking.
   const order = items.map((_, i) => i).sort((a, b) => compareKeys(items[a]!, items[b]!));
+  const sorted = order.map((i) => items[i]!);
   const jobOptions = processJobOptions(deps.config);
+  const { inbox } = deps.store;
+  const recorded =
+    inbox.recordManyWithJobs && deps.queue.jobsInStatement
+      ? await inOneStatement(inbox.recordManyWithJobs.bind(inbox), deps.queue.jobsInStatement.bind(deps.queue), sorted, jobOptions)
+      : await inTransaction(deps, sorted, jobOptions);
+  const results = new Array<AckResult>(items.length);
+  recorded.forEach((result, n) => (results[order[n]!] = result));
+  return results;
+}
+
+async function inOneStatement(
+  record: NonNullable<InboxRepo['recordManyWithJobs']>,
+  jobsInStatement: NonNullable<Queue['jobsInStatement']>,
+  sorted: readonly Delivery[],
+  jobOptions: RetryOptions,
+): Promise<AckResult[]> {
+  const jobs = await jobsInStatement(INBOUND_QUEUE, jobOptions);
+  const recorded = await record(sorted, jobs);
+  jobs.written();
+  return recorded;
+}
+
+async function inTransaction(deps: AckWriterDeps, sorted: readonly Delivery[], jobOptions: RetryOptions): Promise<AckResult[]> {
   return deps.store.transaction(async (tx) => {
-    const recorded = await tx.inbox.recordMany(order.map((i) => items[i]!));
-    const results = new Array<AckResult>(items.length);
+    const recorded = await tx.inbox.recordMany(sorted);
     const eventIds: number[] = [];
     const held: { id: number; seconds: number }[] = [];
     recorded.forEach((result, n) => {
-      results[order[n]!] = result;
       if (result.duplicate || result.event.status !== 'received') return;
-      const seconds = items[order[n]!]!.holdSeconds;
+      const seconds = sorted[n]!.holdSeconds;
       if (seconds) held.push({ id: result.event.id, seconds });
       else eventIds.push(result.event.id);
     });
     if (eventIds.length > 0) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: eventIds.sort((a, b) => a - b) }, { ...jobOptions, tx });
     for (const h of held) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: [h.id] }, { ...jobOptions, startAfter: h.seconds, tx });
-    return results;
+    return recorded;
   });
 }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { quoteIdent } from '../store/pg/database.js';
-import { DEFAULT_RETRY, type JobInfo, type JobState } from './types.js';
+import { DEFAULT_RETRY, type JobInfo, type JobState, type RetryOptions } from './types.js';
 
 /**
  * Every statement wms-sync runs on pg-boss's own tables, in one place: pg-boss 10 offers no API for
@@ -37,6 +37,71 @@ export const BOSS_TIMEOUT_MESSAGE = 'job failed by timeout in active state';
 /** Our index on pg-boss's job table: the running jobs, so the lease sweep reads only them. */
 export const LEASE_INDEX = 'job_active_lease';
 
+/**
+ * pg-boss's own defaults as PgBossQueue configures them (its constructor passes DEFAULT_RETRY and
+ * no retention): what `send` falls back to for an option neither the job nor its queue sets.
+ */
+export const BOSS_SEND_DEFAULTS = {
+  expireIn: DEFAULT_RETRY.expireInSeconds,
+  keepUntil: null,
+  retryLimit: DEFAULT_RETRY.retryLimit,
+  retryDelay: DEFAULT_RETRY.retryDelay,
+  retryBackoff: DEFAULT_RETRY.retryBackoff,
+} as const;
+
+/**
+ * pg-boss 10.4.2's `insertJob` (plans.js, what `send` runs) for a set of rows, to be placed in the
+ * WITH clause of a statement of ours: one job per row of `source` (columns `data jsonb`,
+ * `start_after timestamptz`), the columns and the queue-option join exactly as pg-boss computes
+ * them, `options` (a jsonb placeholder, see `bossJobOptions`) standing for send's options. Two
+ * deliberate differences, both so that a caller's rows are never written without their jobs: no
+ * ON CONFLICT DO NOTHING (a conflict fails the statement instead of dropping the job; only
+ * singleton and stately queues can conflict, and these options have no singleton key), and the
+ * queue is LEFT joined (a queue that does not exist has no partition of the job table, so the
+ * insert fails instead of inserting nothing). Checked against `send` by pgboss-tables.pg.test.ts.
+ */
+export function bossJobInsertSql(schema: string, source: string, options: string): string {
+  const s = quoteIdent(schema);
+  return `INSERT INTO ${s}.job (id, name, data, priority, start_after, singleton_key, singleton_on, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+    SELECT gen_random_uuid(), o.name, j.data, 0, j.start_after, NULL, NULL, q.dead_letter,
+      CASE
+        WHEN o.expire_in IS NOT NULL THEN o.expire_in * interval '1s'
+        WHEN q.expire_seconds IS NOT NULL THEN q.expire_seconds * interval '1s'
+        WHEN o.expire_in_default IS NOT NULL THEN o.expire_in_default * interval '1s'
+        ELSE interval '15 minutes'
+      END,
+      j.start_after + CAST(COALESCE((q.retention_minutes * 60)::text, o.keep_until_default, '14 days') AS interval),
+      COALESCE(o.retry_limit, q.retry_limit, o.retry_limit_default, 2),
+      CASE
+        WHEN COALESCE(o.retry_backoff, q.retry_backoff, o.retry_backoff_default, false)
+        THEN GREATEST(COALESCE(o.retry_delay, q.retry_delay, o.retry_delay_default), 1)
+        ELSE COALESCE(o.retry_delay, q.retry_delay, o.retry_delay_default, 0)
+      END,
+      COALESCE(o.retry_backoff, q.retry_backoff, o.retry_backoff_default, false),
+      q.policy
+    FROM ${source} j
+      CROSS JOIN jsonb_to_record(${options}::jsonb) AS o(name text, expire_in numeric, expire_in_default numeric, keep_until_default text,
+        retry_limit int, retry_limit_default int, retry_delay int, retry_delay_default int, retry_backoff bool, retry_backoff_default bool)
+      LEFT JOIN ${s}.queue q ON q.name = o.name
+    RETURNING id`;
+}
+
+/** The value of `bossJobInsertSql`'s `options` placeholder: the queue and send's options, as pg-boss's Attorney reads them. */
+export function bossJobOptions(name: string, options: RetryOptions): string {
+  return JSON.stringify({
+    name,
+    expire_in: options.expireInSeconds ?? null,
+    expire_in_default: BOSS_SEND_DEFAULTS.expireIn,
+    keep_until_default: BOSS_SEND_DEFAULTS.keepUntil,
+    retry_limit: options.retryLimit ?? null,
+    retry_limit_default: BOSS_SEND_DEFAULTS.retryLimit,
+    retry_delay: options.retryDelay ?? null,
+    retry_delay_default: BOSS_SEND_DEFAULTS.retryDelay,
+    retry_backoff: options.retryBackoff ?? null,
+    retry_backoff_default: BOSS_SEND_DEFAULTS.retryBackoff,
+  });
+}
+
 interface BossRow {
   id: string;
   name: string;
@@ -57,7 +122,7 @@ export class BossTables {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly schema: string,
+    readonly schema: string,
   ) {
     this.#job = `${quoteIdent(schema)}.job`;
   }

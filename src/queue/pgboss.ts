@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { StoreTx } from '../store/types.js';
-import { BossTables, seconds } from './pgboss-tables.js';
+import { BossTables, bossJobInsertSql, bossJobOptions, seconds } from './pgboss-tables.js';
 import {
   DEFAULT_LEASE_SECONDS,
   DEFAULT_RETRY,
@@ -15,10 +15,12 @@ import {
   type JobHandler,
   type JobInfo,
   type JobState,
+  type JobsInStatement,
   type Queue,
   type QueueBacklog,
   type QueueEvents,
   type QueueOptions,
+  type RetryOptions,
   type SendOptions,
   type WorkOptions,
 } from './types.js';
@@ -145,6 +147,16 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
       db ? { db } : {},
     );
     this.#afterSend(options.tx, name);
+  }
+
+  async jobsInStatement(name: string, options: RetryOptions): Promise<JobsInStatement> {
+    await this.createQueue(name);
+    const schema = this.#tables.schema;
+    return {
+      insert: (source, param) => bossJobInsertSql(schema, source, param),
+      value: bossJobOptions(name, options),
+      written: () => this.#wake(name),
+    };
   }
 
   #wake(name: string): void {

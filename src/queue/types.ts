@@ -113,6 +113,25 @@ export interface Queue extends EventEmitter<QueueEvents> {
   /** Depth of the queue (one name, or every queue) and the age of its oldest ready job. */
   backlog(name?: string): Promise<QueueBacklog>;
   ping(): Promise<void>;
+  /**
+   * Only a queue whose jobs are rows of the store's own Postgres database (pg-boss): lets a caller
+   * insert jobs inside a statement of its own, so that rows and their jobs are written by one
+   * atomic statement, one round trip, without BEGIN/COMMIT (the receiver's acknowledgement).
+   */
+  jobsInStatement?(name: string, options: RetryOptions): Promise<JobsInStatement>;
+}
+
+/** Jobs written by the caller's statement (see `Queue.jobsInStatement`). */
+export interface JobsInStatement {
+  /**
+   * An INSERT for the statement's WITH clause: one job per row of `source` (columns `data jsonb`,
+   * `start_after timestamptz`), exactly the job `send` would create, RETURNING id. `param` is
+   * the placeholder (`$n`) the caller binds to `value`.
+   */
+  insert(source: string, param: string): string;
+  value: string;
+  /** Call once the statement has run: wakes this process's idle workers, as a `send` does. */
+  written(): void;
 }
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {

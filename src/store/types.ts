@@ -6,6 +6,7 @@ import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
 import type { EditChange } from './edit-change.js';
+import type { JobsInStatement } from '../queue/types.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity } from './values.js';
 
 export type { EditChange } from './edit-change.js';
@@ -19,6 +20,11 @@ export type InboundAttempt = InferSelectModel<typeof tables.inboundAttempts>;
 
 /** What `recordMany` tells about each stored row. */
 export type RecordedEvent = Pick<InboundEvent, 'id' | 'status' | 'duplicates'>;
+
+/** An event to store whose processing job starts `holdSeconds` late (none, or 0: at once). */
+export interface HeldEvent extends NewInboundEvent {
+  holdSeconds?: number;
+}
 
 export interface NewInboundEvent {
   connection: string;
@@ -87,6 +93,14 @@ export interface InboxRepo {
    * receiver's hot path has no use for a copy of the body it just sent).
    */
   recordMany(inputs: readonly NewInboundEvent[]): Promise<{ event: RecordedEvent; duplicate: boolean }[]>;
+  /**
+   * Postgres only: `recordMany` and the processing jobs of what it accepted, written by ONE
+   * statement (atomic by itself: no BEGIN/COMMIT, one round trip instead of four). The jobs are
+   * those ack-writer.ts's `writeEvents` sends: one `{ eventIds }` job (ids ascending) for the
+   * newly stored `received` events that are not held, and one per held event (`holdSeconds`),
+   * starting that much later; repeats and rejected or quarantined events get none.
+   */
+  recordManyWithJobs?(inputs: readonly HeldEvent[], jobs: JobsInStatement): Promise<{ event: RecordedEvent; duplicate: boolean }[]>;
   get(id: number): Promise<InboundEvent | undefined>;
   findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
   list(query: InboxListQuery): Promise<InboundEvent[]>;

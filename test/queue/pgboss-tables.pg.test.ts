@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBossQueue } from '../../src/queue/pgboss.js';
-import { BOSS_JOB_COLUMNS, BOSS_JOB_STATES, BOSS_TIMEOUT_MESSAGE, BossTables, LEASE_INDEX } from '../../src/queue/pgboss-tables.js';
+import { BOSS_JOB_COLUMNS, BOSS_JOB_STATES, BOSS_TIMEOUT_MESSAGE, BossTables, bossJobInsertSql, bossJobOptions, LEASE_INDEX } from '../../src/queue/pgboss-tables.js';
+import type { RetryOptions } from '../../src/queue/types.js';
 import { LEASE_EXPIRED } from '../../src/queue/types.js';
 import { createPgStore, type PgStore } from '../../src/store/pg/store.js';
 import { createTestSchema } from '../support/pg.js';
@@ -70,6 +71,52 @@ describe('pg-boss tables as the adapter relies on them', () => {
     await new BossTables(store.database.pool, bossSchema()).ensureLeaseIndex();
     const again = await store.database.pool.query(`SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2`, [bossSchema(), LEASE_INDEX]);
     expect(again.rowCount).toBe(1);
+  });
+
+  /** A job row as pg-boss stored it, without what differs between two sends (id, times). */
+  const jobRow = async (id: string) => {
+    const { rows } = await store.database.pool.query<Record<string, unknown>>(
+      `SELECT *, keep_until - start_after AS kept_for, start_after - created_on AS started_after FROM ${bossSchema()}.job WHERE id = $1`,
+      [id],
+    );
+    const { id: _id, created_on: _c, start_after: _s, keep_until: _k, started_after: startedAfter, ...rest } = rows[0]!;
+    return { ...rest, startsLate: (startedAfter as { seconds?: number }).seconds ?? 0 };
+  };
+  /** One job per source row through bossJobInsertSql, in a statement of ours. */
+  const insertThroughFragment = async (name: string, options: RetryOptions, holdSeconds: number | null) => {
+    const { rows } = await store.database.pool.query<{ id: string }>(
+      `WITH src AS (SELECT '{"eventIds":[1,2]}'::jsonb AS data, now() + make_interval(secs => $1::float8) AS start_after WHERE true),
+         jobs AS (${bossJobInsertSql(bossSchema(), 'src', '$2')})
+       SELECT id FROM jobs`,
+      [holdSeconds ?? 0, bossJobOptions(name, options)],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0]!.id;
+  };
+
+  it("the job-insert fragment writes exactly the row pg-boss's send writes, for the same options and queue", async () => {
+    await queue.createQueue('insert-plain');
+    // A queue with options of its own: the fragment joins them as send does.
+    await queue.boss.createQueue('insert-configured', { name: 'insert-configured', policy: 'standard', retryLimit: 7, retryDelay: 3, retryBackoff: false, expireInSeconds: 42, retentionMinutes: 90 });
+    const cases: { name: string; options: RetryOptions; hold: number | null }[] = [
+      { name: 'insert-plain', options: { retryLimit: 4, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 }, hold: null },
+      { name: 'insert-plain', options: { retryLimit: 2, retryDelay: 0, retryBackoff: false, expireInSeconds: 300 }, hold: 30 },
+      { name: 'insert-plain', options: {}, hold: null },
+      { name: 'insert-configured', options: {}, hold: null },
+      { name: 'insert-configured', options: { retryLimit: 1, retryBackoff: true }, hold: 5 },
+    ];
+    for (const c of cases) {
+      const sent = (await queue.boss.send(c.name, { eventIds: [1, 2] }, { ...c.options, ...(c.hold ? { startAfter: c.hold } : {}) }))!;
+      const ours = await insertThroughFragment(c.name, c.options, c.hold);
+      expect(await jobRow(ours), JSON.stringify(c)).toEqual(await jobRow(sent));
+    }
+    // Every column of the job table is compared above, so a column pg-boss adds shows up here.
+    const expected = await jobRow(await insertThroughFragment('insert-plain', {}, null));
+    expect(expected).toMatchObject({ name: 'insert-plain', state: 'created', priority: 0, retry_count: 0, policy: 'standard', singleton_key: null });
+  });
+
+  it('the job-insert fragment fails (rather than inserting nothing) for a queue that does not exist', async () => {
+    await expect(insertThroughFragment('no-such-queue', {}, null)).rejects.toThrow(/partition/);
   });
 
   it("pg-boss's maintenance fails a job past its expire_in with the output the adapter matches, reported once", async () => {

@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { countsWithProcessed } from '../counts.js';
 import { inboxWhere, notProcessed, receivedWhere } from '../inbox-filter.js';
-import type { InboundEvent, InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
+import type { InboundEvent, InboxFilter, InboxRepo } from '../types.js';
 import { REOPENABLE } from '../values.js';
 import type { PgOrm } from './database.js';
+import { recordManyWithJobs } from './inbox-ack.js';
+import { RECORD_MANY_SQL, recordManyBatch, type RecordManyRow } from './inbox-record-many.js';
 import { pgInboxHistory } from './inbox-history.js';
 import { inboundEvents as t } from './schema.js';
 
@@ -24,24 +26,8 @@ const RECORD = {
                    received_at, last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`,
 };
 
-/**
- * Many events in one statement and one round trip: arrays unnested into rows, each key once (the
- * repeats within the batch are folded into its `duplicates`). `xmax = 0` tells a row this
- * statement inserted from one it updated. Rows are written in the arrays' order.
- */
-const RECORD_MANY = {
-  name: 'wms_sync_inbox_record_many',
-  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at, business_code, quarantine_reason)
-         SELECT c, k, d, s, p, e, r, a, a, n, l, b, q
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[], $11::text[], $12::text[])
-           AS u(c, k, d, s, p, e, r, a, n, l, b, q)
-         ON CONFLICT (connection, dedupe_key) DO UPDATE
-           SET duplicates = inbound_events.duplicates + excluded.duplicates + 1,
-               last_duplicate_at = COALESCE(excluded.last_duplicate_at, excluded.received_at)
-         RETURNING id, connection, dedupe_key, status, duplicates, (xmax = 0) AS inserted`,
-};
-
-const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
+/** The batch form (inbox-record-many.ts); inbox-ack.ts runs the same upsert together with its jobs. */
+const RECORD_MANY = { name: 'wms_sync_inbox_record_many', text: RECORD_MANY_SQL };
 
 export interface RecordRow {
   id: string;
@@ -104,43 +90,12 @@ export function pgInbox(orm: PgOrm): InboxRepo {
 
     recordMany: async (inputs) => {
       if (inputs.length === 0) return [];
-      const unique = new Map<string, { input: NewInboundEvent; count: number; lastAt: Date }>();
-      for (const input of inputs) {
-        const key = keyOf(input.connection, input.dedupeKey);
-        const seen = unique.get(key);
-        if (seen) {
-          seen.count += 1;
-          seen.lastAt = input.at;
-        } else unique.set(key, { input, count: 1, lastAt: input.at });
-      }
-      const u = [...unique.values()];
-      const { rows } = await orm.$client.query<Pick<RecordRow, 'id' | 'connection' | 'dedupe_key' | 'status' | 'duplicates'> & { inserted: boolean }>({
-        ...RECORD_MANY,
-        values: [
-          u.map((x) => x.input.connection),
-          u.map((x) => x.input.kind),
-          u.map((x) => x.input.dedupeKey),
-          u.map((x) => x.input.status ?? 'received'),
-          u.map((x) => x.input.payload),
-          u.map((x) => x.input.error ?? null),
-          u.map((x) => x.input.requestId ?? null),
-          u.map((x) => x.input.at),
-          u.map((x) => x.count - 1),
-          u.map((x) => (x.count > 1 ? x.lastAt : null)),
-          u.map((x) => x.input.businessCode ?? null),
-          u.map((x) => x.input.quarantineReason ?? null),
-        ],
-      });
-      const byKey = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), r]));
-      const answered = new Set<string>();
-      return inputs.map((input) => {
-        const key = keyOf(input.connection, input.dedupeKey);
-        const row = byKey.get(key)!;
-        const first = !answered.has(key);
-        answered.add(key);
-        return { event: { id: Number(row.id), status: row.status, duplicates: row.duplicates }, duplicate: first ? !row.inserted : true };
-      });
+      const batch = recordManyBatch(inputs);
+      const { rows } = await orm.$client.query<RecordManyRow>({ ...RECORD_MANY, values: batch.values });
+      return batch.answer(rows);
     },
+
+    recordManyWithJobs: (inputs, jobs) => recordManyWithJobs(orm.$client, inputs, jobs),
 
     get: async (id) => (await orm.select().from(t).where(eq(t.id, id)))[0],
 
