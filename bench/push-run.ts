@@ -97,7 +97,7 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
         // BENCH_TRACE=1: the limit as it moves (in-process runs).
         if (process.env.BENCH_TRACE && limiter && ++ticks % 10 === 0) {
           const st = limiter.state;
-          console.log(`   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} limit=${limiter.limit} active=${limiter.active} waiting=${limiter.waiting} rtt=${st.recentRtt?.toFixed(0)}/${(st.minRtt.current ?? st.minRtt.previous)?.toFixed(0)} slowStart=${st.slowStart} plateau=${st.plateau?.limit ?? '-'}`);
+          console.log(`   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} limit=${limiter.limit} active=${limiter.active} waiting=${limiter.waiting} rtt=${st.recentRtt?.toFixed(0)}/${(st.minRtt.current ?? st.minRtt.previous)?.toFixed(0)} slowStart=${st.slowStart} pace=${st.pace ? st.pace.perSecond.toFixed(0) : '-'}`);
         }
       },
     });
