@@ -89,6 +89,7 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
       if (load.invalid.length > 0) throw new Error(`${kind}: ${JSON.stringify(load.invalid[0])}`);
       ids.push(...load.recordIds);
     }
+    if (process.env.BENCH_TRACE) console.log(`   intake of ${ids.length} items done at t=${((performance.now() - started) / 1000).toFixed(2)}s`);
     const limiter = o.processes === 0 ? deps.wms.get(connection).limiter : undefined;
     let ticks = 0;
     const final = await followSync(deps, ids, {
