@@ -31,7 +31,7 @@ export interface AdaptiveLimiterOptions {
 }
 
 /** How a finished call counts: a latency sample, an overload, a timeout, or nothing (it says nothing about load). */
-export type Classify = (outcome: { ok: true } | { ok: false; error: unknown }, rttMs: number) => Sample | undefined;
+export type Classify = (outcome: { ok: true; value?: unknown } | { ok: false; error: unknown }, rttMs: number) => Sample | undefined;
 
 /**
  * The calls in flight to one connection's WMS, bounded by an adaptive limit (rules in
@@ -125,7 +125,7 @@ export class AdaptiveLimiter {
     const started = this.options.clock.nowMs();
     try {
       const value = await fn();
-      this.#record(classify({ ok: true }, this.options.clock.nowMs() - started), saturated);
+      this.#record(classify({ ok: true, value }, this.options.clock.nowMs() - started), saturated);
       return value;
     } catch (err) {
       this.#record(classify({ ok: false, error: err }, this.options.clock.nowMs() - started), saturated);
