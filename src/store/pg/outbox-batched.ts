@@ -4,7 +4,10 @@ import type { OutboundRecord, OutboundRef, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundRecords as t, outboundWaits as w } from './schema.js';
 
-type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters'>;
+type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'>;
+
+/** A document's references are a handful; big look-ups (the intake's) go on their own. */
+const SMALL_LOOKUP = 50;
 
 /** Runs of one statement at once: two, so a batch gathers while the last one is on the wire. */
 const IN_FLIGHT = 2;
@@ -24,11 +27,12 @@ const lockedInOrder = (ids: number[]): SQL =>
 /**
  * The push path's statements on the pool (not in a transaction), each shared by the pushes running
  * at once: 200 jobs in flight claim, count an attempt, mark synced, look for waiters and release
- * in a handful of statements instead of 1,000 (`src/lib/coalesce.ts`). Each row is still decided
+ * in a handful of statements instead of 1,000 (`src/lib/coalesce.ts`); a document's look-ups of its
+ * references and the clearing of its waits too. Each row is still decided
  * on its own, as the single-row statements did: a lease is taken only where it is free or ran out
  * (of two jobs claiming one record in one batch, one gets it), released only by its owner.
  */
-export function pgBatchedOutbox(orm: PgOrm): Batched {
+export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' | 'setWaits'>): Batched {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   const columns = getTableColumns(t);
   const opts = { maxInFlight: IN_FLIGHT, maxBatch: MAX_BATCH };
@@ -102,7 +106,32 @@ export function pgBatchedOutbox(orm: PgOrm): Batched {
     return inputs.map((i) => found.has(key(i.connection, i.target.entity, i.target.externalCode)));
   }, opts);
 
+  // A read, run after each caller's own writes committed (a waiter's second look comes after its waits are stored).
+  const lookUp = coalesce<{ connection: string; entity: OutboundRef['entity']; codes: readonly string[] }, OutboundRecord[]>(async (inputs) => {
+    const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
+    const rows = await orm
+      .select()
+      .from(t)
+      .where(
+        sql`(${t.connection}, ${t.entity}, ${t.externalCode}) IN (SELECT * FROM unnest(${arr(keys.map((k) => k.connection), 'text')}, ${arr(keys.map((k) => k.entity), 'text')}, ${arr(keys.map((k) => k.code), 'text')}))`,
+      );
+    const byKey = new Map(rows.map((r) => [`${r.connection}\u0001${r.entity}\u0001${r.externalCode}`, r as OutboundRecord]));
+    return inputs.map((i) => i.codes.flatMap((code) => byKey.get(`${i.connection}\u0001${i.entity}\u0001${code}`) ?? []));
+  }, opts);
+
+  // Only the job holding a record's lease writes its waits, and it waits for this to finish.
+  const clearWaits = coalesce<number, undefined>(async (recordIds) => {
+    await orm.delete(w).where(sql`${w.recordId} = ANY(${arr(recordIds, 'bigint')})`);
+    return recordIds.map(() => undefined);
+  }, opts);
+
   return {
+    getMany: (connection, entity, codes) => (codes.length > 0 && codes.length <= SMALL_LOOKUP ? lookUp({ connection, entity, codes: [...new Set(codes)] }) : direct.getMany(connection, entity, codes)),
+    setWaits: async (recordId, connection, targets, at) => {
+      if (targets.length > 0) return direct.setWaits(recordId, connection, targets, at);
+      await clearWaits(recordId);
+      return undefined;
+    },
     claim: (id, owner, until, at) => claim({ id, owner, until, at }),
     release: (id, owner) => release({ id, owner }),
     recordAttempt: (id, at) => recordAttempt({ id, at }),

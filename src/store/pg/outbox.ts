@@ -119,7 +119,7 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       return counts;
     },
   };
-  return options.batched ? { ...repo, ...pgBatchedOutbox(orm) } : repo;
+  return options.batched ? { ...repo, ...pgBatchedOutbox(orm, repo) } : repo;
 }
 
 /** Reads what exists for the chunk's keys in one query, then writes the changed ones in one statement. */
