@@ -330,6 +330,15 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(after.map((r) => r!.state)).toEqual([...Array.from({ length: 9 }, () => 'synced'), 'pending', 'pending']);
         expect(after[1]!.attempts).toBe(3);
         expect(await store.outbox.claim(ids[2]!, 'again', until, at)).toMatchObject({ lockedBy: 'again' });
+        // documents' look-ups of their references at once, each answered with its own records
+        const lookups = await Promise.all(
+          [0, 1, 2].map((k) => store.outbox.getMany('c11b', 'product', [codes[k]!, codes[k + 10]!, codes[k]!, 'missing'])),
+        );
+        expect(lookups.map((rows) => rows.map((r) => r.externalCode).sort())).toEqual([0, 1, 2].map((k) => [codes[k]!, codes[k + 10]!].sort()));
+        // waits cleared at once
+        await Promise.all([store.outbox.setWaits(ids[29]!, 'c11b', [], at), store.outbox.setWaits(ids[28]!, 'c11b', [], at)]);
+        expect(await store.outbox.waitsOf(ids[29]!)).toEqual([]);
+        expect(await store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[3]! })).toBe(false);
       });
 
       it('waits: set, replaced keeping their start, listed, and released per reference', async () => {
