@@ -42,7 +42,13 @@ export type StateCounts = Record<OutboundState, number>;
 export async function followSync(
   deps: Pick<IntakeDeps, 'store'>,
   recordIds: readonly number[],
-  options: { intervalMs: number; deadline?: number; stop?: Promise<unknown>; onTick?: (counts: StateCounts) => void },
+  options: {
+    /** Between two looks; a function of the last counts may look more often near the end (each look reads every id). */
+    intervalMs: number | ((counts: StateCounts) => number);
+    deadline?: number;
+    stop?: Promise<unknown>;
+    onTick?: (counts: StateCounts) => void;
+  },
 ): Promise<StateCounts> {
   let stopped = false;
   void options.stop?.then(() => (stopped = true));
@@ -50,7 +56,8 @@ export async function followSync(
     const counts = await deps.store.outbox.summarize(recordIds);
     options.onTick?.(counts);
     if (counts.pending === 0 || stopped || (options.deadline !== undefined && Date.now() >= options.deadline)) return counts;
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+    const wait = typeof options.intervalMs === 'number' ? options.intervalMs : options.intervalMs(counts);
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 

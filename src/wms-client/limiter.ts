@@ -1,5 +1,6 @@
 import type { Clock } from '../lib/clock.js';
 import { DEFAULT_RULES, initialState, isPaused, onSample, permits, type LimitRules, type LimitState, type Sample } from './adaptive/rules.js';
+import { emptyStarts, takeStart, type Starts } from './adaptive/pacer.js';
 import type { SharedBudget, TimedSample } from './adaptive/share.js';
 
 export type { LimitRules, LimitState, Sample } from './adaptive/rules.js';
@@ -30,20 +31,27 @@ export interface AdaptiveLimiterOptions {
 }
 
 /** How a finished call counts: a latency sample, an overload, a timeout, or nothing (it says nothing about load). */
-export type Classify = (outcome: { ok: true } | { ok: false; error: unknown }, rttMs: number) => Sample | undefined;
+export type Classify = (outcome: { ok: true; value?: unknown } | { ok: false; error: unknown }, rttMs: number) => Sample | undefined;
 
 /**
  * The calls in flight to one connection's WMS, bounded by an adaptive limit (rules in
- * adaptive/rules.ts). Waiting calls start in arrival order. With a shared budget the limit is the
- * deployment's, and this process uses its share of it.
+ * adaptive/rules.ts) and, once the WMS answered 429, started no faster than the learned pace
+ * (adaptive/pace.ts). Waiting calls start in arrival order. With a shared budget the limit and the
+ * pace are the deployment's, and this process uses its share of them.
  */
 export class AdaptiveLimiter {
   readonly rules: LimitRules;
   #state: LimitState;
   #share: number | undefined;
+  /** This process's fraction of the pace (shared budget), 1 alone. */
+  #fraction = 1;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
-  #wake: (() => void) | undefined;
+  #wake: { at: number; cancel: () => void } | undefined;
+  /** This process's starts at its part of the pace. */
+  #starts: Starts | undefined;
+  /** The pace's decrease the starts last saw: a new one empties them (the WMS just refused). */
+  #loweredAt: number | undefined;
   #pending: TimedSample[] = [];
   #syncing: Promise<void> | undefined;
   #syncTimer: (() => void) | undefined;
@@ -90,25 +98,34 @@ export class AdaptiveLimiter {
     return this.#state.pausedUntil;
   }
 
+  /** Calls per second the connection starts at most (the deployment's, when shared); null until a 429 set it. */
+  get pace(): number | null {
+    return this.#state.pace?.perSecond ?? null;
+  }
+
+  /** Calls per second this process starts at most: its part of the pace, in proportion to its demand (null: no pace). */
+  get ownPace(): number | null {
+    const pace = this.pace;
+    return pace === null ? null : pace * this.#fraction;
+  }
+
   async run<T>(fn: () => Promise<T>, classify: Classify): Promise<T> {
     if (this.options.shared) {
       // The first call learns the deployment's limit and its share before it goes out.
       if (!this.#exchanged) await this.sync();
       this.#keepSyncing();
     }
-    if (!this.#canStart() || this.#waiting.length > 0) {
+    if (this.#waiting.length > 0 || !this.#tryStart()) {
       await new Promise<void>((resolve) => {
         this.#waiting.push(resolve);
         this.#pump();
       });
-    } else {
-      this.#active += 1;
     }
     const saturated = this.#active * 2 >= this.allowed;
     const started = this.options.clock.nowMs();
     try {
       const value = await fn();
-      this.#record(classify({ ok: true }, this.options.clock.nowMs() - started), saturated);
+      this.#record(classify({ ok: true, value }, this.options.clock.nowMs() - started), saturated);
       return value;
     } catch (err) {
       this.#record(classify({ ok: false, error: err }, this.options.clock.nowMs() - started), saturated);
@@ -138,6 +155,7 @@ export class AdaptiveLimiter {
         });
         this.#state = result.state;
         this.#share = result.share;
+        this.#fraction = result.fraction ?? 1;
       } catch (err) {
         // The database is away: keep the local view and hand these samples over next time.
         this.#pending = [...samples, ...this.#pending];
@@ -179,14 +197,53 @@ export class AdaptiveLimiter {
     return (this.options.setTimer ?? realTimer)(fn, ms);
   }
 
-  #canStart(): boolean {
-    return this.#active < this.allowed && !isPaused(this.#state, this.options.clock.nowMs());
+  /**
+   * Takes a slot if a call may start now (in the limit, not paused, the pace allows it); otherwise
+   * returns false, having set a wake-up for when the pause or the pace lets the next one go.
+   */
+  #tryStart(): boolean {
+    const now = this.options.clock.nowMs();
+    if (this.#active >= this.allowed) return false;
+    if (isPaused(this.#state, now)) {
+      this.#wakeAt(this.#state.pausedUntil, now);
+      return false;
+    }
+    const pace = this.ownPace;
+    if (pace !== null) {
+      const loweredAt = this.#state.pace!.loweredAt;
+      if (!this.#starts || this.#loweredAt !== loweredAt) this.#starts = emptyStarts(now);
+      this.#loweredAt = loweredAt;
+      const taken = takeStart(this.#starts, pace, now);
+      this.#starts = taken.starts;
+      if (!taken.ok) {
+        this.#wakeAt(now + taken.waitMs, now);
+        return false;
+      }
+    }
+    this.#active += 1;
+    return true;
+  }
+
+  /** Pumps again at `at` (the earliest wake-up asked for wins). */
+  #wakeAt(at: number, now: number): void {
+    if (this.#wake && this.#wake.at <= at) return;
+    this.#wake?.cancel();
+    const wake = {
+      at,
+      cancel: this.#timer(() => {
+        if (this.#wake === wake) this.#wake = undefined;
+        this.#pump();
+      }, at - now),
+    };
+    this.#wake = wake;
   }
 
   #record(sample: Sample | undefined, saturated: boolean): void {
     if (!sample) return;
     const lag = sample.kind === 'ok' && this.options.lagMs ? this.options.lagMs() : 0;
-    const s: Sample = sample.kind === 'ok' ? { ...sample, saturated, ...(lag > 0 ? { lagMs: lag } : {}) } : sample;
+    // Calls wait while the limit had room even with this one in flight: the pace (or a pause) holds them back.
+    const paced = this.#state.pace != null && this.#waiting.length > 0 && this.#active < this.allowed;
+    const s: Sample = sample.kind === 'ok' ? { ...sample, saturated, ...(lag > 0 ? { lagMs: lag } : {}), ...(paced ? { paced } : {}) } : sample;
     if (s.kind === 'overload' && s.status === 429) this.#rateLimited += 1;
     const now = this.options.clock.nowMs();
     this.#state = onSample(this.rules, this.#state, s, now);
@@ -199,16 +256,6 @@ export class AdaptiveLimiter {
   }
 
   #pump(): void {
-    while (this.#waiting.length > 0 && this.#canStart()) {
-      this.#active += 1;
-      this.#waiting.shift()!();
-    }
-    const now = this.options.clock.nowMs();
-    if (this.#waiting.length > 0 && isPaused(this.#state, now) && !this.#wake) {
-      this.#wake = this.#timer(() => {
-        this.#wake = undefined;
-        this.#pump();
-      }, this.#state.pausedUntil - now);
-    }
+    while (this.#waiting.length > 0 && this.#tryStart()) this.#waiting.shift()!();
   }
 }

@@ -42,6 +42,15 @@ export function instrumentedWmsClients(options: {
       },
     });
     new Gauge({
+      name: 'wms_sync_wms_pace',
+      help: "Calls per second the connection starts at most, learned from the WMS's 429s (the deployment's, when shared on Postgres); 0 while none was learned",
+      labelNames: ['connection'] as const,
+      registers: [options.registry],
+      collect() {
+        for (const client of clients?.all() ?? []) this.set({ connection: client.connection }, client.limiter.pace ?? 0);
+      },
+    });
+    new Gauge({
       name: 'wms_sync_wms_in_flight',
       help: 'Calls in flight to the WMS from this process, per connection',
       labelNames: ['connection'] as const,

@@ -119,6 +119,49 @@ export function limitBudgetContract(dialect: string, openPair: OpenPair): void {
       }
     });
 
+    it("a 429 seen by one process sets the deployment's pace: each starts at its part, the parts add up to it", async () => {
+      const { a: storeA, b: storeB, close } = await openPair();
+      try {
+        const clock = new ManualClock(1_000_000);
+        const make = (store: Store, holder: string) =>
+          new AdaptiveLimiter({ max: 64, initial: 64, clock, setTimer: () => () => undefined, shared: { budget: tableBudget(store.limitBudgets, { leaseMs: 5000 }), connection: 'acme', holder } });
+        const a = make(storeA, 'A');
+        const b = make(storeB, 'B');
+        const ca = calls(a);
+        const cb = calls(b);
+        await a.sync();
+        await b.sync();
+        ca.add(100);
+        cb.add(20);
+        await flush();
+        // A delivers 40 calls 5 ms apart (200/s), then B is refused with a Retry-After of 1 s
+        for (let i = 0; i < 40; i++) {
+          clock.advance(5);
+          await ca.end(1, { kind: 'ok', rttMs: 50, saturated: true });
+        }
+        await a.sync();
+        await b.sync();
+        await cb.end(1, { kind: 'overload', status: 429, retryAfterMs: 1000 });
+        await b.sync();
+        await a.sync();
+        expect(a.pace).toBeCloseTo(180, 0);
+        expect(b.pace).toBe(a.pace);
+        // a short Retry-After does not pause a paced deployment
+        expect(a.pausedUntil).toBeLessThanOrEqual(clock.nowMs());
+        // parts in proportion to the demands each reported (A has about three times B's)
+        await b.sync();
+        await a.sync();
+        expect(a.ownPace! + b.ownPace!).toBeCloseTo(a.pace!, 6);
+        expect(a.ownPace!).toBeGreaterThan(b.ownPace!);
+        await ca.end(100, { kind: 'ok', rttMs: 50, saturated: false });
+        await cb.end(100, { kind: 'ok', rttMs: 50, saturated: false });
+        await a.close();
+        await b.close();
+      } finally {
+        await close();
+      }
+    });
+
     it('keeps one state per connection, and a lowered ceiling applies to the stored limit', async () => {
       const { a: storeA, b: storeB, close } = await openPair();
       try {

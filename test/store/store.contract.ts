@@ -302,6 +302,46 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(await store.outbox.claim(999_999_999, 'x', until, at)).toBeUndefined();
       });
 
+      it('pushes of many records at once (Postgres runs them as shared statements): each record decided on its own', async () => {
+        const records = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => store.outbox.upsert({ connection: 'c11b', entity: 'product', externalCode: key(`M${i}`), payload: {}, payloadHash: `h${i}`, at })),
+        );
+        const ids = records.map((r) => r.record.id);
+        const codes = records.map((r) => r.record.externalCode);
+        const until = new Date(at.getTime() + 60_000);
+        // every record claimed once, a second owner of the first record refused, in the same turn
+        const claims = await Promise.all([...ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)), store.outbox.claim(ids[0]!, 'other', until, at)]);
+        expect(claims.filter((c) => c !== undefined)).toHaveLength(30);
+        expect(claims.slice(0, 30).filter((c) => c !== undefined).length + (claims[30] ? 1 : 0)).toBe(30);
+        const owners = ids.map((id, i) => (i === 0 && claims[30] ? 'other' : `o${i}`));
+        expect(await Promise.all(ids.map((id) => store.outbox.recordAttempt(id, at)))).toEqual(ids.map(() => 1));
+        // one record's attempts counted twice at once are two attempts
+        expect((await Promise.all([store.outbox.recordAttempt(ids[1]!, at), store.outbox.recordAttempt(ids[1]!, at)])).sort()).toEqual([2, 3]);
+        await store.outbox.setWaits(ids[29]!, 'c11b', [{ entity: 'product', externalCode: codes[3]! }], at);
+        await Promise.all(ids.slice(0, 10).map((id, i) => store.outbox.markSynced(id, i === 9 ? 'stale' : `h${i}`, at)));
+        const waiters = await Promise.all(ids.slice(0, 10).map((_, i) => store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[i]! })));
+        expect(waiters).toEqual(ids.slice(0, 10).map((_, i) => i === 3));
+        // another owner's release is refused, the holder's frees it: all in one turn
+        const released = await Promise.all([...ids.map((id, i) => store.outbox.release(id, owners[i]!)), store.outbox.release(ids[5]!, 'nobody')]);
+        for (const r of released.slice(0, 30)) expect(r).toMatchObject({ lockedBy: null, lockedUntil: null });
+        // the refused release answers the record as it is (still held, or freed by its holder meanwhile)
+        expect([null, owners[5]]).toContain(released[30]!.lockedBy);
+        const after = await Promise.all(ids.slice(0, 11).map((id) => store.outbox.getById(id)));
+        // a stale hash leaves the record pending (a newer payload waits)
+        expect(after.map((r) => r!.state)).toEqual([...Array.from({ length: 9 }, () => 'synced'), 'pending', 'pending']);
+        expect(after[1]!.attempts).toBe(3);
+        expect(await store.outbox.claim(ids[2]!, 'again', until, at)).toMatchObject({ lockedBy: 'again' });
+        // documents' look-ups of their references at once, each answered with its own records
+        const lookups = await Promise.all(
+          [0, 1, 2].map((k) => store.outbox.getMany('c11b', 'product', [codes[k]!, codes[k + 10]!, codes[k]!, 'missing'])),
+        );
+        expect(lookups.map((rows) => rows.map((r) => r.externalCode).sort())).toEqual([0, 1, 2].map((k) => [codes[k]!, codes[k + 10]!].sort()));
+        // waits cleared at once
+        await Promise.all([store.outbox.setWaits(ids[29]!, 'c11b', [], at), store.outbox.setWaits(ids[28]!, 'c11b', [], at)]);
+        expect(await store.outbox.waitsOf(ids[29]!)).toEqual([]);
+        expect(await store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[3]! })).toBe(false);
+      });
+
       it('waits: set, replaced keeping their start, listed, and released per reference', async () => {
         const up = (code: string) => store.outbox.upsert({ connection: 'c12', entity: 'document', externalCode: code, payload: {}, payloadHash: 'h', at });
         const a = (await up(key('DA'))).record;

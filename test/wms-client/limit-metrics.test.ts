@@ -40,6 +40,8 @@ describe('adaptive limit in /metrics, against a rate-limited emulator', () => {
     const text = await registry.metrics();
     expect(text).toContain('wms_sync_wms_rate_limited_total{connection="acme"} 1');
     expect(text).toContain('wms_sync_wms_concurrency_limit{connection="acme"} 4');
+    // one success is too few to know a rate: the 429 halved the limit, no pace
+    expect(text).toContain('wms_sync_wms_pace{connection="acme"} 0');
     expect(text).toContain('wms_sync_wms_backoffs_total{connection="acme",reason="429"} 1');
     await clients.close();
   });

@@ -98,17 +98,53 @@ describe('limit rules', () => {
     expect(permits(queueing)).toBeLessThan(permits(start));
   });
 
-  it('Retry-After pauses; a 429 leaves a plateau one below the limit it came at, probed again after plateauMs', () => {
+  it('a 429 once the delivery rate is known: a pace a tenth under it, no halving, no pause for a 1 s Retry-After', () => {
     const clock = new ManualClock(0);
-    let s: LimitState = { ...initialState(rules, 0), limit: 11, slowStart: false };
+    // 40 calls answered 5 ms apart: 200 calls/s delivered
+    let s = run({ ...initialState(rules, 0), limit: 20 }, Array.from({ length: 40 }, () => ok()), clock, 5);
     s = onSample(rules, s, { kind: 'overload', status: 429, retryAfterMs: 1000 }, clock.nowMs());
-    expect(s.pausedUntil).toBe(1000);
-    expect(permits(s)).toBe(5);
-    s = run(s, Array.from({ length: 500 }, () => ok()), clock, 10);
-    expect(permits(s)).toBe(10);
-    clock.set(rules.plateauMs + 10);
-    s = run(s, Array.from({ length: 200 }, () => ok()), clock, 1);
+    expect(s.pace?.perSecond).toBeCloseTo(180, 0);
+    expect(s.slowStart).toBe(false);
+    expect(permits(s)).toBe(60);
+    expect(s.pausedUntil).toBe(0);
+    // the other calls of the same round trip report the same excess: one decrease per round trip
+    clock.advance(10);
+    s = onSample(rules, s, { kind: 'overload', status: 429, retryAfterMs: 1000 }, clock.nowMs());
+    expect(s.pace?.perSecond).toBeCloseTo(180, 0);
+    // a round trip later: a tenth under the lower of the pace and what was delivered
+    clock.advance(50);
+    s = onSample(rules, s, { kind: 'overload', status: 429, retryAfterMs: 1000 }, clock.nowMs());
+    expect(s.pace?.perSecond).toBeCloseTo(162, 0);
+  });
+
+  it('a paced connection still pauses for a Retry-After longer than shortRetryAfterMs', () => {
+    const clock = new ManualClock(0);
+    let s = run(initialState(rules, 0), Array.from({ length: 40 }, () => ok()), clock, 5);
+    s = onSample(rules, s, { kind: 'overload', status: 429, retryAfterMs: 5000 }, clock.nowMs());
+    expect(s.pace).not.toBeNull();
+    expect(s.pausedUntil).toBe(clock.nowMs() + 5000);
+  });
+
+  it('a 429 before any rate is known halves the limit and pauses for its Retry-After', () => {
+    const clock = new ManualClock(0);
+    let s = run({ ...initialState(rules, 0), limit: 20 }, [ok(), ok()], clock, 5);
+    s = onSample(rules, s, { kind: 'overload', status: 429, retryAfterMs: 1000 }, clock.nowMs());
+    expect(s.pace).toBeNull();
     expect(permits(s)).toBe(11);
+    expect(s.pausedUntil).toBe(clock.nowMs() + 1000);
+  });
+
+  it('the pace grows by rateGrowth per second while calls wait on it, and only then', () => {
+    const clock = new ManualClock(0);
+    let s = run(initialState(rules, 0), Array.from({ length: 40 }, () => ok()), clock, 5);
+    s = onSample(rules, s, { kind: 'overload', status: 429, retryAfterMs: 1000 }, clock.nowMs());
+    const start = s.pace!.perSecond;
+    const idle = run(s, Array.from({ length: 200 }, () => ({ kind: 'ok', rttMs: 50, saturated: false }) as Sample), clock, 10);
+    expect(idle.pace!.perSecond).toBe(start);
+    const waiting = run(idle, Array.from({ length: 200 }, () => ({ kind: 'ok', rttMs: 50, saturated: false, paced: true }) as Sample), clock, 10);
+    // 2 s of calls waiting on the pace: about 5 % a second, compounded per sample
+    expect(waiting.pace!.perSecond).toBeGreaterThan(start * 1.1);
+    expect(waiting.pace!.perSecond).toBeLessThan(start * 1.11);
   });
 
   it('a Retry-After beyond maxPauseMs pauses maxPauseMs', () => {
@@ -199,6 +235,35 @@ describe('AdaptiveLimiter', () => {
     timers.advance(1);
     await next;
     expect(ran).toBe(true);
+  });
+
+  it('once paced, starts calls no faster than the pace, in arrival order', async () => {
+    const clock = new ManualClock(0);
+    const timers = manualTimers(clock);
+    const limiter = new AdaptiveLimiter({ max: 64, initial: 64, clock, setTimer: timers.setTimer });
+    // 20 calls answered 10 ms apart (100/s), then a 429 with Retry-After 1 s: a pace of 90 calls/s
+    for (let i = 0; i < 20; i++) {
+      timers.advance(10);
+      await limiter.run(async () => undefined, () => okCall(50));
+    }
+    await expect(limiter.run(async () => Promise.reject(new Error('429')), () => ({ kind: 'overload', status: 429, retryAfterMs: 1000 }))).rejects.toThrow();
+    expect(limiter.pace).toBeCloseTo(90, 0);
+    expect(limiter.limit).toBe(64);
+    const started: number[] = [];
+    const calls = Array.from({ length: 10 }, (_, i) => limiter.run(async () => void started.push(i), () => okCall(1)));
+    await flush();
+    // the 429 emptied the starts: none before one interval (1000 / 90 ms)
+    timers.advance(10);
+    await flush();
+    expect(started).toEqual([]);
+    for (let ms = 0; ms < 1000 && started.length < 10; ms++) {
+      timers.advance(1);
+      await flush();
+    }
+    await Promise.all(calls);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // ten starts at 90/s take about 10 intervals, not one burst
+    expect(clock.nowMs() - 200 - 1).toBeGreaterThanOrEqual(Math.floor((10 * 1000) / 91));
   });
 
   it('refuses a ceiling that is not a positive integer', () => {

@@ -3,6 +3,7 @@ import { OUTBOUND_STATES } from '../values.js';
 import { outboundRow, outboundUpdate } from '../rows.js';
 import type { OutboundRecord, OutboundUpsert, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
+import { pgBatchedOutbox } from './outbox-batched.js';
 import { pgOutboxStatements, type PgOutboxStatements } from './outbox-statements.js';
 import { pgOutboxWaits } from './outbox-waits.js';
 import { outboundRecords as t } from './schema.js';
@@ -10,12 +11,13 @@ import { outboundRecords as t } from './schema.js';
 /** Codes per IN list: keeps statements small and far under Postgres's 65,535 parameters. */
 const CHUNK = 1000;
 
-export function pgOutbox(orm: PgOrm): OutboxRepo {
+/** `batched`: on the pool, the push path's statements are shared by concurrent pushes (outbox-batched.ts); a transaction's run one by one. */
+export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): OutboxRepo {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   // Built on first use: a transaction's repos rarely push.
   let built: PgOutboxStatements | undefined;
   const st = () => (built ??= pgOutboxStatements(orm));
-  return {
+  const repo: OutboxRepo = {
     ...pgOutboxWaits(orm),
     upsert: async (input) => {
       const key = and(eq(t.connection, input.connection), eq(t.entity, input.entity), eq(t.externalCode, input.externalCode));
@@ -117,6 +119,7 @@ export function pgOutbox(orm: PgOrm): OutboxRepo {
       return counts;
     },
   };
+  return options.batched ? { ...repo, ...pgBatchedOutbox(orm, repo) } : repo;
 }
 
 /** Reads what exists for the chunk's keys in one query, then writes the changed ones in one statement. */

@@ -46,7 +46,7 @@ export function createPgStore(options: PgOptions): PgStore {
   const repos = (orm: PgOrm, inTx: boolean): Repos => ({
     inbox: pgInbox(orm),
     processing: pgProcessing(orm),
-    outbox: pgOutbox(orm),
+    outbox: pgOutbox(orm, { batched: !inTx }),
     confirmations: pgConfirmations(orm, inTx, withTx),
     ledger: pgLedger(orm),
     reconciliation: pgReconciliation(orm),

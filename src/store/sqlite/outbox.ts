@@ -1,16 +1,18 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { OUTBOUND_STATES } from '../values.js';
 import type { OutboundUpsert, OutboxRepo } from '../types.js';
-import type { SqliteOrm } from './database.js';
+import type { SqliteDatabase, SqliteOrm } from './database.js';
 import { sqliteOutboxWaits } from './outbox-waits.js';
 import type { Run } from './runner.js';
+import { sqliteBatchedOutbox } from './outbox-batched.js';
 import type { OutboxStatements } from './outbox-statements.js';
 import { outboundRecords as t } from './schema.js';
 
 /** Codes per IN list, well under SQLite's limit of host parameters. */
 const CHUNK = 500;
 
-export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): OutboxRepo {
+/** `batchedOn`: outside a transaction, the push path's writes of concurrent pushes share one transaction (outbox-batched.ts). */
+export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, batchedOn?: SqliteDatabase['raw']): OutboxRepo {
   const s = statements;
   const byId = (id: number) => s().byId.get({ id });
   const upsertOne = (input: OutboundUpsert) => {
@@ -22,7 +24,7 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
     const record = s().upsert.get({ ...key, payload: JSON.stringify(input.payload), hash: input.payloadHash, at: input.at.getTime() })!;
     return { record, changed: true };
   };
-  return {
+  const repo: OutboxRepo = {
     ...sqliteOutboxWaits(orm, run, statements),
     upsert: (input) => run(() => upsertOne(input)),
 
@@ -110,4 +112,5 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
         return counts;
       }),
   };
+  return batchedOn ? { ...repo, ...sqliteBatchedOutbox(batchedOn, run, statements) } : repo;
 }

@@ -16,12 +16,13 @@ import { sqliteReconciliation } from './reconciliation.js';
 import { sqliteRetention } from './retention.js';
 import { runNow, type Run } from './runner.js';
 
-function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw'], retention: Repos['retention']): Repos {
+/** `inTx`: bound to a transaction (statements run directly, one by one). */
+function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw'], retention: Repos['retention'], inTx: boolean): Repos {
   return {
     retention,
     inbox: sqliteInbox(orm, run, raw),
     processing: sqliteProcessing(raw, run),
-    outbox: sqliteOutbox(orm, run, statements),
+    outbox: sqliteOutbox(orm, run, statements, inTx ? undefined : raw),
     confirmations: sqliteConfirmations(orm, run),
     ledger: sqliteLedger(orm, run),
     reconciliation: sqliteReconciliation(orm, run, raw),
@@ -42,9 +43,9 @@ export function createSqliteStore(options: { file: string; synchronous?: 'normal
   // Repos bound to a transaction run their statements directly: the lock is already held.
   const statements = lazyOutboxStatements(orm);
   const retention = sqliteRetention(database);
-  const txRepos = repos(orm, runNow, statements, raw, retention);
+  const txRepos = repos(orm, runNow, statements, raw, retention, true);
   const signal = feedSignal();
-  const direct = repos(orm, (fn) => lock.run(fn), statements, raw, retention);
+  const direct = repos(orm, (fn) => lock.run(fn), statements, raw, retention, false);
 
   return {
     dialect: 'sqlite',

@@ -1,3 +1,5 @@
+import { DEFAULT_PACE_RULES, deliveryRate, onDelivered, onRateLimited, type Pace, type PaceRules } from './pace.js';
+
 /**
  * The rules of the adaptive concurrency limit, as plain state and pure functions of the samples
  * and the time (AIMD in the style of TCP and Netflix's concurrency-limits):
@@ -6,20 +8,22 @@
  *   round trips;
  * - then additive increase: one more per limit's worth of successes (one per round trip), and only
  *   while the limit is in use (an idle connection proves nothing);
- * - multiplicative decrease, at most once per round trip: halved on 429, 503 and timeouts, a tenth
- *   off when the recent latency reaches twice the no-load latency beyond the client's own
- *   event-loop lag (the WMS is queueing);
- * - after a 429 the rate's edge is remembered: the limit the 429 came at (half of it in slow start,
- *   as TCP's ssthresh), or lower when the recent delivery rate × the recent round trip says so
- *   (Little's law: a WMS that takes R calls/s answering in T s holds R × T in flight). Growth
- *   stops one below it for a while (`plateauMs`), then probes again one step at a time. A rate
- *   limit shows no latency, so without this memory the limit would probe into it every few round
- *   trips and pause each time;
- * - a Retry-After pauses the whole connection until then;
+ * - multiplicative decrease, at most once per round trip: halved on 503 and timeouts, a tenth off
+ *   when the recent latency reaches twice the no-load latency beyond the client's own event-loop
+ *   lag (the WMS is queueing);
+ * - a 429 is a rate limit, answered by a rate (adaptive/pace.ts): calls start no faster than just
+ *   under what the WMS let through, and that pace probes upwards while it holds calls back. The
+ *   concurrency limit stays (it leaves slow start). Only when no rate is known yet (too few
+ *   successes) does a 429 halve the limit instead;
+ * - a Retry-After pauses the whole connection until then, except a 429's of at most
+ *   `shortRetryAfterMs` once the connection paces: the header counts whole seconds, so 1 s says
+ *   "under a second", and a token bucket lets the next call through a few ms later. There the
+ *   refused call waits its Retry-After (its job is retried after it) and the others carry on at
+ *   the lowered pace, instead of the connection losing a second of the WMS's rate per 429;
  * - never above `max` (WMS_MAX_CONCURRENCY) nor below `min`.
  * The state is JSON, so processes sharing one budget keep it in the database.
  */
-export interface LimitRules {
+export interface LimitRules extends PaceRules {
   initial: number;
   min: number;
   max: number;
@@ -31,8 +35,8 @@ export interface LimitRules {
   latencyTolerance: number;
   /** …once it is also this many ms above it (noise in a fast WMS's answers is not queueing). */
   latencySlackMs: number;
-  /** How long growth stays below the limit a 429 happened at. */
-  plateauMs: number;
+  /** A 429's Retry-After up to this long does not pause a connection that paces (see above). */
+  shortRetryAfterMs: number;
   /** The no-load latency is the least seen over the last one or two windows this long. */
   rttWindowMs: number;
   /** Longest pause a Retry-After may impose. */
@@ -40,12 +44,13 @@ export interface LimitRules {
 }
 
 export const DEFAULT_RULES: Omit<LimitRules, 'initial' | 'max'> = {
+  ...DEFAULT_PACE_RULES,
   min: 1,
   overloadRatio: 0.5,
   latencyRatio: 0.9,
   latencyTolerance: 2,
   latencySlackMs: 20,
-  plateauMs: 30_000,
+  shortRetryAfterMs: 1000,
   rttWindowMs: 30_000,
   maxPauseMs: 60_000,
 };
@@ -61,8 +66,8 @@ export interface LimitState {
   decreasedAt: number;
   /** No call starts before this time (Retry-After). */
   pausedUntil: number;
-  /** After a 429: no growth to `limit` or above before `until`. */
-  plateau: { limit: number; until: number } | null;
+  /** The rate calls start at, once a 429 taught it (null before; absent in states stored before it). */
+  pace?: Pace | null;
   /** When the last few successful calls ended (ms), for the delivery rate. */
   okTimes: number[];
 }
@@ -71,8 +76,11 @@ export interface LimitState {
 const RATE_SAMPLES = 64;
 
 export type Sample =
-  /** `lagMs`: how late the client itself ran its callbacks lately (its CPU load, not the WMS's queue). */
-  | { kind: 'ok'; rttMs: number; saturated: boolean; lagMs?: number | undefined }
+  /**
+   * `lagMs`: how late the client itself ran its callbacks lately (its CPU load, not the WMS's queue);
+   * `paced`: calls were waiting on the pace (not on the concurrency limit) when it ended.
+   */
+  | { kind: 'ok'; rttMs: number; saturated: boolean; lagMs?: number | undefined; paced?: boolean | undefined }
   /** 429 or 503: the WMS says it is overloaded. */
   | { kind: 'overload'; status: number; retryAfterMs?: number | undefined }
   | { kind: 'timeout' };
@@ -85,7 +93,7 @@ export function initialState(rules: LimitRules, nowMs: number): LimitState {
     recentRtt: null,
     decreasedAt: -Infinity,
     pausedUntil: 0,
-    plateau: null,
+    pace: null,
     okTimes: [],
   };
 }
@@ -113,36 +121,41 @@ export function isPaused(state: LimitState, nowMs: number): boolean {
 /** The state after one finished call. */
 export function onSample(rules: LimitRules, state: LimitState, sample: Sample, nowMs: number): LimitState {
   const s: LimitState = { ...state, minRtt: rollWindow(rules, state.minRtt, nowMs) };
-  if (sample.kind === 'ok') return onSuccess(rules, s, sample.rttMs, sample.saturated, nowMs, sample.lagMs ?? 0);
-  const before = s.limit;
-  // The rate is measured on the calls since the last pause ended (the pause is not the WMS's rate).
-  const edge = sample.kind === 'overload' && sample.status === 429 ? edgeOfRate(s) : undefined;
-  const next = decrease(rules, s, rules.overloadRatio, nowMs);
-  if (sample.kind === 'overload') {
-    if (sample.retryAfterMs !== undefined && sample.retryAfterMs > 0) {
-      next.pausedUntil = Math.max(next.pausedUntil, nowMs + Math.min(sample.retryAfterMs, rules.maxPauseMs));
-    }
-    if (sample.status === 429) {
-      // Remember the lowest limit a 429 came at while the plateau lasts: that is the rate's edge.
-      // In slow start the limit doubled each round trip: the one before the last doubling is the edge
-      // (TCP's ssthresh = cwnd / 2); the burst the rate limiter allows hid it for a round trip or two.
-      const seen = s.slowStart ? Math.ceil(before / 2) + 1 : Math.floor(before);
-      const at = edge === undefined ? seen : Math.min(seen, edge + 1);
-      const limit = next.plateau && next.plateau.until > nowMs ? Math.min(next.plateau.limit, at) : at;
-      next.plateau = { limit: Math.max(rules.min + 1, limit), until: nowMs + rules.plateauMs };
+  if (sample.kind === 'ok') return onSuccess(rules, s, sample, nowMs);
+  if (sample.kind === 'overload' && sample.status === 429) {
+    const paced = onRateLimited(rules, s.pace ?? null, deliveryRate(rules, s.okTimes ?? []), roundTrip(s), nowMs);
+    if (paced) {
+      const next: LimitState = { ...s, slowStart: false, pace: paced };
+      if (sample.retryAfterMs !== undefined && sample.retryAfterMs > rules.shortRetryAfterMs) pause(rules, next, sample.retryAfterMs, nowMs);
+      return next;
     }
   }
+  const next = decrease(rules, s, rules.overloadRatio, nowMs);
+  if (sample.kind === 'overload' && sample.retryAfterMs !== undefined && sample.retryAfterMs > 0) pause(rules, next, sample.retryAfterMs, nowMs);
   return next;
 }
 
-function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: boolean, nowMs: number, lagMs: number): LimitState {
+function pause(rules: LimitRules, s: LimitState, retryAfterMs: number, nowMs: number): void {
+  s.pausedUntil = Math.max(s.pausedUntil, nowMs + Math.min(retryAfterMs, rules.maxPauseMs));
+}
+
+/** A round trip as the limiter sees it lately (ms): one decrease per round trip. */
+function roundTrip(s: LimitState): number {
+  return Math.max(s.recentRtt ?? 0, noLoadRtt(s) ?? 0);
+}
+
+function onSuccess(rules: LimitRules, s: LimitState, sample: Extract<Sample, { kind: 'ok' }>, nowMs: number): LimitState {
+  const { rttMs, saturated } = sample;
+  const lagMs = sample.lagMs ?? 0;
   const minRtt = { ...s.minRtt, current: s.minRtt.current === null ? rttMs : Math.min(s.minRtt.current, rttMs) };
-  const okTimes = [...(s.okTimes ?? []).filter((t) => t >= s.pausedUntil), nowMs].slice(-RATE_SAMPLES);
+  // In time order: processes sharing the state hand their samples over at different moments.
+  const okTimes = [...(s.okTimes ?? []).filter((t) => t >= s.pausedUntil), nowMs].sort((a, b) => a - b).slice(-RATE_SAMPLES);
   // About two round trips' worth of samples in the average: a busy client's own event-loop lag
   // comes and goes, a queueing WMS stays slow.
   const alpha = Math.min(0.25, Math.max(0.01, 1 / Math.max(1, 2 * s.limit)));
   const recentRtt = s.recentRtt === null ? rttMs : s.recentRtt + alpha * (rttMs - s.recentRtt);
   let next: LimitState = { ...s, minRtt, recentRtt, okTimes };
+  if (s.pace) next.pace = onDelivered(rules, s.pace, sample.paced === true, nowMs);
   const base = noLoadRtt(next);
   // A busy client sees every answer later by its own event-loop lag: that is not the WMS queueing.
   if (base !== null && recentRtt > base * rules.latencyTolerance + lagMs && recentRtt > base + rules.latencySlackMs + lagMs) {
@@ -153,40 +166,14 @@ function onSuccess(rules: LimitRules, s: LimitState, rttMs: number, saturated: b
   }
   if (!saturated) return next;
   const step = next.slowStart ? 1 : 1 / Math.max(1, next.limit);
-  let limit = next.limit + step;
-  const plateau = next.plateau;
-  if (plateau) {
-    if (plateau.until <= nowMs) {
-      // Probe one step past the edge, then hold there for another plateau.
-      next.plateau = { limit: plateau.limit + 1, until: nowMs + rules.plateauMs };
-    }
-    limit = Math.min(limit, (next.plateau ?? plateau).limit - 1e-9);
-  }
-  next.limit = clamp(rules, Math.max(next.limit, limit));
+  next.limit = clamp(rules, next.limit + step);
   return next;
 }
 
 function decrease(rules: LimitRules, s: LimitState, ratio: number, nowMs: number): LimitState {
   // Calls sent before the last decrease report the same overload: one decrease per round trip.
-  const roundTrip = Math.max(s.recentRtt ?? 0, noLoadRtt(s) ?? 0);
-  if (nowMs - s.decreasedAt < roundTrip) return { ...s, slowStart: false };
+  if (nowMs - s.decreasedAt < roundTrip(s)) return { ...s, slowStart: false };
   return { ...s, limit: clamp(rules, Math.floor(s.limit * ratio)), slowStart: false, decreasedAt: nowMs };
-}
-
-/**
- * Calls in flight at the rate the WMS delivered lately (delivery rate × the recent round trip, by
- * Little's law: a busy client's longer round trips need more in flight for the same rate), rounded
- * up; undefined while too few calls, or too short a span, were seen since the last pause.
- */
-function edgeOfRate(s: LimitState): number | undefined {
-  const base = noLoadRtt(s);
-  if (base === null) return undefined;
-  // The first round trips after a pause spend the bucket's burst: faster than the rate itself.
-  const times = (s.okTimes ?? []).filter((t) => t >= s.pausedUntil + 2 * base);
-  if (times.length < 16) return undefined;
-  const span = Math.max(...times) - Math.min(...times);
-  if (span < base) return undefined;
-  return Math.ceil(((times.length - 1) / span) * Math.max(base, s.recentRtt ?? base));
 }
 
 function rollWindow(rules: LimitRules, w: LimitState['minRtt'], nowMs: number): LimitState['minRtt'] {

@@ -1,5 +1,5 @@
 import { initialState, onSample, permits, type LimitRules, type LimitState } from './rules.js';
-import { shareOf, type SharedBudget } from './share.js';
+import { fractionOf, shareOf, type SharedBudget } from './share.js';
 
 /** What the store offers for a shared budget (src/store/limit-budget-types.ts), seen from here. */
 export interface BudgetTable {
@@ -37,7 +37,11 @@ export function tableBudget(table: BudgetTable, options: { leaseMs?: number } = 
           return state;
         },
       });
-      return { state: result.state, share: shareOf(permits(result.state), demand, result.totalDemand, result.holders) };
+      return {
+        state: result.state,
+        share: shareOf(permits(result.state), demand, result.totalDemand, result.holders),
+        fraction: fractionOf(demand, result.totalDemand, result.holders),
+      };
     },
     leave: (connection, holder) => table.leave(connection, holder),
   };

@@ -1,0 +1,143 @@
+import { and, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { coalesce } from '../../lib/coalesce.js';
+import type { OutboundRecord, OutboundRef, OutboxRepo } from '../types.js';
+import type { PgOrm } from './database.js';
+import { outboundRecords as t, outboundWaits as w } from './schema.js';
+
+type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'>;
+
+/** A document's references are a handful; big look-ups (the intake's) go on their own. */
+const SMALL_LOOKUP = 50;
+
+/** Runs of one statement at once: two, so a batch gathers while the last one is on the wire. */
+const IN_FLIGHT = 2;
+const MAX_BATCH = 500;
+
+/** One array parameter (drizzle spreads a bare array into a list). */
+const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}[]`;
+
+/**
+ * The rows of `ids`, locked in id order before the statement updates them: two batches touching
+ * the same records (two processes, or a job and its duplicate) then wait for each other instead of
+ * deadlocking, as single-row updates never could.
+ */
+const lockedInOrder = (ids: number[]): SQL =>
+  sql`${t.id} IN (SELECT ${t.id} FROM ${t} WHERE ${t.id} = ANY(${arr(ids, 'bigint')}) ORDER BY ${t.id} FOR UPDATE)`;
+
+/**
+ * The push path's statements on the pool (not in a transaction), each shared by the pushes running
+ * at once: 200 jobs in flight claim, count an attempt, mark synced, look for waiters and release
+ * in a handful of statements instead of 1,000 (`src/lib/coalesce.ts`); a document's look-ups of its
+ * references and the clearing of its waits too. Each row is still decided
+ * on its own, as the single-row statements did: a lease is taken only where it is free or ran out
+ * (of two jobs claiming one record in one batch, one gets it), released only by its owner.
+ */
+export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' | 'setWaits'>): Batched {
+  const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
+  const columns = getTableColumns(t);
+  const opts = { maxInFlight: IN_FLIGHT, maxBatch: MAX_BATCH };
+  const byKey = <I extends { id: number }>() => ({ ...opts, key: (i: I) => i.id });
+
+  const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, OutboundRecord | undefined>(async (inputs) => {
+    // The same record twice in one batch: the statement's join picks one; the caller learns which by the owner.
+    const rows = await orm
+      .update(t)
+      .set({ lockedBy: sql`v.owner`, lockedUntil: sql`v.until` })
+      .from(
+        sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.owner), 'text')}, ${arr(inputs.map((i) => i.until.toISOString()), 'timestamptz')}, ${arr(inputs.map((i) => i.at.toISOString()), 'timestamptz')}) AS v(id, owner, until, at)`,
+      )
+      .where(and(sql`${t.id} = v.id`, or(isNull(t.lockedBy), sql`${t.lockedUntil} < v.at`), lockedInOrder(inputs.map((i) => i.id))))
+      .returning(columns);
+    const won = new Map(rows.map((r) => [`${r.id}\u0001${r.lockedBy}`, r as OutboundRecord]));
+    return inputs.map((i) => won.get(`${i.id}\u0001${i.owner}`));
+  }, opts);
+
+  const release = coalesce<{ id: number; owner: string }, OutboundRecord | undefined>(async (inputs) => {
+    const rows = await orm
+      .update(t)
+      .set({ lockedBy: null, lockedUntil: null })
+      .from(sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.owner), 'text')}) AS v(id, owner)`)
+      .where(and(sql`${t.id} = v.id`, sql`${t.lockedBy} = v.owner`, lockedInOrder(inputs.map((i) => i.id))))
+      .returning(columns);
+    const released = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
+    // Not ours any more (rare): the record as it is, as the single-row release answers.
+    return Promise.all(inputs.map(async (i) => released.get(i.id) ?? byId(i.id)));
+  }, byKey());
+
+  const recordAttempt = coalesce<{ id: number; at: Date }, number>(async (inputs) => {
+    const rows = await orm
+      .update(t)
+      .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: sql`v.at`, updatedAt: sql`v.at` })
+      .from(sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.at.toISOString()), 'timestamptz')}) AS v(id, at)`)
+      .where(and(sql`${t.id} = v.id`, lockedInOrder(inputs.map((i) => i.id))))
+      .returning({ id: t.id, attempts: t.attempts });
+    const attempts = new Map(rows.map((r) => [r.id, r.attempts]));
+    return inputs.map((i) => attempts.get(i.id) ?? 0);
+  }, byKey());
+
+  const markSynced = coalesce<{ id: number; hash: string; at: Date }, undefined>(async (inputs) => {
+    await orm
+      .update(t)
+      .set({
+        syncedHash: sql`v.hash`,
+        // A newer payload is pending even if an overlapping push marked it synced (see the SQLite adapter).
+        state: sql`CASE WHEN ${t.payloadHash} = v.hash THEN 'synced' ELSE 'pending' END`,
+        lastError: null,
+        updatedAt: sql`v.at`,
+      })
+      .from(
+        sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.hash), 'text')}, ${arr(inputs.map((i) => i.at.toISOString()), 'timestamptz')}) AS v(id, hash, at)`,
+      )
+      .where(and(sql`${t.id} = v.id`, lockedInOrder(inputs.map((i) => i.id))));
+    return inputs.map(() => undefined);
+  }, byKey());
+
+  // A read, run after each caller's own mark committed: a waiter registering meanwhile still finds
+  // the record synced when it looks again (see `wakeWaiters`), as with one read per push.
+  const hasWaiters = coalesce<{ connection: string; target: OutboundRef }, boolean>(async (inputs) => {
+    const key = (connection: string, entity: string, code: string) => `${connection}\u0001${entity}\u0001${code}`;
+    const rows = await orm
+      .selectDistinct({ connection: w.connection, entity: w.entity, externalCode: w.externalCode })
+      .from(w)
+      .where(
+        sql`(${w.connection}, ${w.entity}, ${w.externalCode}) IN (SELECT * FROM unnest(${arr(inputs.map((i) => i.connection), 'text')}, ${arr(inputs.map((i) => i.target.entity), 'text')}, ${arr(inputs.map((i) => i.target.externalCode), 'text')}))`,
+      );
+    const found = new Set(rows.map((r) => key(r.connection, r.entity, r.externalCode)));
+    return inputs.map((i) => found.has(key(i.connection, i.target.entity, i.target.externalCode)));
+  }, opts);
+
+  // A read, run after each caller's own writes committed (a waiter's second look comes after its waits are stored).
+  const lookUp = coalesce<{ connection: string; entity: OutboundRef['entity']; codes: readonly string[] }, OutboundRecord[]>(async (inputs) => {
+    const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
+    const rows = await orm
+      .select()
+      .from(t)
+      .where(
+        sql`(${t.connection}, ${t.entity}, ${t.externalCode}) IN (SELECT * FROM unnest(${arr(keys.map((k) => k.connection), 'text')}, ${arr(keys.map((k) => k.entity), 'text')}, ${arr(keys.map((k) => k.code), 'text')}))`,
+      );
+    const byKey = new Map(rows.map((r) => [`${r.connection}\u0001${r.entity}\u0001${r.externalCode}`, r as OutboundRecord]));
+    return inputs.map((i) => i.codes.flatMap((code) => byKey.get(`${i.connection}\u0001${i.entity}\u0001${code}`) ?? []));
+  }, opts);
+
+  // Only the job holding a record's lease writes its waits, and it waits for this to finish.
+  const clearWaits = coalesce<number, undefined>(async (recordIds) => {
+    await orm.delete(w).where(sql`${w.recordId} = ANY(${arr(recordIds, 'bigint')})`);
+    return recordIds.map(() => undefined);
+  }, opts);
+
+  return {
+    getMany: (connection, entity, codes) => (codes.length > 0 && codes.length <= SMALL_LOOKUP ? lookUp({ connection, entity, codes: [...new Set(codes)] }) : direct.getMany(connection, entity, codes)),
+    setWaits: async (recordId, connection, targets, at) => {
+      if (targets.length > 0) return direct.setWaits(recordId, connection, targets, at);
+      await clearWaits(recordId);
+      return undefined;
+    },
+    claim: (id, owner, until, at) => claim({ id, owner, until, at }),
+    release: (id, owner) => release({ id, owner }),
+    recordAttempt: (id, at) => recordAttempt({ id, at }),
+    markSynced: async (id, pushedHash, at) => {
+      await markSynced({ id, hash: pushedHash, at });
+    },
+    hasWaiters: (connection, target) => hasWaiters({ connection, target }),
+  };
+}
