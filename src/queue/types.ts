@@ -1,6 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import { backoffDelayMs } from '../lib/backoff.js';
-import type { StoreTx } from '../store/types.js';
+import type { JobsInStatement, StoreTx } from '../store/types.js';
+
+export type { JobsInStatement };
 
 export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'failed', 'cancelled'] as const;
 /** `failed` is the dead state: the last retry failed too; the error is kept in `output`. */
@@ -121,18 +123,6 @@ export interface Queue extends EventEmitter<QueueEvents> {
   jobsInStatement?(name: string, options: RetryOptions): Promise<JobsInStatement>;
 }
 
-/** Jobs written by the caller's statement (see `Queue.jobsInStatement`). */
-export interface JobsInStatement {
-  /**
-   * An INSERT for the statement's WITH clause: one job per row of `source` (columns `data jsonb`,
-   * `start_after timestamptz`), exactly the job `send` would create, RETURNING id. `param` is
-   * the placeholder (`$n`) the caller binds to `value`.
-   */
-  insert(source: string, param: string): string;
-  value: string;
-  /** Call once the statement has run: wakes this process's idle workers, as a `send` does. */
-  written(): void;
-}
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {
   retryLimit: 5,

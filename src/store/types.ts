@@ -6,7 +6,6 @@ import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
 import type { EditChange } from './edit-change.js';
-import type { JobsInStatement } from '../queue/types.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity } from './values.js';
 
 export type { EditChange } from './edit-change.js';
@@ -345,4 +344,17 @@ export interface Store extends Repos {
    * (in this process); returns the unsubscribe. How the delivery room hears of new events at once.
    */
   onFeedAppended(listener: (connection: string) => void): () => void;
+}
+
+/** Jobs written by the caller's statement (see `Queue.jobsInStatement`; declared here, beside the repo that writes them, so that the store needs nothing of the queue). */
+export interface JobsInStatement {
+  /**
+   * An INSERT for the statement's WITH clause: one job per row of `source` (columns `data jsonb`,
+   * `start_after timestamptz`), exactly the job `send` would create, RETURNING id. `param` is
+   * the placeholder (`$n`) the caller binds to `value`.
+   */
+  insert(source: string, param: string): string;
+  value: string;
+  /** Call once the statement has run: wakes this process's idle workers, as a `send` does. */
+  written(): void;
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { JobsInStatement } from '../../queue/types.js';
-import type { HeldEvent, RecordedEvent } from '../types.js';
+import type { HeldEvent, JobsInStatement, RecordedEvent } from '../types.js';
 import { RECORD_MANY_SQL, recordManyBatch, type RecordManyRow } from './inbox-record-many.js';
 
 /**
