@@ -4,13 +4,12 @@ import { countsWithProcessed } from '../counts.js';
 import { inboxWhere, notProcessed, onlyOpen, receivedWhere } from '../inbox-filter.js';
 import { REOPENABLE, type InboundStatus } from '../values.js';
 import type { SqliteDatabase, SqliteOrm } from './database.js';
+import { EVENT_COLUMNS, toEvent, type EventRow } from './event-row.js';
 import { sqliteInboxHistory } from './inbox-history.js';
 import type { Run } from './runner.js';
 import { inboundEvents as t } from './schema.js';
 
 const where = (q: InboxFilter) => inboxWhere(t, q);
-
-const p = (name: string) => sql.placeholder(name);
 
 /**
  * The index a count is told to read (SQLite's planner, without ANALYZE statistics, guesses): a
@@ -25,49 +24,29 @@ function countIndex(q: InboxFilter) {
 }
 
 /**
- * The webhook receiver's hot statement, prepared once: compiling it on every call cost about
- * 8 times the insert itself. One statement decides new-or-repeat, so concurrent repeats cannot
- * both insert. Prepared lazily because the table exists only after `migrate()`.
+ * The webhook receiver's hot statement, one per delivery: plain SQL prepared once on the raw
+ * connection (drizzle's placeholder filling and row mapping cost about as much as the insert
+ * itself). One statement decides new-or-repeat, so concurrent repeats cannot both insert.
+ * Prepared lazily because the table exists only after `migrate()`.
  */
-function insertOrCount(orm: SqliteOrm) {
-  return orm
-    .insert(t)
-    .values({
-      connection: p('connection'),
-      kind: p('kind'),
-      dedupeKey: p('dedupeKey'),
-      status: p('status'),
-      payload: p('payload'),
-      error: p('error'),
-      requestId: p('requestId'),
-      businessCode: p('businessCode'),
-      quarantineReason: p('quarantineReason'),
-      receivedAt: p('at'),
-      updatedAt: p('at'),
-    })
-    .onConflictDoUpdate({
-      target: [t.connection, t.dedupeKey],
-      set: { duplicates: sql`${t.duplicates} + 1`, lastDuplicateAt: sql`excluded.received_at` },
-    });
-}
-
-function prepareRecord(orm: SqliteOrm) {
-  return insertOrCount(orm).returning().prepare();
-}
-
-/**
- * The receiver's batch insert, one statement per delivery: plain SQL on the raw connection, since
- * drizzle's placeholder filling and row mapping cost about as much as the insert itself once the
- * table kept few indexes. The same statement as `insertOrCount`, positional.
- */
-function prepareRecordLean(raw: SqliteDatabase['raw']) {
-  return raw.prepare<[string, string, string, string, string, string | null, string | null, string | null, string | null, number, number], LeanRow>(
+function prepareInsertOrCount<R>(raw: SqliteDatabase['raw'], returning: string) {
+  return raw.prepare<InsertParams, R>(
     `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, business_code, quarantine_reason, received_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (connection, dedupe_key) DO UPDATE SET duplicates = duplicates + 1, last_duplicate_at = excluded.received_at
-     RETURNING id, status, duplicates`,
+     RETURNING ${returning}`,
   );
 }
+
+type InsertParams = [string, string, string, string, string, string | null, string | null, string | null, string | null, number, number];
+
+const insertParams = (input: NewInboundEvent): InsertParams => {
+  const at = input.at.getTime();
+  return [
+    input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null,
+    input.requestId ?? null, input.businessCode ?? null, input.quarantineReason ?? null, at, at,
+  ];
+};
 
 interface LeanRow {
   id: number;
@@ -76,20 +55,8 @@ interface LeanRow {
 }
 
 export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']): InboxRepo {
-  let full: ReturnType<typeof prepareRecord> | undefined;
-  let lean: ReturnType<typeof prepareRecordLean> | undefined;
-  const params = (input: NewInboundEvent) => ({
-    connection: input.connection,
-    kind: input.kind,
-    dedupeKey: input.dedupeKey,
-    status: input.status ?? 'received',
-    payload: input.payload,
-    error: input.error ?? null,
-    requestId: input.requestId ?? null,
-    businessCode: input.businessCode ?? null,
-    quarantineReason: input.quarantineReason ?? null,
-    at: input.at,
-  });
+  let full: ReturnType<typeof prepareInsertOrCount<EventRow>> | undefined;
+  let lean: ReturnType<typeof prepareInsertOrCount<LeanRow>> | undefined;
   /**
    * A time range as the id range it spans (read from the received_at index alone), so that lists
    * and counts read one connection's events in that range, not every event of the connection.
@@ -111,22 +78,18 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
     ...sqliteInboxHistory(orm, run),
     record: (input) =>
       run(() => {
-        full ??= prepareRecord(orm);
-        const event = full.get(params(input))!;
+        full ??= prepareInsertOrCount<EventRow>(raw, EVENT_COLUMNS);
+        const event = toEvent(full.get(...insertParams(input))!);
         return { event, duplicate: event.duplicates > 0 };
       }),
 
     recordMany: (inputs) =>
       run(() => {
-        lean ??= prepareRecordLean(raw);
+        lean ??= prepareInsertOrCount<LeanRow>(raw, 'id, status, duplicates');
         // One synchronous statement per event is already cheap here; each result then shows its
         // row as the whole batch left it (repeated keys counted to the end).
         const results = inputs.map((input) => {
-          const at = input.at.getTime();
-          const event = lean!.get(
-            input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null,
-            input.requestId ?? null, input.businessCode ?? null, input.quarantineReason ?? null, at, at,
-          )!;
+          const event = lean!.get(...insertParams(input))!;
           return { event, duplicate: event.duplicates > 0 };
         });
         const last = new Map(results.map((r) => [r.event.id, r.event]));

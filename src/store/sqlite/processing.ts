@@ -1,5 +1,6 @@
-import type { InboundEvent, ProcessingRepo } from '../types.js';
+import type { ProcessingRepo } from '../types.js';
 import type { SqliteDatabase } from './database.js';
+import { EVENT_COLUMNS, toEvent, type EventRow } from './event-row.js';
 import type { Run } from './runner.js';
 
 /**
@@ -12,8 +13,7 @@ import type { Run } from './runner.js';
 function prepare(raw: SqliteDatabase['raw']) {
   return {
     claim: raw.prepare(
-      `SELECT id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
-              last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction
+      `SELECT ${EVENT_COLUMNS}
        FROM inbound_events WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('received', 'failed') ORDER BY id`,
     ),
     documents: raw.prepare(
@@ -34,52 +34,6 @@ function prepare(raw: SqliteDatabase['raw']) {
       )
       .pluck(),
     confirmationByKey: raw.prepare(`SELECT id FROM confirmations WHERE connection = ? AND dedupe_key = ?`).pluck(),
-  };
-}
-
-interface EventRow {
-  id: number;
-  connection: string;
-  kind: string;
-  dedupe_key: string;
-  status: InboundEvent['status'];
-  payload: string;
-  error: string | null;
-  attempts: number;
-  duplicates: number;
-  request_id: string | null;
-  received_at: number;
-  last_duplicate_at: number | null;
-  processed_at: number | null;
-  updated_at: number;
-  payload_pruned_at: number | null;
-  business_code: string | null;
-  quarantine_reason: string | null;
-  correction: string | null;
-}
-
-const date = (ms: number | null) => (ms === null ? null : new Date(ms));
-
-function toEvent(r: EventRow): InboundEvent {
-  return {
-    id: r.id,
-    connection: r.connection,
-    kind: r.kind,
-    dedupeKey: r.dedupe_key,
-    status: r.status,
-    payload: r.payload,
-    error: r.error,
-    attempts: r.attempts,
-    duplicates: r.duplicates,
-    requestId: r.request_id,
-    receivedAt: new Date(r.received_at),
-    lastDuplicateAt: date(r.last_duplicate_at),
-    processedAt: date(r.processed_at),
-    updatedAt: new Date(r.updated_at),
-    payloadPrunedAt: date(r.payload_pruned_at),
-    businessCode: r.business_code,
-    quarantineReason: r.quarantine_reason,
-    correction: r.correction,
   };
 }
 
