@@ -68,6 +68,7 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(4),
   WORKER_BATCH_SIZE: int(1, 1000).default(20),
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
+  WORKER_THREAD: bool.default(true),
   WEBHOOK_BATCH_MAX: int(1, 10_000).default(256),
   WEBHOOK_COMMIT_CONCURRENCY: int(1, 64).default(4),
   INBOUND_RETRY_LIMIT: int(0, 100).default(10),
@@ -153,7 +154,8 @@ export interface Config {
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
-  worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
+  /** `thread`: `serve` runs its jobs on a worker thread (false: on the receiver's event loop). */
+  worker: { concurrency: number; batchSize: number; pollIntervalMs: number; thread: boolean };
   /**
    * Webhook receiver and processing. `batchMax`: most deliveries acknowledged by one commit (1 turns
    * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
@@ -251,7 +253,7 @@ export function loadConfig(source: Source = process.env): Config {
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
-    worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS },
+    worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS, thread: env.WORKER_THREAD },
     inbound: {
       batchMax: env.WEBHOOK_BATCH_MAX,
       commitConcurrency: env.WEBHOOK_COMMIT_CONCURRENCY,

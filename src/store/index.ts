@@ -1,5 +1,7 @@
 import type { Config } from '../lib/config.js';
 import { createPgStore, type PgStore } from './pg/store.js';
+import type { SqliteOpenOptions } from './sqlite/database.js';
+import { SharedMutex } from './sqlite/shared-mutex.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
 export type { PgStore } from './pg/store.js';
@@ -14,12 +16,15 @@ export * from './values.js';
 
 export type AnyStore = SqliteStore | PgStore;
 
+/** The memory of a SQLite write lock shared by the threads of this process (`openStore`'s `sqlite.sharedLock`). */
+export const newSharedLockMemory = (): SharedArrayBuffer => new SharedMutex().buffer;
+
 /** Opens the store the configuration names: SQLite by default, Postgres when DATABASE_URL is set. */
 export function openStore(
   database: Config['database'],
-  options: { onIdleError?: (err: Error) => void } = {},
+  options: { onIdleError?: (err: Error) => void; sqlite?: Omit<SqliteOpenOptions, 'synchronous'> } = {},
 ): AnyStore {
-  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file, synchronous: database.synchronous });
+  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file, synchronous: database.synchronous, ...options.sqlite });
   return createPgStore({
     url: database.url,
     poolSize: database.poolSize,
