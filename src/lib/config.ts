@@ -68,7 +68,7 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(4),
   WORKER_BATCH_SIZE: int(1, 1000).default(20),
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
-  WORKER_THREAD: bool.default(true),
+  WORKER_THREAD: z.enum(['auto', 'true', 'false'], { error: 'expected auto, true or false' }).default('auto'),
   WEBHOOK_BATCH_MAX: int(1, 10_000).default(256),
   WEBHOOK_COMMIT_CONCURRENCY: int(1, 64).default(4),
   INBOUND_RETRY_LIMIT: int(0, 100).default(10),
@@ -154,7 +154,11 @@ export interface Config {
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
-  /** `thread`: `serve` runs its jobs on a worker thread (false: on the receiver's event loop). */
+  /**
+   * `thread`: `serve` runs its jobs on a worker thread of its own rather than on the receiver's
+   * event loop. `auto` (the default) does on SQLite, where the single writer's two halves then run
+   * side by side; on Postgres more `worker` processes are the way to scale (docs/scaling.md).
+   */
   worker: { concurrency: number; batchSize: number; pollIntervalMs: number; thread: boolean };
   /**
    * Webhook receiver and processing. `batchMax`: most deliveries acknowledged by one commit (1 turns
@@ -253,7 +257,7 @@ export function loadConfig(source: Source = process.env): Config {
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
-    worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS, thread: env.WORKER_THREAD },
+    worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS, thread: env.WORKER_THREAD === 'auto' ? !env.DATABASE_URL : env.WORKER_THREAD === 'true' },
     inbound: {
       batchMax: env.WEBHOOK_BATCH_MAX,
       commitConcurrency: env.WEBHOOK_COMMIT_CONCURRENCY,
