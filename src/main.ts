@@ -127,14 +127,27 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   let metricsHttp: Listening | undefined;
   let thread: WorkerThread | undefined;
   try {
-    if (inThread) {
-      thread = await startWorkerThread({ config, sharedLock: shared?.sharedLock, wakeChannel: shared!.wakeChannel }, logger);
-      deps.threadMetrics = thread.metrics;
-    } else if (options.worker) await startWorkers(deps);
-    if (options.http) {
-      app = buildApp(deps, { emulator: options.emulator });
-      http = await listen(app.fetch, { port: config.port, host: config.host });
+    // The thread loads its modules on the other core while this one builds the app and binds.
+    const starting = inThread ? startWorkerThread({ config, sharedLock: shared?.sharedLock, wakeChannel: shared!.wakeChannel }, logger) : undefined;
+    // Settled below; a failure before then must not surface as an unhandled rejection.
+    starting?.catch(() => undefined);
+    if (options.worker === true) await startWorkers(deps);
+    let bindFailed: { err: unknown } | undefined;
+    try {
+      if (options.http) {
+        app = buildApp(deps, { emulator: options.emulator });
+        http = await listen(app.fetch, { port: config.port, host: config.host });
+      }
+    } catch (err) {
+      bindFailed = { err };
     }
+    // When binding failed too, that is the error to report (a thread that started is stopped below).
+    thread = await starting?.catch((err: unknown) => {
+      if (!bindFailed) throw err;
+      return undefined;
+    });
+    if (bindFailed) throw bindFailed.err;
+    if (thread) deps.threadMetrics = thread.metrics;
     if (config.metrics.port !== undefined && options.shared?.side !== 'worker') metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });
   } catch (err) {
     // A port in use must end the command, not leave its workers and store holding the process open.

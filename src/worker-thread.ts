@@ -51,7 +51,13 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
   let onStopped: (() => void) | undefined;
   let resolveDied!: (err: Error) => void;
   const died = new Promise<Error>((resolve) => (resolveDied = resolve));
-  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  let ended = false;
+  const exited = new Promise<number>((resolve) =>
+    worker.once('exit', (code) => {
+      ended = true;
+      resolve(code);
+    }),
+  );
 
   return new Promise<WorkerThread>((resolve, reject) => {
     let ready = false;
@@ -88,12 +94,14 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
       died,
       metrics: () =>
         new Promise((done) => {
+          if (ended) return done([]);
           const id = nextId++;
           metricsWaiters.set(id, done);
           send({ type: 'metrics', id });
         }),
       stop: async () => {
         stopping = true;
+        if (ended) return;
         const stopped = new Promise<void>((done) => (onStopped = done));
         send({ type: 'stop' });
         await stopped;

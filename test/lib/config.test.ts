@@ -27,6 +27,15 @@ describe('config', () => {
   const tmp = tempDir('config');
   afterAll(() => tmp.remove());
 
+  it('WORKER_THREAD: auto runs serve\'s jobs on a thread on SQLite only; true and false force it; anything else is refused', () => {
+    const pg = { DATABASE_URL: 'postgres://localhost/x' };
+    expect(loadConfig({}).worker.thread).toBe(true);
+    expect(loadConfig({ ...pg }).worker.thread).toBe(false);
+    expect(loadConfig({ ...pg, WORKER_THREAD: 'true' }).worker.thread).toBe(true);
+    expect(loadConfig({ WORKER_THREAD: 'false' }).worker.thread).toBe(false);
+    expect(failure({ WORKER_THREAD: 'yes please' })).toMatch(/WORKER_THREAD: expected auto, true or false/);
+  });
+
   it('has the documented defaults: loopback, 8080, SQLite under ./data, no connection', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

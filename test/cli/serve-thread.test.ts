@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { exitOf, spawnCli, waitForOutput } from '../support/cli.js';
+import { basicAuth } from '../support/service.js';
+import { tempDir } from '../support/tmp.js';
+import { until } from '../support/wait.js';
+import { fixture } from '../inbound/support.js';
+
+const CONNECTION = {
+  CONNECTION_NAME: 'acme',
+  WMS_BASE_URL: 'http://127.0.0.1:9',
+  WMS_CLIENT_ID: 'thread-client',
+  WMS_CLIENT_SECRET: 'thread-secret-0123456789',
+  WEBHOOK_USERNAME: 'wms-thread',
+  WEBHOOK_PASSWORD: 'thread-password-0123',
+  ERP_API_TOKEN: 'thread-erp-token-0123456789',
+};
+const AUTH = basicAuth('wms-thread', 'thread-password-0123');
+const PROCESSED = /^wms_sync_inbound_processed_total\{connection="acme",kind="reception-close"\} (\d+)$/m;
+
+/**
+ * `serve` as shipped on SQLite runs its jobs on a worker thread (WORKER_THREAD=auto): webhooks
+ * acknowledged by the receiver's thread are processed by the worker's, whose metrics show in the
+ * one `/metrics`; SIGTERM stops both. With WORKER_THREAD=false the same, on one thread.
+ */
+describe('wms-sync serve: the worker thread', () => {
+  const tmp = tempDir('serve-thread');
+  afterAll(() => tmp.remove());
+
+  for (const setting of ['auto', 'false'] as const) {
+    it(`WORKER_THREAD=${setting}: a webhook is processed, /metrics counts it once with the process metrics once; SIGTERM exits 0`, async () => {
+      const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: `${tmp.dir}/${setting}`, LOG_LEVEL: 'info', WORKER_THREAD: setting, ...CONNECTION });
+      const [, line, url] = await waitForOutput(child, /^(\{.*"url":"(http:\/\/127\.0\.0\.1:\d+)".*)\n/m);
+      expect(JSON.parse(line!)).toMatchObject({ msg: 'wms-sync listening', worker: setting === 'auto' ? 'thread' : true });
+
+      const codes = ['THREAD-1', 'THREAD-2', 'THREAD-3'];
+      for (const code of codes) {
+        const res = await fetch(`${url}/webhooks/acme/reception-close`, {
+          method: 'POST',
+          headers: { authorization: AUTH, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...fixture('reception-close'), closingDocumentCode: code }),
+        });
+        expect(res.status).toBe(200);
+      }
+      // Processing happens on the other thread, out of this test's reach: poll the scrape.
+      const metrics = await until(
+        async () => {
+          const text = await (await fetch(`${url}/metrics`)).text();
+          return Number(PROCESSED.exec(text)?.[1] ?? 0) === codes.length ? text : undefined;
+        },
+        { message: 'three events processed in /metrics' },
+      );
+      // Counted by the receiver's thread, summed with the worker's (which has none): not doubled.
+      expect(metrics).toMatch(/^wms_sync_webhooks_received_total\{connection="acme",kind="reception-close"\} 3$/m);
+      // The process's own metrics come from one thread only.
+      expect(metrics.match(/^# TYPE wms_sync_process_cpu_user_seconds_total counter$/gm)).toHaveLength(1);
+      expect(metrics).toMatch(/^wms_sync_inbound_processing_lag_seconds_count\{kind="reception-close"\} 3$/m);
+
+      child.kill('SIGTERM');
+      expect(await exitOf(child)).toBe(0);
+    });
+  }
+});
