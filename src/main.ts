@@ -147,7 +147,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
       return undefined;
     });
     if (bindFailed) throw bindFailed.err;
-    if (thread) deps.threadMetrics = thread.metrics;
+    if (thread) deps.thread = { metrics: thread.metrics, tokens: thread.tokens };
     if (config.metrics.port !== undefined && options.shared?.side !== 'worker') metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });
   } catch (err) {
     // A port in use must end the command, not leave its workers and store holding the process open.

@@ -15,7 +15,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * constant time; failures count like any other authentication). The gauges read at scrape time are
  * registered here too, so a worker-only process serving metrics shows them.
  */
-export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections' | 'threadMetrics'>): Hono<AppEnv> {
+export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections' | 'thread'>): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
   registerOutboundGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
@@ -34,9 +34,9 @@ export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'st
  * This thread's registry, plus the worker thread's when `serve` runs one: the same series from
  * both add up (prom-client's aggregation, as for cluster workers).
  */
-async function metricsText(deps: Pick<ServiceDeps, 'metrics' | 'threadMetrics'>): Promise<string> {
-  if (!deps.threadMetrics) return deps.metrics.metrics();
-  const [own, thread] = await Promise.all([deps.metrics.getMetricsAsJSON(), deps.threadMetrics()]);
+async function metricsText(deps: Pick<ServiceDeps, 'metrics' | 'thread'>): Promise<string> {
+  if (!deps.thread) return deps.metrics.metrics();
+  const [own, thread] = await Promise.all([deps.metrics.getMetricsAsJSON(), deps.thread.metrics()]);
   return AggregatorRegistry.aggregate([own, thread]).metrics();
 }
 

@@ -1,13 +1,22 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from './lib/errors.js';
-import { runService } from './main.js';
-import type { FromThread, ToThread, WorkerThreadData } from './worker-thread.js';
+import { runService, type RunningService } from './main.js';
+import { wmsTokenView } from './wms-client/index.js';
+import type { FromThread, ThreadQueries, ThreadQuery, ToThread, WorkerThreadData } from './worker-thread.js';
 
 // The job worker of `serve`, on its own thread (`worker-thread.ts`): the same roles `wms-sync
 // worker` runs, on a second connection to the same store, sharing the SQLite write lock.
 const port = parentPort!;
 const data = workerData as WorkerThreadData;
 const reply = (message: FromThread) => port.postMessage(message);
+
+const answers: { [Q in ThreadQuery]: (service: RunningService, input: ThreadQueries[Q]['input']) => Promise<ThreadQueries[Q]['output']> } = {
+  metrics: (service) => service.deps.metrics.getMetricsAsJSON(),
+  tokens: async (service, name) => {
+    const connection = service.deps.connections.get(name);
+    return connection ? wmsTokenView(service.deps.wms.get(connection).tokens) : { requests: 0, failures: 0, expiresInSeconds: null };
+  },
+};
 
 try {
   const service = await runService(data.config, {
@@ -16,8 +25,9 @@ try {
     shared: { sharedLock: data.sharedLock, wakeChannel: data.wakeChannel, side: 'worker' },
   });
   port.on('message', (message: ToThread) => {
-    if (message.type === 'metrics') {
-      void service.deps.metrics.getMetricsAsJSON().then((metrics) => reply({ type: 'metrics', id: message.id, metrics }));
+    if (message.type === 'query') {
+      const answer = answers[message.query] as (service: RunningService, input: unknown) => Promise<unknown>;
+      void answer(service, message.input).then((output) => reply({ type: 'answer', id: message.id, output }));
       return;
     }
     void service.close().then(() => {

@@ -3,30 +3,44 @@ import { Worker } from 'node:worker_threads';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from './lib/config.js';
 import type { Logger } from './lib/logger.js';
+import type { WmsTokenView } from './wms-client/index.js';
 
 /** What the thread is started with (structured-cloned into it). */
 export interface WorkerThreadData {
   config: Config;
   /** The SQLite write lock's memory, shared with the receiver's connection. */
-  sharedLock?: SharedArrayBuffer;
+  sharedLock?: SharedArrayBuffer | undefined;
   /** The queues' wake channel: the receiver's sends wake the thread's loops. */
   wakeChannel: string;
 }
 
 export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];
 
+/** What the receiver's thread asks the worker's, and the answer's type. */
+export interface ThreadQueries {
+  metrics: { input: null; output: ThreadMetrics };
+  tokens: { input: string; output: WmsTokenView };
+}
+export type ThreadQuery = keyof ThreadQueries;
+
 /** Host → thread. */
-export type ToThread = { type: 'metrics'; id: number } | { type: 'stop' };
+export type ToThread = { type: 'query'; id: number; query: ThreadQuery; input: unknown } | { type: 'stop' };
 /** Thread → host. */
 export type FromThread =
   | { type: 'ready' }
   | { type: 'start-failed'; message: string }
-  | { type: 'metrics'; id: number; metrics: ThreadMetrics }
+  | { type: 'answer'; id: number; output: unknown }
   | { type: 'stopped' };
 
-export interface WorkerThread {
-  /** The thread's metrics (its jobs' counters and histograms), for the process's `/metrics`. */
+/** The worker thread, seen from the receiver's: what the process's HTTP answers need from it. */
+export interface ThreadView {
+  /** Its metrics (its jobs' counters and histograms), for the process's `/metrics`. */
   metrics(): Promise<ThreadMetrics>;
+  /** A connection's token cache, used by the thread's pushes and reconciliations. */
+  tokens(connection: string): Promise<WmsTokenView>;
+}
+
+export interface WorkerThread extends ThreadView {
   /** Stops the jobs as `worker` stops them (SHUTDOWN_GRACE_MS), then the thread. */
   stop(): Promise<void>;
   /** Resolves if the thread ends without being asked to (a crash): the process should stop. */
@@ -38,6 +52,12 @@ const BOOT = new URL('./worker-thread-boot.mjs', import.meta.url);
 /** A name no other process or store of this one uses. */
 export const newWakeChannelName = () => `wms-sync-queue-wake:${randomUUID()}`;
 
+/** Answers of a thread that has ended: nothing counted, nothing cached. */
+const ENDED: { [Q in ThreadQuery]: ThreadQueries[Q]['output'] } = {
+  metrics: [],
+  tokens: { requests: 0, failures: 0, expiresInSeconds: null },
+};
+
 /**
  * Runs the job worker of `serve` on a thread of its own (`worker-thread-entry.ts`), so webhook
  * processing and pushes stop competing with the receiver for one event loop (docs/scaling.md).
@@ -46,18 +66,26 @@ export const newWakeChannelName = () => `wms-sync-queue-wake:${randomUUID()}`;
 export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promise<WorkerThread> {
   const worker = new Worker(BOOT, { workerData: data });
   let stopping = false;
+  let ended = false;
   let nextId = 0;
-  const metricsWaiters = new Map<number, (m: ThreadMetrics) => void>();
+  const pending = new Map<number, { query: ThreadQuery; answer: (output: unknown) => void }>();
   let onStopped: (() => void) | undefined;
   let resolveDied!: (err: Error) => void;
   const died = new Promise<Error>((resolve) => (resolveDied = resolve));
-  let ended = false;
   const exited = new Promise<number>((resolve) =>
     worker.once('exit', (code) => {
       ended = true;
       resolve(code);
     }),
   );
+  const send = (message: ToThread) => worker.postMessage(message);
+  const ask = <Q extends ThreadQuery>(query: Q, input: ThreadQueries[Q]['input']): Promise<ThreadQueries[Q]['output']> =>
+    new Promise((answer) => {
+      if (ended) return answer(ENDED[query]);
+      const id = nextId++;
+      pending.set(id, { query, answer: answer as (output: unknown) => void });
+      send({ type: 'query', id, query, input });
+    });
 
   return new Promise<WorkerThread>((resolve, reject) => {
     let ready = false;
@@ -66,8 +94,8 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
       if (!ready) reject(err);
     });
     void exited.then((code) => {
-      for (const waiter of metricsWaiters.values()) waiter([]);
-      metricsWaiters.clear();
+      for (const { query, answer } of pending.values()) answer(ENDED[query]);
+      pending.clear();
       onStopped?.();
       if (!ready) reject(new Error(`worker thread exited with code ${code} before it started`));
       else if (!stopping) resolveDied(new Error(`worker thread exited with code ${code}`));
@@ -81,24 +109,18 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
         case 'start-failed':
           reject(new Error(message.message));
           return;
-        case 'metrics':
-          metricsWaiters.get(message.id)?.(message.metrics);
-          metricsWaiters.delete(message.id);
+        case 'answer':
+          pending.get(message.id)?.answer(message.output);
+          pending.delete(message.id);
           return;
         case 'stopped':
           onStopped?.();
       }
     });
-    const send = (message: ToThread) => worker.postMessage(message);
     const handle: WorkerThread = {
       died,
-      metrics: () =>
-        new Promise((done) => {
-          if (ended) return done([]);
-          const id = nextId++;
-          metricsWaiters.set(id, done);
-          send({ type: 'metrics', id });
-        }),
+      metrics: () => ask('metrics', null),
+      tokens: (connection) => ask('tokens', connection),
       stop: async () => {
         stopping = true;
         if (ended) return;

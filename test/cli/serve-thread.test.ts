@@ -13,6 +13,7 @@ const CONNECTION = {
   WEBHOOK_USERNAME: 'wms-thread',
   WEBHOOK_PASSWORD: 'thread-password-0123',
   ERP_API_TOKEN: 'thread-erp-token-0123456789',
+  ADMIN_TOKEN: 'thread-admin-token-0123456789',
 };
 const AUTH = basicAuth('wms-thread', 'thread-password-0123');
 const PROCESSED = /^wms_sync_inbound_processed_total\{connection="acme",kind="reception-close"\} (\d+)$/m;
@@ -20,7 +21,8 @@ const PROCESSED = /^wms_sync_inbound_processed_total\{connection="acme",kind="re
 /**
  * `serve` as shipped on SQLite runs its jobs on a worker thread (WORKER_THREAD=auto): webhooks
  * acknowledged by the receiver's thread are processed by the worker's, whose metrics show in the
- * one `/metrics`; SIGTERM stops both. With WORKER_THREAD=false the same, on one thread.
+ * one `/metrics`, and the console's WMS token counters are those of the thread whose pushes ask
+ * for tokens; SIGTERM stops both. With WORKER_THREAD=false the same, on one thread.
  */
 describe('wms-sync serve: the worker thread', () => {
   const tmp = tempDir('serve-thread');
@@ -54,6 +56,24 @@ describe('wms-sync serve: the worker thread', () => {
       // The process's own metrics come from one thread only.
       expect(metrics.match(/^# TYPE wms_sync_process_cpu_user_seconds_total counter$/gm)).toHaveLength(1);
       expect(metrics).toMatch(/^wms_sync_inbound_processing_lag_seconds_count\{kind="reception-close"\} 3$/m);
+
+      // A product pushed by the jobs asks the WMS (nothing listens there) for a token: the failed
+      // request shows in the overview the receiver's thread answers.
+      const put = await fetch(`${url}/erp/v1/products/P-THREAD`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${CONNECTION.ERP_API_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ externalCode: 'P-THREAD', description: 'pushed from the worker' }),
+      });
+      expect(put.status).toBe(202);
+      const wms = await until(
+        async () => {
+          const res = await fetch(`${url}/admin/v1/connections/acme/overview`, { headers: { authorization: `Bearer ${CONNECTION.ADMIN_TOKEN}` } });
+          const o = (await res.json()) as { wms: { tokenRequests: number; tokenFailures: number } };
+          return o.wms.tokenFailures > 0 ? o.wms : undefined;
+        },
+        { message: 'a failed token request in the overview' },
+      );
+      expect(wms.tokenRequests).toBeGreaterThanOrEqual(wms.tokenFailures);
 
       child.kill('SIGTERM');
       expect(await exitOf(child)).toBe(0);
