@@ -11,7 +11,7 @@ import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
 import { createMetricsRegistry } from './lib/metrics.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
-import { newSharedLockMemory, openStore } from './store/index.js';
+import { abandonSharedLock, newSharedLockMemory, openStore } from './store/index.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
@@ -66,7 +66,7 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const store = openStore(config.database, {
     onIdleError: (err) => logger.warn({ err: err.message }, 'database connection lost; it will be reopened on demand'),
-    ...(shared ? { sqlite: { sharedLock: shared.sharedLock, checkpoints: shared.side === 'receiver' } } : {}),
+    ...(shared?.sharedLock ? { sqlite: { sharedLock: { memory: shared.sharedLock, side: shared.side } } } : {}),
   });
   try {
     await store.migrate();
@@ -128,7 +128,14 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   let thread: WorkerThread | undefined;
   try {
     // The thread loads its modules on the other core while this one builds the app and binds.
-    const starting = inThread ? startWorkerThread({ config, sharedLock: shared?.sharedLock, wakeChannel: shared!.wakeChannel }, logger) : undefined;
+    const sharedLock = shared?.sharedLock;
+    const starting = inThread
+      ? startWorkerThread({ config, sharedLock, wakeChannel: shared!.wakeChannel }, logger, {
+          // A thread that died holding or awaiting the write lock must not leave this one waiting for it.
+          onExit: () => sharedLock && abandonSharedLock(sharedLock, 'worker'),
+          graceMs: config.shutdownGraceMs,
+        })
+      : undefined;
     // Settled below; a failure before then must not surface as an unhandled rejection.
     starting?.catch(() => undefined);
     if (options.worker === true) await startWorkers(deps);

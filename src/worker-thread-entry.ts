@@ -27,7 +27,13 @@ try {
   port.on('message', (message: ToThread) => {
     if (message.type === 'query') {
       const answer = answers[message.query] as (service: RunningService, input: unknown) => Promise<unknown>;
-      void answer(service, message.input).then((output) => reply({ type: 'answer', id: message.id, output }));
+      void answer(service, message.input).then(
+        (output) => reply({ type: 'answer', id: message.id, output }),
+        (err: unknown) => {
+          service.deps.logger.warn({ err: errorMessage(err), query: message.query }, 'worker thread could not answer a query');
+          reply({ type: 'answer', id: message.id, output: null, failed: true });
+        },
+      );
       return;
     }
     void service.close().then(() => {

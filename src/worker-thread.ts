@@ -29,7 +29,7 @@ export type ToThread = { type: 'query'; id: number; query: ThreadQuery; input: u
 export type FromThread =
   | { type: 'ready' }
   | { type: 'start-failed'; message: string }
-  | { type: 'answer'; id: number; output: unknown }
+  | { type: 'answer'; id: number; output: unknown; failed?: boolean }
   | { type: 'stopped' };
 
 /** The worker thread, seen from the receiver's: what the process's HTTP answers need from it. */
@@ -63,8 +63,14 @@ const ENDED: { [Q in ThreadQuery]: ThreadQueries[Q]['output'] } = {
  * processing and pushes stop competing with the receiver for one event loop (docs/scaling.md).
  * Resolves once the thread's jobs are registered; rejects if it cannot start.
  */
-export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promise<WorkerThread> {
+export function startWorkerThread(
+  data: WorkerThreadData,
+  logger: Logger,
+  options: { onExit?: () => void; graceMs?: number } = {},
+): Promise<WorkerThread> {
   const worker = new Worker(BOOT, { workerData: data });
+  // Past the jobs' grace period and a margin, a stop that has not ended ends the thread by force.
+  const stopTimeoutMs = (options.graceMs ?? 10_000) + 5_000;
   let stopping = false;
   let ended = false;
   let nextId = 0;
@@ -75,6 +81,7 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
   const exited = new Promise<number>((resolve) =>
     worker.once('exit', (code) => {
       ended = true;
+      options.onExit?.();
       resolve(code);
     }),
   );
@@ -109,10 +116,13 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
         case 'start-failed':
           reject(new Error(message.message));
           return;
-        case 'answer':
-          pending.get(message.id)?.answer(message.output);
+        case 'answer': {
+          const waiting = pending.get(message.id);
           pending.delete(message.id);
+          // A query the thread could not answer (a gauge's read failed) answers as a thread without data.
+          waiting?.answer(message.failed ? ENDED[waiting.query] : message.output);
           return;
+        }
         case 'stopped':
           onStopped?.();
       }
@@ -126,7 +136,13 @@ export function startWorkerThread(data: WorkerThreadData, logger: Logger): Promi
         if (ended) return;
         const stopped = new Promise<void>((done) => (onStopped = done));
         send({ type: 'stop' });
-        await stopped;
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((done) => (timer = setTimeout(() => done('late'), stopTimeoutMs)));
+        if ((await Promise.race([stopped, late])) === 'late') {
+          logger.error({ timeoutMs: stopTimeoutMs }, 'worker thread did not stop in time; terminating it');
+          await worker.terminate();
+        }
+        clearTimeout(timer);
         await exited;
       },
     };

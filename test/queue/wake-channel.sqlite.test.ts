@@ -9,10 +9,10 @@ import { wakeChannelContract } from './wake-channel.contract.js';
 wakeChannelContract('embedded (sqlite)', async (wakeChannel) => {
   const tmp = tempDir('wake');
   const file = `${tmp.dir}/q.db`;
-  const sharedLock = new SharedMutex().buffer;
-  const a = createSqliteStore({ file, sharedLock });
+  const memory = new SharedMutex().buffer;
+  const a = createSqliteStore({ file, sharedLock: { memory, side: 'receiver' } });
   await a.migrate();
-  const b = createSqliteStore({ file, sharedLock, checkpoints: false });
+  const b = createSqliteStore({ file, sharedLock: { memory, side: 'worker' } });
   const sender = new SqliteQueue(a.database, { ...SQLITE_TUNING, wakeChannel, maintain: false });
   const worker = new SqliteQueue(b.database, { ...SQLITE_TUNING, wakeChannel });
   await sender.start();

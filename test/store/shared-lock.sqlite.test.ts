@@ -22,9 +22,9 @@ describe('two connections to one SQLite file sharing the write lock', () => {
     const tmp = tempDir('shared-lock');
     cleanups.push(tmp.remove);
     const file = `${tmp.dir}/db.sqlite`;
-    const sharedLock = shared ? new SharedMutex().buffer : undefined;
-    const a = openSqlite(file, { sharedLock });
-    const b = openSqlite(file, { sharedLock, checkpoints: false });
+    const memory = shared ? new SharedMutex().buffer : undefined;
+    const a = openSqlite(file, { sharedLock: memory && { memory, side: 'receiver' } });
+    const b = openSqlite(file, { sharedLock: memory && { memory, side: 'worker' } });
     opened.push(a, b);
     a.raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT NOT NULL, step INTEGER NOT NULL)');
     for (const db of [a, b]) db.raw.pragma('busy_timeout = 0');

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteLock } from './lock.js';
-import { SharedMutex } from './shared-mutex.js';
+import { SharedMutex, type LockSide } from './shared-mutex.js';
 
 export type SqliteOrm = BetterSQLite3Database<Record<string, never>>;
 
@@ -26,16 +26,14 @@ export interface SqliteDatabase {
 export interface SqliteOpenOptions {
   synchronous?: 'normal' | 'full';
   /**
-   * The write lock's memory when another thread of this process has the same file open (the
-   * worker thread of `serve`): every thread passes the same buffer.
+   * The write lock's memory when the other thread of `serve` has the same file open, and which
+   * side this connection is: both pass the same memory. The receiver's side runs the checkpoints.
    */
-  sharedLock?: SharedArrayBuffer;
-  /** False on all but one of the threads sharing a file: one checkpointer is enough. */
-  checkpoints?: boolean;
+  sharedLock?: { memory: SharedArrayBuffer; side: LockSide } | undefined;
 }
 
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
-  const { synchronous = 'normal', sharedLock, checkpoints = true } = options;
+  const { synchronous = 'normal', sharedLock } = options;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
@@ -45,13 +43,13 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   let checkpointer: Checkpointer | undefined;
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
-    if (checkpoints) checkpointer = startCheckpointer(file);
+    if (sharedLock?.side !== 'worker') checkpointer = startCheckpointer(file);
   }
   return {
     file,
     raw,
     orm: drizzle({ client: raw }),
-    lock: new SqliteLock(sharedLock ? new SharedMutex(sharedLock) : undefined),
+    lock: new SqliteLock(sharedLock ? new SharedMutex(sharedLock.memory, sharedLock.side) : undefined),
     close: async () => {
       await checkpointer?.stop();
       if (raw.open) raw.close();
