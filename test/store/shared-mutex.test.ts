@@ -5,12 +5,16 @@ import { SharedMutex } from '../../src/store/sqlite/shared-mutex.js';
 const BOOT = new URL('../support/thread-boot.mjs', import.meta.url);
 const THREAD = new URL('./fixtures/mutex-thread.ts', import.meta.url).href;
 
-/** Read, yield to the event loop, write: two such sections overlapping lose an increment. */
+/**
+ * Read, wait a millisecond, write: two such sections overlapping lose an increment. The sections
+ * last long enough (a timer, not a turn of the loop) that two threads started together overlap
+ * even when one of them is scheduled late on a busy machine.
+ */
 async function increments(mutex: SharedMutex | undefined, counter: Int32Array, rounds: number): Promise<void> {
   for (let i = 0; i < rounds; i++) {
     await mutex?.acquire();
     const seen = counter[0]!;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1));
     counter[0] = seen + 1;
     mutex?.release();
   }
@@ -49,11 +53,11 @@ async function race(locked: boolean, rounds: number): Promise<number> {
 
 describe('SharedMutex: the SQLite write lock shared by the threads of a process', () => {
   it('two threads running the same sections at once under it lose no increment of a shared counter', async () => {
-    expect(await race(true, 2000)).toBe(4000);
+    expect(await race(true, 200)).toBe(400);
   });
 
   it('without it the same two threads lose increments (the test above can fail)', async () => {
-    expect(await race(false, 2000)).toBeLessThan(4000);
+    expect(await race(false, 200)).toBeLessThan(400);
   });
 
   it('serves waiters in the order they asked (a busy thread cannot starve the other)', async () => {
