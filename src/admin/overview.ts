@@ -6,6 +6,7 @@ import { probe } from '../lib/probe.js';
 import { countRecords } from '../outbound/list.js';
 import { listRuns, runSummarySchema } from '../reconcile/list-runs.js';
 import { OUTBOUND_ENTITIES } from '../store/index.js';
+import { wmsTokenView } from '../wms-client/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PROBE_TIMEOUT_MS = 2000;
@@ -69,7 +70,8 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
   const entities = OUTBOUND_ENTITIES.map((entity) => ({ entity, ...outbound[entity] }));
   const totals = { pending: 0, synced: 0, failed: 0 };
   for (const e of entities) for (const s of ['pending', 'synced', 'failed'] as const) totals[s] += e[s];
-  const tokens = deps.wms.get(connection).tokens;
+  // Where the jobs run on `serve`'s worker thread, the token cache they use is that thread's.
+  const tokens = deps.thread ? await deps.thread.tokens(connection.name) : wmsTokenView(deps.wms.get(connection).tokens);
   return {
     connection: connection.name,
     at: now.toISOString(),
@@ -85,7 +87,7 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
       dead: jobs.failed,
     },
     reconciliation: { last: runs.runs[0] ?? null },
-    wms: { tokenRequests: tokens.stats.requests, tokenFailures: tokens.stats.failures, tokenExpiresInSeconds: tokens.expiresInSeconds() ?? null },
+    wms: { tokenRequests: tokens.requests, tokenFailures: tokens.failures, tokenExpiresInSeconds: tokens.expiresInSeconds },
     health: { store, queue },
   };
 }

@@ -23,9 +23,11 @@ export const serveCommand: Command = {
       const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
       const config = configFrom(ctx, { PORT: values.port, HOST: values.host });
       if (!config) return 1;
-      const service = await runService(config, { http: true, worker: true });
-      await ctx.stopSignal;
+      const service = await runService(config, { http: true, worker: config.worker.thread ? 'thread' : true });
+      // A worker thread that died leaves webhooks acknowledged but never processed: stop, and say
+      // so in the exit code, for the supervisor to restart the service.
+      const died = await Promise.race([ctx.stopSignal.then(() => undefined), service.died ?? new Promise<never>(() => undefined)]);
       await service.close();
-      return 0;
+      return died ? 1 : 0;
     }),
 };

@@ -24,6 +24,7 @@ import {
   type SendOptions,
   type WorkOptions,
 } from './types.js';
+import { openWakeChannel, type WakeChannel } from './wake-channel.js';
 import { WorkerLoop } from './worker-loop.js';
 
 export interface PgBossQueueOptions {
@@ -35,6 +36,8 @@ export interface PgBossQueueOptions {
   cronMonitorIntervalSeconds?: number;
   /** A running job's lease (see `DEFAULT_LEASE_SECONDS`); the same in every process. */
   leaseSeconds?: number;
+  /** A `BroadcastChannel` name shared with the other threads of this process (`wake-channel.ts`). */
+  wakeChannel?: string;
 }
 
 type BossJob = { id: string; name: string; data: unknown; retryCount?: number; retryLimit?: number; expireInSeconds?: number | string };
@@ -59,9 +62,12 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   #deadSweep: NodeJS.Timeout | undefined;
   #leaseSweep: NodeJS.Timeout | undefined;
   #sweeping = false;
+  readonly #wakeChannelName: string | undefined;
+  #channel: WakeChannel | undefined;
 
   constructor(options: PgBossQueueOptions) {
     super();
+    this.#wakeChannelName = options.wakeChannel;
     this.#tables = new BossTables(options.pool, options.schema);
     this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
     this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
@@ -79,6 +85,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async start(): Promise<void> {
+    if (this.#wakeChannelName && !this.#channel) this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
     await this.boss.start();
     await this.#tables.ensureLeaseIndex();
   }
@@ -92,6 +99,8 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     this.#loops.clear();
     const ended = await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
     await this.boss.stop({ graceful: false, close: false, wait: true });
+    this.#channel?.close();
+    this.#channel = undefined;
     return ended.every(Boolean);
   }
 
@@ -160,6 +169,11 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   #wake(name: string): void {
+    this.#wakeLocal(name);
+    this.#channel?.post(name);
+  }
+
+  #wakeLocal(name: string): void {
     for (const loop of this.#loops.get(name) ?? []) loop.wake();
   }
 

@@ -1,5 +1,7 @@
 import type { Config } from '../lib/config.js';
 import { createPgStore, type PgStore } from './pg/store.js';
+import type { SqliteOpenOptions } from './sqlite/database.js';
+import { SharedMutex, type LockSide } from './sqlite/shared-mutex.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
 export type { PgStore } from './pg/store.js';
@@ -14,12 +16,18 @@ export * from './values.js';
 
 export type AnyStore = SqliteStore | PgStore;
 
+/** The memory of a SQLite write lock shared by the threads of this process (`openStore`'s `sqlite.sharedLock`). */
+export const newSharedLockMemory = (): SharedArrayBuffer => new SharedMutex().buffer;
+
+/** Gives up the ticket a dead thread held or waited with in that lock (`SharedMutex.abandon`). */
+export const abandonSharedLock = (memory: SharedArrayBuffer, dead: LockSide): void => new SharedMutex(memory, dead === 'worker' ? 'receiver' : 'worker').abandon(dead);
+
 /** Opens the store the configuration names: SQLite by default, Postgres when DATABASE_URL is set. */
 export function openStore(
   database: Config['database'],
-  options: { onIdleError?: (err: Error) => void } = {},
+  options: { onIdleError?: (err: Error) => void; sqlite?: Omit<SqliteOpenOptions, 'synchronous'> } = {},
 ): AnyStore {
-  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file, synchronous: database.synchronous });
+  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file, synchronous: database.synchronous, ...options.sqlite });
   return createPgStore({
     url: database.url,
     poolSize: database.poolSize,

@@ -17,7 +17,7 @@ export { tableBudget, type BudgetTable } from './adaptive/table-budget.js';
 export { DEFAULT_RULES, initialState, onSample, permits, noLoadRtt } from './adaptive/rules.js';
 export { classifyCall } from './transport.js';
 export { hasNextPage, iteratePages, parseLinkHeader, parseTotalCount, type Page } from './page.js';
-export { TokenManager, type TokenStats } from './token-manager.js';
+export { TokenManager, wmsTokenView, type TokenStats, type WmsTokenView } from './token-manager.js';
 export { tokenSource, type FetchedToken, type TokenSource } from './token-source.js';
 export type { CallInfo } from './transport.js';
 

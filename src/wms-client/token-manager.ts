@@ -77,3 +77,16 @@ export class TokenManager {
     }
   }
 }
+
+/** What the console shows of a connection's token cache (also sent across `serve`'s threads). */
+export interface WmsTokenView {
+  requests: number;
+  failures: number;
+  expiresInSeconds: number | null;
+}
+
+export const wmsTokenView = (tokens: TokenManager): WmsTokenView => ({
+  requests: tokens.stats.requests,
+  failures: tokens.stats.failures,
+  expiresInSeconds: tokens.expiresInSeconds() ?? null,
+});

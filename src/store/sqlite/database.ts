@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteLock } from './lock.js';
+import { SharedMutex, type LockSide } from './shared-mutex.js';
 
 export type SqliteOrm = BetterSQLite3Database<Record<string, never>>;
 
@@ -22,7 +23,17 @@ export interface SqliteDatabase {
  * but a power cut or OS crash may undo the last commits, webhooks already acknowledged among them.
  * FULL fsyncs every commit (group commit keeps that affordable: docs/benchmarks.md, Ingest).
  */
-export function openSqlite(file: string, synchronous: 'normal' | 'full' = 'normal'): SqliteDatabase {
+export interface SqliteOpenOptions {
+  synchronous?: 'normal' | 'full';
+  /**
+   * The write lock's memory when the other thread of `serve` has the same file open, and which
+   * side this connection is: both pass the same memory. The receiver's side runs the checkpoints.
+   */
+  sharedLock?: { memory: SharedArrayBuffer; side: LockSide } | undefined;
+}
+
+export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
+  const { synchronous = 'normal', sharedLock } = options;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
@@ -32,13 +43,13 @@ export function openSqlite(file: string, synchronous: 'normal' | 'full' = 'norma
   let checkpointer: Checkpointer | undefined;
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(file);
+    if (sharedLock?.side !== 'worker') checkpointer = startCheckpointer(file);
   }
   return {
     file,
     raw,
     orm: drizzle({ client: raw }),
-    lock: new SqliteLock(),
+    lock: new SqliteLock(sharedLock ? new SharedMutex(sharedLock.memory, sharedLock.side) : undefined),
     close: async () => {
       await checkpointer?.stop();
       if (raw.open) raw.close();

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SharedMutex } from './shared-mutex.js';
 
 /**
  * better-sqlite3 runs every statement synchronously on one connection, so a plain statement can
@@ -6,19 +7,26 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * a transaction exclusive: while one is open, other callers' statements wait until it ends.
  * Statements issued through the store (not the tx) from inside the transaction would wait forever;
  * that mistake throws instead of hanging.
+ *
+ * With a `SharedMutex`, the connection shares its file with another thread's: every statement and
+ * transaction also holds that lock, so neither thread meets the other's write lock in SQLite.
  */
 export class SqliteLock {
   #tail: Promise<void> = Promise.resolve();
   #held = false;
   readonly #inside = new AsyncLocalStorage<true>();
 
+  constructor(private readonly shared?: SharedMutex) {}
+
   /** Runs a synchronous statement now, or after the open transaction ends. */
   run<T>(fn: () => T): Promise<T> {
-    if (!this.#held) {
+    if (!this.#held && (!this.shared || this.shared.tryAcquire())) {
       try {
         return Promise.resolve(fn());
       } catch (err) {
         return Promise.reject(err);
+      } finally {
+        this.shared?.release();
       }
     }
     if (this.#inside.getStore()) {
@@ -42,7 +50,12 @@ export class SqliteLock {
     return previous.then(async () => {
       this.#held = true;
       try {
-        return await fn();
+        if (this.shared) await this.shared.acquire();
+        try {
+          return await fn();
+        } finally {
+          this.shared?.release();
+        }
       } finally {
         this.#held = false;
         release();

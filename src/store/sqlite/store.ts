@@ -4,7 +4,7 @@ import type { Repos, Store, StoreTx } from '../types.js';
 import { sqliteConfirmations } from './confirmations.js';
 import { sqliteDeliveries } from './deliveries.js';
 import { feedSignal } from '../feed-signal.js';
-import { openSqlite, type SqliteDatabase, type SqliteOrm } from './database.js';
+import { openSqlite, type SqliteDatabase, type SqliteOpenOptions, type SqliteOrm } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
 import { sqliteLimitBudgets } from './limit-budgets.js';
@@ -37,8 +37,9 @@ export interface SqliteStore extends Store {
   readonly database: SqliteDatabase;
 }
 
-export function createSqliteStore(options: { file: string; synchronous?: 'normal' | 'full' }): SqliteStore {
-  const database = openSqlite(options.file, options.synchronous);
+export function createSqliteStore(options: { file: string } & SqliteOpenOptions): SqliteStore {
+  const { file, ...open } = options;
+  const database = openSqlite(file, open);
   const { raw, orm, lock } = database;
   // Repos bound to a transaction run their statements directly: the lock is already held.
   const statements = lazyOutboxStatements(orm);
