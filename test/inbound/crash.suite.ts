@@ -32,9 +32,10 @@ const RECOVERY_DEADLINE_MS = 30_000;
  * confirmation, one set of ledger movements) within 30 s of the restart. Deliveries not answered
  * may or may not be stored.
  */
-export function crashSuite(dialect: 'sqlite' | 'postgres'): void {
-  describe(`crash: SIGKILL while receiving and processing, default settings (${dialect})`, () => {
-    const env: Record<string, string> = { ...CONNECTION };
+export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<string, string> = {}): void {
+  const shape = Object.entries(settings).map(([k, v]) => `, ${k}=${v}`).join('');
+  describe(`crash: SIGKILL while receiving and processing, default settings (${dialect}${shape})`, () => {
+    const env: Record<string, string> = { ...CONNECTION, ...settings };
     const cleanups: (() => Promise<void> | void)[] = [];
     let child: ChildService | undefined;
     let store: AnyStore;
