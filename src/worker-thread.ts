@@ -48,6 +48,7 @@ export interface WorkerThread extends ThreadView {
 }
 
 const BOOT = new URL('./worker-thread-boot.mjs', import.meta.url);
+const ENTRY = new URL('./worker-thread-entry.ts', import.meta.url);
 
 /** A name no other process or store of this one uses. */
 export const newWakeChannelName = () => `wms-sync-queue-wake:${randomUUID()}`;
@@ -66,9 +67,15 @@ const ENDED: { [Q in ThreadQuery]: ThreadQueries[Q]['output'] } = {
 export function startWorkerThread(
   data: WorkerThreadData,
   logger: Logger,
-  options: { onExit?: () => void; graceMs?: number } = {},
+  options: {
+    /** Called once the thread has ended, for whatever reason (before `died` resolves). */
+    onExit?: () => void;
+    graceMs?: number;
+    /** The module the thread runs (tests run stand-ins that speak the same messages). */
+    entry?: URL;
+  } = {},
 ): Promise<WorkerThread> {
-  const worker = new Worker(BOOT, { workerData: data });
+  const worker = new Worker(BOOT, { workerData: { ...data, entry: (options.entry ?? ENTRY).href } });
   // Past the jobs' grace period and a margin, a stop that has not ended ends the thread by force.
   const stopTimeoutMs = (options.graceMs ?? 10_000) + 5_000;
   let stopping = false;
