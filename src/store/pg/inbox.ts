@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { countsWithProcessed } from '../counts.js';
+import { EVENT_COLUMNS, eventFromRow, type RawEventRow } from '../event-row.js';
 import { inboxWhere, notProcessed, receivedWhere } from '../inbox-filter.js';
 import type { InboundEvent, InboxFilter, InboxRepo } from '../types.js';
 import { REOPENABLE } from '../values.js';
@@ -22,56 +23,17 @@ const RECORD = {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10)
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + 1, last_duplicate_at = excluded.received_at
-         RETURNING id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id,
-                   received_at, last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`,
+         RETURNING ${EVENT_COLUMNS}`,
 };
 
 /** The batch form (inbox-record-many.ts); inbox-ack.ts runs the same upsert together with its jobs. */
 const RECORD_MANY = { name: 'wms_sync_inbox_record_many', text: RECORD_MANY_SQL };
 
-export interface RecordRow {
-  id: string;
-  connection: string;
-  kind: string;
-  dedupe_key: string;
-  status: InboundEvent['status'];
-  payload: string;
-  error: string | null;
-  attempts: number;
-  duplicates: number;
-  request_id: string | null;
-  received_at: Date;
-  last_duplicate_at: Date | null;
-  processed_at: Date | null;
-  updated_at: Date;
-  payload_pruned_at: Date | null;
-  business_code: string | null;
-  quarantine_reason: string | null;
-  correction: string | null;
-}
+/** inbound_events as pg returns it: the bigint id as a string, times as Dates. */
+export type RecordRow = RawEventRow<string, Date>;
 
-export function toEvent(r: RecordRow): InboundEvent {
-  return {
-    id: Number(r.id),
-    connection: r.connection,
-    kind: r.kind,
-    dedupeKey: r.dedupe_key,
-    status: r.status,
-    payload: r.payload,
-    error: r.error,
-    attempts: r.attempts,
-    duplicates: r.duplicates,
-    requestId: r.request_id,
-    receivedAt: r.received_at,
-    lastDuplicateAt: r.last_duplicate_at,
-    processedAt: r.processed_at,
-    updatedAt: r.updated_at,
-    payloadPrunedAt: r.payload_pruned_at,
-    businessCode: r.business_code,
-    quarantineReason: r.quarantine_reason,
-    correction: r.correction,
-  };
-}
+const same = (d: Date) => d;
+export const toEvent = (r: RecordRow): InboundEvent => eventFromRow(r, Number, same);
 
 export function pgInbox(orm: PgOrm): InboxRepo {
   return {

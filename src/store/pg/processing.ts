@@ -1,12 +1,10 @@
+import { EVENT_COLUMNS } from '../event-row.js';
 import type { ProcessingRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { toEvent, type RecordRow } from './inbox.js';
 
 /** The feed-order lock of `confirmations.ts`: ids commit in the order they were drawn. */
 const FEED_LOCK = 0x77_6d_73_01;
-
-const EVENT_COLUMNS = `id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
-  last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`;
 
 /**
  * Processing's statements as named prepared statements (parsed once per connection, no query
