@@ -6,8 +6,9 @@ import { nextEvent } from './events.js';
 export interface WakePair {
   /** Sends only, as `serve`'s receiver thread does. */
   sender: Queue;
-  /** Works the queue, as `serve`'s worker thread does; both opened with `wakeChannel`. */
+  /** Works the queue, as `serve`'s worker thread does; both opened with `wakeChannel`, not started. */
   worker: Queue;
+  /** Closes what `open` opened once the contract has stopped both queues. */
   close(): Promise<void>;
 }
 
@@ -20,6 +21,8 @@ export function wakeChannelContract(label: string, open: (wakeChannel: string) =
   describe(`queue wake channel (${label})`, () => {
     it("a send on one queue wakes the other's idle loop on the same channel", async () => {
       const pair = await open(`test-wake:${randomUUID()}`);
+      await pair.sender.start();
+      await pair.worker.start();
       const name = `wake-${randomUUID().slice(0, 8)}`;
       await pair.worker.createQueue(name);
       const seen: number[] = [];
@@ -35,6 +38,7 @@ export function wakeChannelContract(label: string, open: (wakeChannel: string) =
       await pair.sender.send(name, { n: 2 });
       await second;
       expect(seen).toEqual([1, 2]);
+      await Promise.all([pair.sender.stop({ graceMs: 1000 }), pair.worker.stop({ graceMs: 1000 })]);
       await pair.close();
     });
 

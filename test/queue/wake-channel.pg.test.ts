@@ -12,13 +12,10 @@ wakeChannelContract('pg-boss (postgres)', async (wakeChannel) => {
   const schema = `${db.schema}_boss`;
   const sender = new PgBossQueue({ pool: a.database.pool, schema, ...PGBOSS_TUNING, wakeChannel });
   const worker = new PgBossQueue({ pool: b.database.pool, schema, ...PGBOSS_TUNING, wakeChannel });
-  await sender.start();
-  await worker.start();
   return {
     sender,
     worker,
     close: async () => {
-      await Promise.all([sender.stop({ graceMs: 1000 }), worker.stop({ graceMs: 1000 })]);
       await b.close();
       await a.close();
       await db.drop();

@@ -15,13 +15,10 @@ wakeChannelContract('embedded (sqlite)', async (wakeChannel) => {
   const b = createSqliteStore({ file, sharedLock: { memory, side: 'worker' } });
   const sender = new SqliteQueue(a.database, { ...SQLITE_TUNING, wakeChannel, maintain: false });
   const worker = new SqliteQueue(b.database, { ...SQLITE_TUNING, wakeChannel });
-  await sender.start();
-  await worker.start();
   return {
     sender,
     worker,
     close: async () => {
-      await Promise.all([sender.stop({ graceMs: 1000 }), worker.stop({ graceMs: 1000 })]);
       await b.close();
       await a.close();
       tmp.remove();
