@@ -11,7 +11,7 @@ import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
 import { createMetricsRegistry } from './lib/metrics.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
-import { abandonSharedLock, newSharedLockMemory, openStore } from './store/index.js';
+import { abandonSharedLock, newSharedLockMemory, openStore, type LockSide } from './store/index.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
@@ -25,7 +25,7 @@ import { newWakeChannelName, startWorkerThread, type WorkerThread } from './work
 export interface SharedStore {
   sharedLock?: SharedArrayBuffer | undefined;
   wakeChannel: string;
-  side: 'receiver' | 'worker';
+  side: LockSide;
 }
 
 export interface RunOptions {
@@ -69,7 +69,8 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
     ...(shared?.sharedLock ? { sqlite: { sharedLock: { memory: shared.sharedLock, side: shared.side } } } : {}),
   });
   try {
-    await store.migrate();
+    // `serve`'s worker thread opens a store the receiver's thread migrated before starting it.
+    if (shared?.side !== 'worker') await store.migrate();
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;

@@ -4,6 +4,7 @@ import type { SqliteOpenOptions } from './sqlite/database.js';
 import { SharedMutex, type LockSide } from './sqlite/shared-mutex.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
+export type { LockSide } from './sqlite/shared-mutex.js';
 export type { PgStore } from './pg/store.js';
 export type { SqliteStore } from './sqlite/store.js';
 export * from './types.js';
@@ -20,7 +21,7 @@ export type AnyStore = SqliteStore | PgStore;
 export const newSharedLockMemory = (): SharedArrayBuffer => new SharedMutex().buffer;
 
 /** Gives up the ticket a dead thread held or waited with in that lock (`SharedMutex.abandon`). */
-export const abandonSharedLock = (memory: SharedArrayBuffer, dead: LockSide): void => new SharedMutex(memory, dead === 'worker' ? 'receiver' : 'worker').abandon(dead);
+export const abandonSharedLock = (memory: SharedArrayBuffer, dead: LockSide): void => new SharedMutex(memory).abandon(dead);
 
 /** Opens the store the configuration names: SQLite by default, Postgres when DATABASE_URL is set. */
 export function openStore(

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { SharedMutex } from '../../src/store/sqlite/shared-mutex.js';
 
-const BOOT = new URL('../support/thread-boot.mjs', import.meta.url);
+// The service's own thread boot: it registers tsx and imports `workerData.entry`.
+const BOOT = new URL('../../src/worker-thread-boot.mjs', import.meta.url);
 const THREAD = new URL('./fixtures/mutex-thread.ts', import.meta.url).href;
 
 /**
@@ -21,7 +22,7 @@ async function increments(mutex: SharedMutex | undefined, counter: Int32Array, r
 }
 
 function thread(workerData: Record<string, unknown>) {
-  const worker = new Worker(BOOT, { workerData: { module: THREAD, ...workerData } });
+  const worker = new Worker(BOOT, { workerData: { entry: THREAD, ...workerData } });
   const messages: string[] = [];
   const waiters: (() => void)[] = [];
   worker.on('message', (m: string) => {
