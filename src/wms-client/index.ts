@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import type { Logger } from '../lib/logger.js';
@@ -5,6 +7,7 @@ import { wmsOperations, type WmsOperations } from './client.js';
 import { eventLoopLagMs } from './adaptive/event-loop-lag.js';
 import type { SharedBudget } from './adaptive/share.js';
 import { AdaptiveLimiter, type Sample, type SetTimer } from './limiter.js';
+import { wmsAgent } from './http.js';
 import { TokenManager } from './token-manager.js';
 import { tokenSource } from './token-source.js';
 import { Transport, type CallInfo } from './transport.js';
@@ -38,7 +41,8 @@ export interface WmsClientOptions {
   onCall?: (connection: string, info: CallInfo) => void;
   /** Observes every token request. */
   onTokenRequest?: (connection: string) => void;
-  fetch?: typeof fetch;
+  /** The connection pool of the calls (one per `wmsClients`, closed with it). */
+  dispatcher?: Dispatcher;
   /** Aborts every call in flight and to come (the process is stopping). */
   signal?: AbortSignal;
 }
@@ -53,7 +57,9 @@ export interface WmsClient extends WmsOperations {
 
 /** A client for one connection: its own token cache, its own adaptive concurrency limit. */
 export function createWmsClient(connection: ConnectionConfig, options: WmsClientOptions): WmsClient {
-  const http = { timeoutMs: options.timeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  // Every call in flight listens on the stop signal (64 or more at once is normal): not a leak.
+  if (options.signal) setMaxListeners(0, options.signal);
+  const http = { timeoutMs: options.timeoutMs, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   const onTokenRequest = options.onTokenRequest;
   const tokens = new TokenManager(tokenSource(connection.wms, http, () => options.clock.nowMs()), options.clock, {
     ...(onTokenRequest ? { onRequest: () => onTokenRequest(connection.name) } : {}),
@@ -94,17 +100,20 @@ export interface WmsClients {
   get(connection: ConnectionConfig): WmsClient;
   /** The clients made so far (metrics read their limits). */
   all(): WmsClient[];
-  /** Stops the limiters' shared-budget exchanges and gives their shares back. */
+  /** Stops the limiters' shared-budget exchanges, gives their shares back and closes the connections to the WMS. */
   close(): Promise<void>;
 }
 
 export function wmsClients(options: WmsClientOptions): WmsClients {
   const clients = new Map<string, WmsClient>();
+  // One keep-alive pool for every connection's calls, unless the caller brings its own.
+  const agent = options.dispatcher ? undefined : wmsAgent(options.timeoutMs);
+  const clientOptions: WmsClientOptions = agent ? { ...options, dispatcher: agent } : options;
   return {
     get(connection) {
       let client = clients.get(connection.name);
       if (!client) {
-        client = createWmsClient(connection, options);
+        client = createWmsClient(connection, clientOptions);
         clients.set(connection.name, client);
       }
       return client;
@@ -112,6 +121,8 @@ export function wmsClients(options: WmsClientOptions): WmsClients {
     all: () => [...clients.values()],
     close: async () => {
       await Promise.all([...clients.values()].map((c) => c.limiter.close()));
+      // Called once the work stopped: a call still open then is one the stop abandoned.
+      await agent?.destroy();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../lib/logger.js';
 import { UnaddressablePathError, WMS_PATHS, wmsPath, type WmsPathName } from '../wms/index.js';
 import { WmsError } from './errors.js';
 import type { z } from 'zod';
-import { httpError, parseWith, readBody, send, type HttpOptions, type HttpRequest } from './http.js';
+import { httpError, parseWith, readBody, send, type AnswerHeaders, type HttpAnswer, type HttpOptions, type HttpRequest } from './http.js';
 import { parseRetryAfter } from '../lib/backoff.js';
 import type { AdaptiveLimiter, Classify, Sample } from './limiter.js';
 import type { TokenManager } from './token-manager.js';
@@ -39,7 +39,7 @@ export interface TransportOptions extends HttpOptions {
 export interface TransportResult<T> {
   data: T;
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
 }
 
 /**
@@ -98,7 +98,7 @@ export class Transport {
     return { data, status: response.status, headers: response.headers };
   }
 
-  async #send(req: HttpRequest, token: string, retriedAfter401: boolean): Promise<Response> {
+  async #send(req: HttpRequest, token: string, retriedAfter401: boolean): Promise<HttpAnswer> {
     const started = performance.now();
     this.calls += 1;
     let status = 0;
@@ -123,7 +123,7 @@ export class Transport {
  */
 export const classifier = (nowMs: () => number): Classify => (outcome, rttMs) => {
   if (outcome.ok) {
-    const response = outcome.value as { status?: unknown; headers?: Headers } | undefined;
+    const response = outcome.value as { status?: unknown; headers?: AnswerHeaders } | undefined;
     if (typeof response?.status !== 'number') return { kind: 'ok', rttMs, saturated: false };
     const retryAfterMs = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers?.get('retry-after'), nowMs()) : undefined;
     return byStatus(response.status, retryAfterMs, rttMs);
