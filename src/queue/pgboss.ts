@@ -61,6 +61,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   readonly #leaseSeconds: number;
   #deadSweep: NodeJS.Timeout | undefined;
   #leaseSweep: NodeJS.Timeout | undefined;
+  #statsSweep: NodeJS.Timeout | undefined;
   #sweeping = false;
   readonly #wakeChannelName: string | undefined;
   #channel: WakeChannel | undefined;
@@ -87,14 +88,16 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   async start(): Promise<void> {
     if (this.#wakeChannelName && !this.#channel) this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
     await this.boss.start();
-    await this.#tables.ensureLeaseIndex();
+    await this.#tables.ensureIndexes();
   }
 
   async stop(options: { graceMs?: number } = {}): Promise<boolean> {
     clearInterval(this.#deadSweep);
     clearInterval(this.#leaseSweep);
+    clearInterval(this.#statsSweep);
     this.#deadSweep = undefined;
     this.#leaseSweep = undefined;
+    this.#statsSweep = undefined;
     const loops = [...this.#loops.values()].flat();
     this.#loops.clear();
     const ended = await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
@@ -205,6 +208,8 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     loop.start();
     this.#leaseSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.releaseExpired());
     this.#deadSweep ??= this.#every(this.#maintenanceMs, () => this.reportExpiredDead());
+    // A burst of sends (a catalogue loaded at once) gets the job table's statistics soon, not at autovacuum's next look.
+    this.#statsSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.#tables.analyzeStale().then(() => undefined));
     // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
     this.#report(this.releaseExpired());
   }

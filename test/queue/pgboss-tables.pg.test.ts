@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBossQueue } from '../../src/queue/pgboss.js';
-import { BOSS_JOB_COLUMNS, BOSS_JOB_STATES, BOSS_TIMEOUT_MESSAGE, BossTables, bossJobInsertSql, bossJobOptions, LEASE_INDEX } from '../../src/queue/pgboss-tables.js';
+import { BOSS_JOB_COLUMNS, BOSS_JOB_STATES, BOSS_TIMEOUT_MESSAGE, BossTables, bossJobInsertSql, bossJobOptions, FETCH_ORDER_INDEX, LEASE_INDEX } from '../../src/queue/pgboss-tables.js';
 import type { RetryOptions } from '../../src/queue/types.js';
 import { LEASE_EXPIRED } from '../../src/queue/types.js';
 import { createPgStore, type PgStore } from '../../src/store/pg/store.js';
 import { createTestSchema } from '../support/pg.js';
+import { until } from '../support/wait.js';
 
 const require = createRequire(import.meta.url);
 
@@ -58,19 +59,83 @@ describe('pg-boss tables as the adapter relies on them', () => {
     expect(rows.map((r) => r.label)).toEqual([...BOSS_JOB_STATES]);
   });
 
-  it('the lease index covers every queue partition, also those created after start', async () => {
+  it('our indexes (lease sweep, fetch order) cover every queue partition, also those created after start', async () => {
     await queue.createQueue('made-later');
-    const { rows } = await store.database.pool.query<{ tablename: string }>(
-      `SELECT tablename FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%(name, started_on)%' AND indexdef LIKE '%active%'`,
-      [bossSchema()],
-    );
     const { rows: partitions } = await store.database.pool.query<{ partition_name: string }>(`SELECT partition_name FROM ${bossSchema()}.queue`);
     expect(partitions.length).toBeGreaterThan(0);
-    expect(rows.map((r) => r.tablename)).toEqual(expect.arrayContaining(['job', ...partitions.map((p) => p.partition_name)]));
-    // Starting again (another process) finds it and creates nothing.
-    await new BossTables(store.database.pool, bossSchema()).ensureLeaseIndex();
-    const again = await store.database.pool.query(`SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2`, [bossSchema(), LEASE_INDEX]);
-    expect(again.rowCount).toBe(1);
+    for (const [shape, state] of [['(name, started_on)', "'active'"], ['(name, priority DESC, created_on, id)', "'active'"]] as const) {
+      const { rows } = await store.database.pool.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE $2 AND indexdef LIKE $3`,
+        [bossSchema(), `%${shape}%`, `%${state}%`],
+      );
+      expect(rows.map((r) => r.tablename)).toEqual(expect.arrayContaining(['job', ...partitions.map((p) => p.partition_name)]));
+    }
+    // Starting again (another process) finds them and creates nothing.
+    await new BossTables(store.database.pool, bossSchema()).ensureIndexes();
+    const again = await store.database.pool.query(`SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2)`, [bossSchema(), [LEASE_INDEX, FETCH_ORDER_INDEX]]);
+    expect(again.rowCount).toBe(2);
+  });
+
+  it("pg-boss's fetch walks the fetch-order index and stops after its batch, however long the backlog", async () => {
+    await queue.createQueue('backlog');
+    await queue.sendMany('backlog', Array.from({ length: 3000 }, (_, i) => ({ data: { i } })));
+    await store.database.pool.query(`ANALYZE ${bossSchema()}.job`);
+    const plans = require('pg-boss/src/plans.js') as { fetchNextJob: (schema: string) => (o: { includeMetadata: boolean }) => string };
+    const sql = plans.fetchNextJob(bossSchema())({ includeMetadata: true });
+    const client = await store.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`, ['backlog', 50]);
+      await client.query('ROLLBACK');
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      // On the queue's partition the index has Postgres's name for it (the columns, then _idx).
+      const scan = /Index Scan using \S*(?:fetch_order|name_priority_created_on_id_idx) on \S+ job \(actual rows=(\d+)/.exec(plan);
+      expect(scan, plan).not.toBeNull();
+      expect(plan).not.toMatch(/Sort Key:[^\n]*created_on/);
+      // The scan reads the batch, not the 3,000 waiting.
+      const scanned = Number(scan![1]);
+      expect(scanned).toBeLessThanOrEqual(50);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('a queue partition that changed more than it holds gets fresh statistics, once, from one process', async () => {
+    await queue.createQueue('burst');
+    const { rows: part } = await store.database.pool.query<{ partition_name: string }>(`SELECT partition_name FROM ${bossSchema()}.queue WHERE name = 'burst'`);
+    const partition = `${bossSchema()}.${part[0]!.partition_name}`;
+    const tables = new BossTables(store.database.pool, bossSchema());
+    // Under the 1,000-row floor: nothing to do.
+    await queue.sendMany('burst', Array.from({ length: 200 }, (_, i) => ({ data: { i } })));
+    expect(await tables.analyzeStale()).not.toContain(partition);
+    await queue.sendMany('burst', Array.from({ length: 2000 }, (_, i) => ({ data: { i } })));
+    // Backends hand their counts to the statistics a moment after they commit.
+    const analyzed = await until(async () => {
+      const done = await tables.analyzeStale();
+      return done.includes(partition) ? done : undefined;
+    }, { timeoutMs: 30_000, message: 'the burst partition analyzed' });
+    expect(analyzed).toContain(partition);
+    const { rows } = await store.database.pool.query<{ n_mod_since_analyze: string; last_analyze: Date | null }>(
+      `SELECT n_mod_since_analyze, last_analyze FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2`,
+      [bossSchema(), part[0]!.partition_name],
+    );
+    expect(rows[0]!.last_analyze).not.toBeNull();
+    expect(await tables.analyzeStale()).not.toContain(partition);
+  });
+
+  it('two processes at once: one analyzes, the other skips without waiting', async () => {
+    await queue.createQueue('burst-2');
+    await queue.sendMany('burst-2', Array.from({ length: 3000 }, (_, i) => ({ data: { i } })));
+    const holder = await store.database.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${bossSchema()}.analyze`]);
+      // Stale, but another process holds the turn: nothing analyzed, and no wait.
+      expect(await new BossTables(store.database.pool, bossSchema()).analyzeStale()).toEqual([]);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
   });
 
   /** A job row as pg-boss stored it, without what differs between two sends (id, times). */
