@@ -4,6 +4,7 @@ import { findClient, type ClientKind } from '../clients/find.js';
 import type { EmulatorContext, Tenant } from '../context.js';
 import { wmsError } from '../errors.js';
 import { isAccessTokenClaims, TOKEN_ISSUER } from './claims.js';
+import { rememberVerified, verifiedPayload } from './verified-cache.js';
 
 export interface Principal {
   clientId: string;
@@ -12,8 +13,8 @@ export interface Principal {
 }
 
 /**
- * Checks a bearer token on every request: signature, expiry against the injected clock, then the
- * client as it is now (exists, enabled, same generation), so revocation takes effect at once.
+ * Checks a bearer token on every request: signature (once per token, then remembered), expiry
+ * against the injected clock, then the client as it is now (exists, enabled, same generation), so revocation takes effect at once.
  * Throws the spec's 401.
  */
 export async function verifyAccessToken(
@@ -22,12 +23,21 @@ export async function verifyAccessToken(
   token: string,
   options: { apiClientTokensDisabled: boolean },
 ): Promise<Principal> {
-  let payload: Record<string, unknown>;
-  try {
-    ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: TOKEN_ISSUER, currentDate: ctx.clock.now() }));
-  } catch (err) {
-    if (err instanceof errors.JWTExpired) throw wmsError.unauthorized('The access token expired');
-    throw wmsError.unauthorized('The access token is invalid');
+  const now = ctx.clock.now();
+  let payload = verifiedPayload(key, token);
+  if (payload) {
+    // What jwtVerify checks of the time claims, as it checks them (whole seconds, no tolerance).
+    const seconds = Math.floor(now.getTime() / 1000);
+    if (typeof payload.exp === 'number' && payload.exp <= seconds) throw wmsError.unauthorized('The access token expired');
+    if (typeof payload.nbf === 'number' && payload.nbf > seconds) throw wmsError.unauthorized('The access token is invalid');
+  } else {
+    try {
+      ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: TOKEN_ISSUER, currentDate: now }));
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) throw wmsError.unauthorized('The access token expired');
+      throw wmsError.unauthorized('The access token is invalid');
+    }
+    rememberVerified(key, token, payload);
   }
   if (!isAccessTokenClaims(payload)) throw wmsError.unauthorized('The access token is invalid');
   if (payload.knd === 'api' && options.apiClientTokensDisabled) throw wmsError.unauthorized('The access token is invalid');
