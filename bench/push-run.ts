@@ -92,12 +92,22 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
     if (process.env.BENCH_TRACE) console.log(`   intake of ${ids.length} items done at t=${((performance.now() - started) / 1000).toFixed(2)}s`);
     const limiter = o.processes === 0 ? deps.wms.get(connection).limiter : undefined;
     let ticks = 0;
+    // BENCH_TRACE=1 with worker processes: the deployment's shared limit and each holder's demand, as they move.
+    const traceClient = process.env.BENCH_TRACE && o.processes > 0 && o.databaseUrl ? new pg.Client({ connectionString: o.databaseUrl }) : undefined;
+    await traceClient?.connect();
+    let tracing: Promise<unknown> = Promise.resolve();
     const final = await followSync(deps, ids, {
       // Each look reads the state of every id, in this process, beside the worker it measures
       // (7.7 % of its CPU at one look per 50 ms with 12,000 ids): a look per 250 ms until the last
       // 2 % are pending, then per 50 ms, so the end is still seen within 50 ms.
       intervalMs: (c) => (c.pending > ids.length / 50 ? 250 : 50),
       onTick: (c) => {
+        if (traceClient && ++ticks % 2 === 0) {
+          tracing = traceClient.query<{ state: string; h: string }>(`SELECT state, (SELECT string_agg(demand::text, ',') FROM ${schema}.wms_limit_holders) AS h FROM ${schema}.wms_limits`).then(({ rows }) => {
+            const st = rows[0] ? (JSON.parse(rows[0].state) as { limit: number; slowStart: boolean; recentRtt: number; decreasedAt: number }) : undefined;
+            console.log(`   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} shared limit=${st?.limit.toFixed(1)} slowStart=${st?.slowStart} rtt=${st?.recentRtt?.toFixed(0)} demand=${rows[0]?.h}`);
+          }).catch(() => {});
+        }
         // BENCH_TRACE=1: the limit as it moves (in-process runs).
         if (process.env.BENCH_TRACE && limiter && ++ticks % 2 === 0) {
           const st = limiter.state;
@@ -106,6 +116,8 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
       },
     });
     const seconds = (performance.now() - started) / 1000;
+    await tracing;
+    await traceClient?.end();
     let limit = o.processes === 0 ? deps.wms.get(connection).limiter.limit : undefined;
     if (o.processes > 0 && o.databaseUrl) {
       // The deployment's shared limit, as the worker processes left it.
