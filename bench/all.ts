@@ -23,6 +23,15 @@ const skip = list(values.skip) ?? [];
 
 const PG_URL = BENCH_PG_URL;
 
+/**
+ * Arguments a full run gives a bench beyond its defaults: reconciliation at issue 14's size (a
+ * million rows, beside 100,000 to show memory flat) with the heap limit docs/scaling.md sets for
+ * processes that reconcile big warehouses. `--quick` runs keep the bench's quick knobs.
+ */
+const FULL_ARGS: Record<string, string[]> = {
+  reconcile: ['--rows', '100000,1000000', '--max-old-space-mb', '256'],
+};
+
 /** Extra runs of a bench (its results file names them), for benches that take Postgres as a knob. */
 const EXTRA: Record<string, { results: string; args: string[] }[]> = {
   reconcile: [{ results: 'reconcile-pg', args: ['--database-url', PG_URL] }],
@@ -40,8 +49,9 @@ for (const script of Object.keys(scripts)) {
   if (!script.startsWith('bench:') || script === 'bench:docs') continue;
   const name = script.slice('bench:'.length);
   if ((only && !only.includes(name)) || skip.includes(name)) continue;
-  runs.push({ name, script, args: [] });
-  if (withPostgres) for (const extra of EXTRA[name] ?? []) if (!skip.includes(extra.results)) runs.push({ name: extra.results, script, args: extra.args });
+  const full = values.quick ? [] : (FULL_ARGS[name] ?? []);
+  runs.push({ name, script, args: full });
+  if (withPostgres) for (const extra of EXTRA[name] ?? []) if (!skip.includes(extra.results)) runs.push({ name: extra.results, script, args: [...full, ...extra.args] });
 }
 
 function run(r: Run): Promise<number> {

@@ -13,16 +13,80 @@ const SMALL_LOOKUP = 50;
 const IN_FLIGHT = 2;
 const MAX_BATCH = 500;
 
-/** One array parameter (drizzle spreads a bare array into a list). */
-const arr = (values: unknown[], type: string): SQL => sql`${sql.param(values)}::${sql.raw(type)}[]`;
+/** An array placeholder, cast (a statement prepared once takes each batch's arrays as parameters). */
+const arr = (name: string, type: string): SQL => sql`${sql.placeholder(name)}::${sql.raw(type)}[]`;
 
 /**
- * The rows of `ids`, locked in id order before the statement updates them: two batches touching
- * the same records (two processes, or a job and its duplicate) then wait for each other instead of
- * deadlocking, as single-row updates never could.
+ * The rows of the batch's ids, locked in id order before the statement updates them: two batches
+ * touching the same records (two processes, or a job and its duplicate) then wait for each other
+ * instead of deadlocking, as single-row updates never could.
  */
-const lockedInOrder = (ids: number[]): SQL =>
-  sql`${t.id} IN (SELECT ${t.id} FROM ${t} WHERE ${t.id} = ANY(${arr(ids, 'bigint')}) ORDER BY ${t.id} FOR UPDATE)`;
+const lockedInOrder = sql`${t.id} IN (SELECT ${t.id} FROM ${t} WHERE ${t.id} = ANY(${arr('ids', 'bigint')}) ORDER BY ${t.id} FOR UPDATE)`;
+
+/** Rows keyed by (connection, entity, external code) among the batch's arrays. */
+const amongKeys = (c: SQL, e: SQL, x: SQL): SQL =>
+  sql`(${c}, ${e}, ${x}) IN (SELECT * FROM unnest(${arr('connections', 'text')}, ${arr('entities', 'text')}, ${arr('codes', 'text')}))`;
+
+/**
+ * The batched statements, built and named once (on first use): drizzle does not build them again
+ * per batch, and Postgres parses and plans each once per connection. Building them per batch was
+ * about 6 % of a `worker` process's CPU in `bench:push`'s run c (CPU profile), beside Postgres's
+ * own parse and plan of each.
+ */
+function batchedStatements(orm: PgOrm) {
+  const columns = getTableColumns(t);
+  return {
+    claim: orm
+      .update(t)
+      .set({ lockedBy: sql`v.owner`, lockedUntil: sql`v.until` })
+      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('owners', 'text')}, ${arr('untils', 'timestamptz')}, ${arr('ats', 'timestamptz')}) AS v(id, owner, until, at)`)
+      .where(and(sql`${t.id} = v.id`, or(isNull(t.lockedBy), sql`${t.lockedUntil} < v.at`), lockedInOrder))
+      .returning(columns)
+      .prepare('wms_sync_outbox_claim_many'),
+    release: orm
+      .update(t)
+      .set({ lockedBy: null, lockedUntil: null })
+      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('owners', 'text')}) AS v(id, owner)`)
+      .where(and(sql`${t.id} = v.id`, sql`${t.lockedBy} = v.owner`, lockedInOrder))
+      .returning(columns)
+      .prepare('wms_sync_outbox_release_many'),
+    recordAttempt: orm
+      .update(t)
+      .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: sql`v.at`, updatedAt: sql`v.at` })
+      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('ats', 'timestamptz')}) AS v(id, at)`)
+      .where(and(sql`${t.id} = v.id`, lockedInOrder))
+      .returning({ id: t.id, attempts: t.attempts })
+      .prepare('wms_sync_outbox_record_attempt_many'),
+    markSynced: orm
+      .update(t)
+      .set({
+        syncedHash: sql`v.hash`,
+        // A newer payload is pending even if an overlapping push marked it synced (see the SQLite adapter).
+        state: sql`CASE WHEN ${t.payloadHash} = v.hash THEN 'synced' ELSE 'pending' END`,
+        lastError: null,
+        updatedAt: sql`v.at`,
+      })
+      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}) AS v(id, hash, at)`)
+      .where(and(sql`${t.id} = v.id`, lockedInOrder))
+      .prepare('wms_sync_outbox_mark_synced_many'),
+    hasWaiters: orm
+      .selectDistinct({ connection: w.connection, entity: w.entity, externalCode: w.externalCode })
+      .from(w)
+      .where(amongKeys(sql`${w.connection}`, sql`${w.entity}`, sql`${w.externalCode}`))
+      .prepare('wms_sync_outbox_has_waiters_many'),
+    lookUp: orm
+      .select()
+      .from(t)
+      .where(amongKeys(sql`${t.connection}`, sql`${t.entity}`, sql`${t.externalCode}`))
+      .prepare('wms_sync_outbox_look_up_many'),
+    clearWaits: orm
+      .delete(w)
+      .where(sql`${w.recordId} = ANY(${arr('ids', 'bigint')})`)
+      .prepare('wms_sync_outbox_clear_waits_many'),
+  };
+}
+
+const iso = (d: Date) => d.toISOString();
 
 /**
  * The push path's statements on the pool (not in a transaction), each shared by the pushes running
@@ -34,74 +98,46 @@ const lockedInOrder = (ids: number[]): SQL =>
  */
 export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' | 'setWaits'>): Batched {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
-  const columns = getTableColumns(t);
+  let built: ReturnType<typeof batchedStatements> | undefined;
+  const st = () => (built ??= batchedStatements(orm));
   const opts = { maxInFlight: IN_FLIGHT, maxBatch: MAX_BATCH };
   const byKey = <I extends { id: number }>() => ({ ...opts, key: (i: I) => i.id });
 
   const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, OutboundRecord | undefined>(async (inputs) => {
     // The same record twice in one batch: the statement's join picks one; the caller learns which by the owner.
-    const rows = await orm
-      .update(t)
-      .set({ lockedBy: sql`v.owner`, lockedUntil: sql`v.until` })
-      .from(
-        sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.owner), 'text')}, ${arr(inputs.map((i) => i.until.toISOString()), 'timestamptz')}, ${arr(inputs.map((i) => i.at.toISOString()), 'timestamptz')}) AS v(id, owner, until, at)`,
-      )
-      .where(and(sql`${t.id} = v.id`, or(isNull(t.lockedBy), sql`${t.lockedUntil} < v.at`), lockedInOrder(inputs.map((i) => i.id))))
-      .returning(columns);
+    const rows = await st().claim.execute({ ids: inputs.map((i) => i.id), owners: inputs.map((i) => i.owner), untils: inputs.map((i) => iso(i.until)), ats: inputs.map((i) => iso(i.at)) });
     const won = new Map(rows.map((r) => [`${r.id}\u0001${r.lockedBy}`, r as OutboundRecord]));
     return inputs.map((i) => won.get(`${i.id}\u0001${i.owner}`));
   }, opts);
 
   const release = coalesce<{ id: number; owner: string }, OutboundRecord | undefined>(async (inputs) => {
-    const rows = await orm
-      .update(t)
-      .set({ lockedBy: null, lockedUntil: null })
-      .from(sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.owner), 'text')}) AS v(id, owner)`)
-      .where(and(sql`${t.id} = v.id`, sql`${t.lockedBy} = v.owner`, lockedInOrder(inputs.map((i) => i.id))))
-      .returning(columns);
+    const rows = await st().release.execute({ ids: inputs.map((i) => i.id), owners: inputs.map((i) => i.owner) });
     const released = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
     // Not ours any more (rare): the record as it is, as the single-row release answers.
     return Promise.all(inputs.map(async (i) => released.get(i.id) ?? byId(i.id)));
   }, byKey());
 
   const recordAttempt = coalesce<{ id: number; at: Date }, number>(async (inputs) => {
-    const rows = await orm
-      .update(t)
-      .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: sql`v.at`, updatedAt: sql`v.at` })
-      .from(sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.at.toISOString()), 'timestamptz')}) AS v(id, at)`)
-      .where(and(sql`${t.id} = v.id`, lockedInOrder(inputs.map((i) => i.id))))
-      .returning({ id: t.id, attempts: t.attempts });
+    const rows = await st().recordAttempt.execute({ ids: inputs.map((i) => i.id), ats: inputs.map((i) => iso(i.at)) });
     const attempts = new Map(rows.map((r) => [r.id, r.attempts]));
     return inputs.map((i) => attempts.get(i.id) ?? 0);
   }, byKey());
 
   const markSynced = coalesce<{ id: number; hash: string; at: Date }, undefined>(async (inputs) => {
-    await orm
-      .update(t)
-      .set({
-        syncedHash: sql`v.hash`,
-        // A newer payload is pending even if an overlapping push marked it synced (see the SQLite adapter).
-        state: sql`CASE WHEN ${t.payloadHash} = v.hash THEN 'synced' ELSE 'pending' END`,
-        lastError: null,
-        updatedAt: sql`v.at`,
-      })
-      .from(
-        sql`unnest(${arr(inputs.map((i) => i.id), 'bigint')}, ${arr(inputs.map((i) => i.hash), 'text')}, ${arr(inputs.map((i) => i.at.toISOString()), 'timestamptz')}) AS v(id, hash, at)`,
-      )
-      .where(and(sql`${t.id} = v.id`, lockedInOrder(inputs.map((i) => i.id))));
+    await st().markSynced.execute({ ids: inputs.map((i) => i.id), hashes: inputs.map((i) => i.hash), ats: inputs.map((i) => iso(i.at)) });
     return inputs.map(() => undefined);
   }, byKey());
+
+  const key = (connection: string, entity: string, code: string) => `${connection}\u0001${entity}\u0001${code}`;
 
   // A read, run after each caller's own mark committed: a waiter registering meanwhile still finds
   // the record synced when it looks again (see `wakeWaiters`), as with one read per push.
   const hasWaiters = coalesce<{ connection: string; target: OutboundRef }, boolean>(async (inputs) => {
-    const key = (connection: string, entity: string, code: string) => `${connection}\u0001${entity}\u0001${code}`;
-    const rows = await orm
-      .selectDistinct({ connection: w.connection, entity: w.entity, externalCode: w.externalCode })
-      .from(w)
-      .where(
-        sql`(${w.connection}, ${w.entity}, ${w.externalCode}) IN (SELECT * FROM unnest(${arr(inputs.map((i) => i.connection), 'text')}, ${arr(inputs.map((i) => i.target.entity), 'text')}, ${arr(inputs.map((i) => i.target.externalCode), 'text')}))`,
-      );
+    const rows = await st().hasWaiters.execute({
+      connections: inputs.map((i) => i.connection),
+      entities: inputs.map((i) => i.target.entity),
+      codes: inputs.map((i) => i.target.externalCode),
+    });
     const found = new Set(rows.map((r) => key(r.connection, r.entity, r.externalCode)));
     return inputs.map((i) => found.has(key(i.connection, i.target.entity, i.target.externalCode)));
   }, opts);
@@ -109,19 +145,14 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
   // A read, run after each caller's own writes committed (a waiter's second look comes after its waits are stored).
   const lookUp = coalesce<{ connection: string; entity: OutboundRef['entity']; codes: readonly string[] }, OutboundRecord[]>(async (inputs) => {
     const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
-    const rows = await orm
-      .select()
-      .from(t)
-      .where(
-        sql`(${t.connection}, ${t.entity}, ${t.externalCode}) IN (SELECT * FROM unnest(${arr(keys.map((k) => k.connection), 'text')}, ${arr(keys.map((k) => k.entity), 'text')}, ${arr(keys.map((k) => k.code), 'text')}))`,
-      );
-    const byKey = new Map(rows.map((r) => [`${r.connection}\u0001${r.entity}\u0001${r.externalCode}`, r as OutboundRecord]));
-    return inputs.map((i) => i.codes.flatMap((code) => byKey.get(`${i.connection}\u0001${i.entity}\u0001${code}`) ?? []));
+    const rows = await st().lookUp.execute({ connections: keys.map((k) => k.connection), entities: keys.map((k) => k.entity), codes: keys.map((k) => k.code) });
+    const found = new Map(rows.map((r) => [key(r.connection, r.entity, r.externalCode), r as OutboundRecord]));
+    return inputs.map((i) => i.codes.flatMap((code) => found.get(key(i.connection, i.entity, code)) ?? []));
   }, opts);
 
   // Only the job holding a record's lease writes its waits, and it waits for this to finish.
   const clearWaits = coalesce<number, undefined>(async (recordIds) => {
-    await orm.delete(w).where(sql`${w.recordId} = ANY(${arr(recordIds, 'bigint')})`);
+    await st().clearWaits.execute({ ids: recordIds });
     return recordIds.map(() => undefined);
   }, opts);
 
