@@ -94,9 +94,11 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
     let ticks = 0;
     // BENCH_TRACE=1 with worker processes: the deployment's shared limit and each holder's demand, as they move.
     const traceClient = process.env.BENCH_TRACE && o.processes > 0 && o.databaseUrl ? new pg.Client({ connectionString: o.databaseUrl }) : undefined;
+    // A trace is a look, not the measure: a connection it loses never stops the run.
+    traceClient?.on('error', () => {});
     await traceClient?.connect();
     let tracing: Promise<unknown> = Promise.resolve();
-    const final = await followSync(deps, ids, {
+    const following = followSync(deps, ids, {
       // Each look reads the state of every id, in this process, beside the worker it measures
       // (7.7 % of its CPU at one look per 50 ms with 12,000 ids): a look per 250 ms until the last
       // 2 % are pending, then per 50 ms, so the end is still seen within 50 ms.
@@ -114,10 +116,13 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
           console.log(`   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} limit=${limiter.limit} active=${limiter.active} waiting=${limiter.waiting} rtt=${st.recentRtt?.toFixed(0)}/${(st.minRtt.current ?? st.minRtt.previous)?.toFixed(0)} slowStart=${st.slowStart} pace=${st.pace ? st.pace.perSecond.toFixed(0) : '-'}`);
         }
       },
-    });
-    const seconds = (performance.now() - started) / 1000;
-    await tracing;
-    await traceClient?.end();
+    })
+      .then((result) => ({ result, seconds: (performance.now() - started) / 1000 }))
+      .finally(async () => {
+        await tracing;
+        await traceClient?.end().catch(() => {});
+      });
+    const { result: final, seconds } = await following;
     let limit = o.processes === 0 ? deps.wms.get(connection).limiter.limit : undefined;
     if (o.processes > 0 && o.databaseUrl) {
       // The deployment's shared limit, as the worker processes left it.
