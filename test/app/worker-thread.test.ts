@@ -40,8 +40,11 @@ describe('startWorkerThread', () => {
         abandonSharedLock(sharedLock, 'worker');
       },
     });
+    // The stand-in dies on this query; a query in flight when the thread ends answers as a thread without data.
+    const inFlight = thread.metrics();
     const error = await thread.died;
     expect(error.message).toMatch(/worker thread exited with code 1/);
+    expect(await inFlight).toEqual([]);
     expect(exited).toBe(1);
     const receiver = new SharedMutex(sharedLock, 'receiver');
     expect(receiver.tryAcquire()).toBe(true);
