@@ -227,6 +227,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
 
   #claim(name: string, batchSize: number): Job[] {
     const now = this.#now();
+    if (this.#s.anyClaimable.get({ name, now }) === undefined) return [];
     const policy = this.#s.getQueue.get({ name })?.policy ?? 'standard';
     let rows: JobRow[];
     if (policy === 'stately') {

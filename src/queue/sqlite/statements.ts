@@ -51,6 +51,9 @@ export function prepareStatements(db: Database.Database) {
               @singleton_key, @start_after, @now)
       ON CONFLICT DO NOTHING
       RETURNING id`),
+    // A read: most fetches under load find nothing (every loop of a queue wakes on each send, one
+    // takes the job), and an UPDATE that changes nothing still takes and gives back the write lock.
+    anyClaimable: db.prepare<{ name: string; now: number }, 1>(`SELECT 1 FROM jobs WHERE ${claimable} LIMIT 1`).pluck(),
     claim: db.prepare<{ name: string; now: number; n: number; lease: number }, JobRow>(`
       UPDATE jobs SET state = 'active', started_at = @now, lease_until = ${leaseUntil}
       WHERE id IN (SELECT id FROM jobs WHERE ${claimable} ORDER BY id LIMIT @n)
