@@ -4,20 +4,19 @@
 // child process, with four connections: `async` (no ERP: the baseline, today's acknowledgement),
 // `sync` (an ERP that verifies the signature and accepts after --erp-ms), `refuse` (the same ERP
 // refusing every document after --erp-ms) and `hang` (an ERP that never answers). The ERP is a
-// plain node:http server in this process. Each close document is a fresh realistic reception
+// plain node:http server in a process of its own (bench/servers/erp.ts): in the bench's process,
+// its work and the client's delayed each other (the service saw it answer 15-22 ms late at 20 in
+// flight). Each close document is a fresh realistic reception
 // (fixtures/webhooks/reception-close.json); the time measured is the WMS's: request sent to
 // answer read. Checks every answer, that every ERP message verified, and that every accepted
 // document was processed (every refused one kept rejected_by_erp), then prints the table and
 // writes bench/results/close-ack.json (tables + chart for docs/benchmarks.md).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Webhook } from 'standardwebhooks';
 import { tempDir } from '../test/support/tmp.js';
 import { pooled, printTable, writeResults, type Row } from './lib/report.js';
 
@@ -46,36 +45,25 @@ const fixture = JSON.parse(readFileSync(new URL('../fixtures/webhooks/reception-
 let seq = 0;
 const reception = () => JSON.stringify({ ...fixture, closingDocumentCode: `BENCH-${Date.now().toString(36)}-${++seq}` });
 
-/** The ERP: verifies each message, answers after ERP_MS (accept or refuse), or never (hang). */
+/** The ERP (bench/servers/erp.ts) in its own process: verifies each message, answers after ERP_MS (accept or refuse), or never (hang). */
 async function startErp() {
-  const wh = new Webhook(secret);
-  const stats = { verified: 0, unverified: 0 };
-  const hanging = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        wh.verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>);
-        stats.verified += 1;
-      } catch {
-        stats.unverified += 1;
-      }
-      if (req.url === '/hang') return void hanging.add(res);
-      const body = req.url === '/refuse' ? { success: false, message: 'Purchase order already closed in the ERP' } : { success: true };
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)), ERP_MS);
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./servers/erp.ts', import.meta.url))], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ERP_SECRET: secret, ERP_MS: String(ERP_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the ERP exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const found = /^listening (\S+)$/.exec(line)?.[1];
+      if (found) resolve(found);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    stats,
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    stats: async () => (await (await fetch(`${url}/stats`)).json()) as { verified: number; unverified: number },
+    close: async () => (child.kill('SIGTERM'), await exited),
   };
 }
 
@@ -175,6 +163,7 @@ async function main(): Promise<void> {
     let processed = 0;
     while ((processed = await metricsOf(serve.url, 'processed')) < accepted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     const kept = await metricsOf(serve.url, 'rejected_by_erp');
+    const erpStats = await erp.stats();
 
     const base = measured[0]!;
     const baseP99 = pct(base.times, 99);
@@ -198,12 +187,12 @@ async function main(): Promise<void> {
     });
     printTable('ERP close acknowledgement (sync): time from the WMS sending a reception to its answer', rows);
     const checks: Row[] = [
-      { check: 'ERP messages with a valid signature', value: `${erp.stats.verified} of ${erp.stats.verified + erp.stats.unverified}` },
+      { check: 'ERP messages with a valid signature', value: `${erpStats.verified} of ${erpStats.verified + erpStats.unverified}` },
       { check: 'accepted receptions processed', value: `${processed} of ${accepted}` },
       { check: 'refused receptions kept rejected_by_erp', value: `${kept} of ${refused}` },
     ];
     printTable('Checks', checks);
-    const ok = erp.stats.unverified === 0 && processed >= accepted && kept === refused && measured.every((m) => m.wrong === 0);
+    const ok = erpStats.unverified === 0 && processed >= accepted && kept === refused && measured.every((m) => m.wrong === 0);
     const chart = measured.slice(1).map(({ s, times }) => ({
       label: s.connection === 'hang' ? `${s.name}: slowest answer` : `${s.name}: p99`,
       ours: round(s.connection === 'hang' ? Math.max(...times) : pct(times, 99)),
@@ -215,7 +204,7 @@ async function main(): Promise<void> {
       requests: REQUESTS,
       erpMs: ERP_MS,
       budgetMs: BUDGET_MS,
-      note: 'wms-sync serve as shipped (bin/wms-sync.js, SQLite, its worker on); the ERP and the client run in the bench process, over loopback',
+      note: 'wms-sync serve as shipped (bin/wms-sync.js, SQLite, its worker on); the client runs in the bench process, the ERP in a process of its own (bench/servers/erp.ts), over loopback',
       tables: [
         { title: 'ERP close acknowledgement (sync): time from the WMS sending a reception to its answer', rows },
         { title: 'Checks', rows: checks },
