@@ -11,13 +11,12 @@
 // answer read. Checks every answer, that every ERP message verified, and that every accepted
 // document was processed (every refused one kept rejected_by_erp), then prints the table and
 // writes bench/results/close-ack.json (tables + chart for docs/benchmarks.md).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tempDir } from '../test/support/tmp.js';
+import { startChild } from './lib/child.js';
 import { pooled, printTable, writeResults, type Row } from './lib/report.js';
 
 const { values: opts } = parseArgs({
@@ -37,7 +36,6 @@ const BUDGET_MS = Number(opts['budget-ms'] ?? (QUICK ? 2000 : 20_000));
 const CONCURRENCY = Number(opts.concurrency);
 const HANGING = QUICK ? 5 : 20;
 const BIN = fileURLToPath(new URL('../bin/wms-sync.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const password = randomBytes(12).toString('hex');
@@ -47,23 +45,11 @@ const reception = () => JSON.stringify({ ...fixture, closingDocumentCode: `BENCH
 
 /** The ERP (bench/servers/erp.ts) in its own process: verifies each message, answers after ERP_MS (accept or refuse), or never (hang). */
 async function startErp() {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./servers/erp.ts', import.meta.url))], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ERP_SECRET: secret, ERP_MS: String(ERP_MS) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the ERP exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const found = /^listening (\S+)$/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-  });
+  const child = await startChild(['--import', 'tsx', fileURLToPath(new URL('./servers/erp.ts', import.meta.url))], { ERP_SECRET: secret, ERP_MS: String(ERP_MS) });
   return {
-    url,
-    stats: async () => (await (await fetch(`${url}/stats`)).json()) as { verified: number; unverified: number },
-    close: async () => (child.kill('SIGTERM'), await exited),
+    url: child.url,
+    stats: async () => (await (await fetch(`${child.url}/stats`)).json()) as { verified: number; unverified: number },
+    stop: child.stop,
   };
 }
 
@@ -81,20 +67,13 @@ async function startServe(erpUrl: string, dir: string) {
   const sync = (path: string) => ({ erpWebhookUrl: `${erpUrl}${path}`, erpWebhookSecret: secret, erpCloseAck: 'sync' });
   const file = `${dir}/connections.json`;
   writeFileSync(file, JSON.stringify([conn('async'), conn('sync', sync('/accept')), conn('refuse', sync('/refuse')), conn('hang', sync('/hang'))]));
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', DATA_DIR: dir, CONNECTIONS_FILE: file, ERP_CLOSE_ACK_TIMEOUT_MS: String(BUDGET_MS), RECONCILE_CRON: 'off' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  return startChild([BIN, 'serve', '--port', '0'], {
+    LOG_LEVEL: 'info',
+    DATA_DIR: dir,
+    CONNECTIONS_FILE: file,
+    ERP_CLOSE_ACK_TIMEOUT_MS: String(BUDGET_MS),
+    RECONCILE_CRON: 'off',
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const found = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-  });
-  return { url, stop: async () => (child.kill('SIGTERM'), await exited) };
 }
 
 const AUTH = `Basic ${Buffer.from(`wms-bench:${password}`).toString('base64')}`;
@@ -216,7 +195,7 @@ async function main(): Promise<void> {
     if (!ok) process.exitCode = 1;
   } finally {
     await serve.stop();
-    await erp.close();
+    await erp.stop();
     tmp.remove();
   }
 }

@@ -17,7 +17,8 @@ import Database from 'better-sqlite3';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { toFeedEvent } from '../src/erp/feed.js';
 import { tempDir } from '../test/support/tmp.js';
-import { epochMs, feedPoller, paced, percentile, request, script, startChild, type Child } from './deliver-lib.js';
+import { epochMs, feedPoller, paced, percentile, request, script } from './deliver-lib.js';
+import { startChild, type Child } from './lib/child.js';
 import { pooled, printTable, writeResults, type Row } from './lib/report.js';
 
 const { values: opts } = parseArgs({
