@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PushContext } from './context.js';
 import { PUSH_QUEUE, type PushJob } from './jobs.js';
 import { recordInternalFailure } from './internal-failure.js';
-import { processRecord, type Outcome } from './process.js';
+import { processRecord, type Outcome, type PushLease } from './process.js';
 
 /** Rounds one job makes when new payloads keep arriving during its pushes; the rest go to their own jobs. */
 const MAX_ROUNDS = 3;
@@ -25,8 +25,9 @@ export async function handlePush(ctx: PushContext, job: PushJob, attempt: { fina
     }
     let outcome: Outcome;
     let after;
+    const lease: PushLease = { owner, released: false };
     try {
-      outcome = await processRecord(ctx, record, round === 0 ? job : { recordId: job.recordId });
+      outcome = await processRecord(ctx, record, round === 0 ? job : { recordId: job.recordId }, lease);
     } catch (err) {
       if (!ctx.stopping?.aborted) {
         await recordInternalFailure(ctx, record, err, attempt.final);
@@ -34,11 +35,11 @@ export async function handlePush(ctx: PushContext, job: PushJob, attempt: { fina
       }
       // Stopping: the push was let go mid-call. A fresh job takes it up in the next process (or
       // another one now); this one ends, so no retry is spent and no job dies of a shutdown.
-      after = await ctx.store.outbox.release(job.recordId, owner);
+      after = await release(ctx, job.recordId, lease);
       await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId, ...(job.retry ? { retry: job.retry } : {}) });
       return outcomes;
     } finally {
-      after ??= await ctx.store.outbox.release(job.recordId, owner);
+      after ??= await release(ctx, job.recordId, lease);
     }
     outcomes.push(outcome);
     ctx.pushes.inc({ entity: record.entity, outcome: outcome.kind });
@@ -56,6 +57,14 @@ export async function handlePush(ctx: PushContext, job: PushJob, attempt: { fina
   // Still changing: hand the newest payload to a job of its own rather than hold this worker.
   await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId });
   return outcomes;
+}
+
+/** Gives the lease back, unless the push's last write did (the record as it was then). */
+async function release(ctx: PushContext, recordId: number, lease: PushLease) {
+  if (lease.released) return lease.after;
+  lease.released = true;
+  lease.after = await ctx.store.outbox.release(recordId, lease.owner);
+  return lease.after;
 }
 
 function log(ctx: PushContext, entity: string, externalCode: string, outcome: Outcome): void {

@@ -15,18 +15,29 @@ export type Outcome =
   | { kind: 'failed'; failure: PushFailure };
 
 /**
+ * The push lease a job holds on its record. A push that ends synced gives it back with the same
+ * write (`markSyncedAndRelease`) and keeps here the record as it is after; otherwise the job
+ * gives it back itself (`handlePush`).
+ */
+export interface PushLease {
+  owner: string;
+  released: boolean;
+  after?: OutboundRecord | undefined;
+}
+
+/**
  * One decision for a record whose push lease this job holds: nothing to do, wait for its
  * references, or push it and record what the WMS said. A WMS error in any step (the look-up of a
  * reference, the push) is recorded on the record, counted as an attempt, and retried or failed.
  * Errors that are not the WMS's (the store down, a bug) propagate: the job records them (see
  * `handlePush`) and the queue retries it.
  */
-export async function processRecord(ctx: PushContext, record: OutboundRecord, job: PushJob): Promise<Outcome> {
+export async function processRecord(ctx: PushContext, record: OutboundRecord, job: PushJob, lease: PushLease): Promise<Outcome> {
   const now = ctx.clock.now();
   if (record.state !== 'pending') return { kind: 'skipped', why: 'not-pending' };
   if (record.payloadHash === record.syncedHash) {
     // The WMS already holds this payload (it was synced, changed, and changed back): no call.
-    await ctx.store.outbox.markSynced(record.id, record.payloadHash, now);
+    await markSyncedAndRelease(ctx, record, lease, now);
     return { kind: 'skipped', why: 'unchanged' };
   }
   const connection = ctx.connections.get(record.connection);
@@ -53,9 +64,14 @@ export async function processRecord(ctx: PushContext, record: OutboundRecord, jo
     attempt ??= await ctx.store.outbox.recordAttempt(record.id, ctx.clock.now());
     return failOrRetry(ctx, record, job, err, attempt, step);
   }
-  await ctx.store.outbox.markSynced(record.id, record.payloadHash, ctx.clock.now());
+  await markSyncedAndRelease(ctx, record, lease, ctx.clock.now());
   await wakeWaiters(ctx, record);
   return { kind: 'synced' };
+}
+
+async function markSyncedAndRelease(ctx: PushContext, record: OutboundRecord, lease: PushLease, at: Date): Promise<void> {
+  lease.after = await ctx.store.outbox.markSyncedAndRelease(record.id, record.payloadHash, at, lease.owner);
+  lease.released = true;
 }
 
 async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJob, err: WmsError, attempts: number, step: PushStep): Promise<Outcome> {

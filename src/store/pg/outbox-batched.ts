@@ -4,7 +4,7 @@ import type { OutboundRecord, OutboundRef, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundRecords as t, outboundWaits as w } from './schema.js';
 
-type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'>;
+type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'markSyncedAndRelease' | 'hasWaiters' | 'getMany' | 'setWaits'>;
 
 /** A document's references are a handful; big look-ups (the intake's) go on their own. */
 const SMALL_LOOKUP = 50;
@@ -69,6 +69,20 @@ function batchedStatements(orm: PgOrm) {
       .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}) AS v(id, hash, at)`)
       .where(and(sql`${t.id} = v.id`, lockedInOrder))
       .prepare('wms_sync_outbox_mark_synced_many'),
+    markSyncedAndRelease: orm
+      .update(t)
+      .set({
+        syncedHash: sql`v.hash`,
+        state: sql`CASE WHEN ${t.payloadHash} = v.hash THEN 'synced' ELSE 'pending' END`,
+        lastError: null,
+        updatedAt: sql`v.at`,
+        lockedBy: sql`CASE WHEN ${t.lockedBy} = v.owner THEN NULL ELSE ${t.lockedBy} END`,
+        lockedUntil: sql`CASE WHEN ${t.lockedBy} = v.owner THEN NULL ELSE ${t.lockedUntil} END`,
+      })
+      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}, ${arr('owners', 'text')}) AS v(id, hash, at, owner)`)
+      .where(and(sql`${t.id} = v.id`, lockedInOrder))
+      .returning(columns)
+      .prepare('wms_sync_outbox_mark_synced_and_release_many'),
     hasWaiters: orm
       .selectDistinct({ connection: w.connection, entity: w.entity, externalCode: w.externalCode })
       .from(w)
@@ -128,6 +142,17 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
     return inputs.map(() => undefined);
   }, byKey());
 
+  const markSyncedAndRelease = coalesce<{ id: number; hash: string; at: Date; owner: string }, OutboundRecord | undefined>(async (inputs) => {
+    const rows = await st().markSyncedAndRelease.execute({
+      ids: inputs.map((i) => i.id),
+      hashes: inputs.map((i) => i.hash),
+      ats: inputs.map((i) => iso(i.at)),
+      owners: inputs.map((i) => i.owner),
+    });
+    const after = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
+    return inputs.map((i) => after.get(i.id));
+  }, byKey());
+
   const key = (connection: string, entity: string, code: string) => `${connection}\u0001${entity}\u0001${code}`;
 
   // A read, run after each caller's own mark committed: a waiter registering meanwhile still finds
@@ -169,6 +194,7 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
     markSynced: async (id, pushedHash, at) => {
       await markSynced({ id, hash: pushedHash, at });
     },
+    markSyncedAndRelease: (id, pushedHash, at, owner) => markSyncedAndRelease({ id, hash: pushedHash, at, owner }),
     hasWaiters: (connection, target) => hasWaiters({ connection, target }),
   };
 }

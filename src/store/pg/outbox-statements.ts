@@ -6,7 +6,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /**
  * The push path's statements, built once and named, so Postgres parses and plans each once per
- * connection and drizzle does not build them again per push (four of them run per pushed record).
+ * connection and drizzle does not build them again per push (three of them run per pushed record).
  */
 export function pgOutboxStatements(orm: PgOrm) {
   return {
@@ -39,6 +39,20 @@ export function pgOutboxStatements(orm: PgOrm) {
       })
       .where(eq(t.id, p('id')))
       .prepare('wms_sync_outbox_mark_synced'),
+    markSyncedAndRelease: orm
+      .update(t)
+      .set({
+        syncedHash: sql`${p('hash')}`,
+        state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
+        lastError: null,
+        updatedAt: sql`${p('at')}::timestamptz`,
+        // Only the owner gives the lease back (a lease that ran out and was taken stays taken).
+        lockedBy: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedBy} END`,
+        lockedUntil: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedUntil} END`,
+      })
+      .where(eq(t.id, p('id')))
+      .returning()
+      .prepare('wms_sync_outbox_mark_synced_and_release'),
   };
 }
 

@@ -53,6 +53,8 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       await st().markSynced.execute({ id, hash: pushedHash, at: at.toISOString() });
     },
 
+    markSyncedAndRelease: async (id, pushedHash, at, owner) => (await st().markSyncedAndRelease.execute({ id, hash: pushedHash, at: at.toISOString(), owner }))[0],
+
     markFailed: async (id, error, at, forHash) => {
       await orm
         .update(t)

@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './database.js';
 import type { OutboxStatements } from './outbox-statements.js';
 import type { Run } from './runner.js';
 
-type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced'>;
+type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'markSyncedAndRelease'>;
 
 /**
  * The push path's writes on the store (not in a transaction), one transaction per turn of the event
@@ -40,6 +40,9 @@ export function sqliteBatchedOutbox(raw: SqliteDatabase['raw'], run: Run, statem
     s().markSynced.run({ id: i.id, hash: i.hash, at: i.at.getTime() });
     return undefined;
   });
+  const markSyncedAndRelease = batched((i: { id: number; hash: string; at: Date; owner: string }): OutboundRecord | undefined =>
+    s().markSyncedAndRelease.get({ id: i.id, hash: i.hash, at: i.at.getTime(), owner: i.owner }),
+  );
   return {
     claim: (id, owner, until, at) => claim({ id, owner, until, at }),
     release: (id, owner) => release({ id, owner }),
@@ -47,5 +50,6 @@ export function sqliteBatchedOutbox(raw: SqliteDatabase['raw'], run: Run, statem
     markSynced: async (id, pushedHash, at) => {
       await markSynced({ id, hash: pushedHash, at });
     },
+    markSyncedAndRelease: (id, pushedHash, at, owner) => markSyncedAndRelease({ id, hash: pushedHash, at, owner }),
   };
 }

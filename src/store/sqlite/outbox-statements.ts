@@ -75,6 +75,20 @@ function prepare(orm: SqliteOrm) {
       })
       .where(eq(t.id, p('id')))
       .prepare(),
+    markSyncedAndRelease: orm
+      .update(t)
+      .set({
+        syncedHash: v('hash'),
+        // As markSynced; the lease is given back only by its owner (a lease that ran out and was taken stays taken).
+        state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
+        lastError: null,
+        updatedAt: v('at'),
+        lockedBy: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedBy} END`,
+        lockedUntil: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedUntil} END`,
+      })
+      .where(eq(t.id, p('id')))
+      .returning()
+      .prepare(),
     releaseWaiters: orm
       .delete(w)
       .where(and(eq(w.connection, p('connection')), eq(w.entity, p('entity')), eq(w.externalCode, p('code'))))

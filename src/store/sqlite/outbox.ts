@@ -42,6 +42,8 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
         s().markSynced.run({ id, hash: pushedHash, at: at.getTime() });
       }),
 
+    markSyncedAndRelease: (id, pushedHash, at, owner) => run(() => s().markSyncedAndRelease.get({ id, hash: pushedHash, at: at.getTime(), owner })),
+
     markFailed: (id, error, at, forHash) =>
       run(() => {
         orm
