@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { requestContext } from '../lib/http.js';
+import { bodyLimit, requestContext } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
 import { WMS_PATHS, WMS_BASE_PATH } from '../wms/index.js';
 import { bearerAuth } from './http/auth.js';
@@ -46,12 +45,7 @@ export function createEmulatorApp(services: EmulatorServices, options: EmulatorA
   app.use('*', faultInjection(services.faults));
   app.use(
     '*',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new HTTPException(413);
-      },
-    }),
+    bodyLimit(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, () => new HTTPException(413)),
   );
   const control = controlAuth(services.adminToken);
   app.use(`${CONTROL_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH || c.req.path === DOCS_PATH || c.req.path === DOCS_SCRIPT_PATH ? next() : control(c, next)));

@@ -34,11 +34,11 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
   };
 }
 
-export function bodyLimit(maxBytes: number): MiddlewareHandler {
+export function bodyLimit(maxBytes: number, tooLarge: () => Error = () => payloadTooLarge(maxBytes)): MiddlewareHandler {
   const streaming = honoBodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw payloadTooLarge(maxBytes);
+      throw tooLarge();
     },
   });
   return (c, next) => {
@@ -47,7 +47,7 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
     // request under load, three times a whole JSON round trip); it only reads chunked bodies now.
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined && /^\d+$/.test(length)) {
-      if (Number(length) > maxBytes) throw payloadTooLarge(maxBytes);
+      if (Number(length) > maxBytes) throw tooLarge();
       return next();
     }
     return streaming(c, next);

@@ -43,6 +43,18 @@ describe('request problems answer the spec bodies', () => {
     expect((await call(app, 'GET', `${API}/product/BIG`, { token })).status).toBe(404);
   });
 
+  it('a body whose Content-Length is over the limit → 413 from the header alone; one at the limit is read', async () => {
+    const { app } = setup({ bodyLimitBytes: 4096 });
+    const { token } = await provision(app, 'acme');
+    const big = JSON.stringify({ externalCode: 'BIG2', description: 'x'.repeat(10_000) });
+    const res = await call(app, 'POST', `${API}/product`, { token, json: JSON.parse(big), headers: { 'content-length': String(Buffer.byteLength(big)) } });
+    expect(res.status).toBe(413);
+    expect(expectBadRequestObject(res.body, 413).errorKey).toBe('payloadtoolarge');
+    const fits = JSON.stringify({ externalCode: 'FITS', description: 'x'.repeat(100) });
+    const ok = await call(app, 'POST', `${API}/product`, { token, json: JSON.parse(fits), headers: { 'content-length': String(Buffer.byteLength(fits)) } });
+    expect(ok.status).toBeLessThan(300);
+  });
+
   it('an unknown path under the API → 404 bad-request object (after authentication)', async () => {
     const { app } = setup();
     const { token } = await provision(app, 'acme');
