@@ -98,7 +98,10 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
     traceClient?.on('error', () => {});
     await traceClient?.connect();
     let tracing: Promise<unknown> = Promise.resolve();
-    const following = followSync(deps, ids, {
+    // The run's store is fresh, so its counts by state are the run's: read from an index, not by
+    // looking up every id (21 ms a look for 16,000 ids on Postgres, in the database the pushes use).
+    const runCounts = { store: { outbox: { summarize: async () => (await deps.store.outbox.stateSummary()).counts } } };
+    const following = followSync(runCounts, ids, {
       // Each look reads the state of every id, in this process, beside the worker it measures
       // (7.7 % of its CPU at one look per 50 ms with 12,000 ids): a look per 250 ms until the last
       // 2 % are pending, then per 50 ms, so the end is still seen within 50 ms.

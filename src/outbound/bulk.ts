@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../lib/zod-issues.js';
-import type { OutboundRecord, OutboundState } from '../store/index.js';
+import type { OutboundRecord, OutboundState, OutboxRepo } from '../store/index.js';
 import { KINDS, MAX_BATCH_ITEMS, type IntakeKind } from './entities.js';
 import type { FileItem } from './files.js';
 import { acceptBatch, type IntakeDeps } from './intake.js';
@@ -40,7 +40,7 @@ export type StateCounts = Record<OutboundState, number>;
  * `onTick` with the counts at each look. Returns the last counts.
  */
 export async function followSync(
-  deps: Pick<IntakeDeps, 'store'>,
+  deps: { store: { outbox: Pick<OutboxRepo, 'summarize'> } },
   recordIds: readonly number[],
   options: {
     /** Between two looks; a function of the last counts may look more often near the end (each look reads every id). */
