@@ -24,6 +24,7 @@ import {
   type SendOptions,
   type WorkOptions,
 } from './types.js';
+import { openJobNotifier, type JobNotifier } from './pg-notify.js';
 import { openWakeChannel, type WakeChannel } from './wake-channel.js';
 import { WorkerLoop } from './worker-loop.js';
 
@@ -38,6 +39,8 @@ export interface PgBossQueueOptions {
   leaseSeconds?: number;
   /** A `BroadcastChannel` name shared with the other threads of this process (`wake-channel.ts`). */
   wakeChannel?: string;
+  /** Wakes other processes' loops through LISTEN/NOTIFY (`pg-notify.ts`); on unless false. */
+  notify?: boolean;
 }
 
 type BossJob = { id: string; name: string; data: unknown; retryCount?: number; retryLimit?: number; expireInSeconds?: number | string };
@@ -65,9 +68,14 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   #sweeping = false;
   readonly #wakeChannelName: string | undefined;
   #channel: WakeChannel | undefined;
+  readonly #pool: pg.Pool;
+  readonly #notify: boolean;
+  #notifier: JobNotifier | undefined;
 
   constructor(options: PgBossQueueOptions) {
     super();
+    this.#pool = options.pool;
+    this.#notify = options.notify ?? true;
     this.#wakeChannelName = options.wakeChannel;
     this.#tables = new BossTables(options.pool, options.schema);
     this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
@@ -87,6 +95,9 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
 
   async start(): Promise<void> {
     if (this.#wakeChannelName && !this.#channel) this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
+    if (this.#notify && !this.#notifier) {
+      this.#notifier = openJobNotifier({ pool: this.#pool, schema: this.#tables.schema, onError: (err) => this.#report(Promise.reject(err)) });
+    }
     await this.boss.start();
     await this.#tables.ensureIndexes();
   }
@@ -104,6 +115,8 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     await this.boss.stop({ graceful: false, close: false, wait: true });
     this.#channel?.close();
     this.#channel = undefined;
+    await this.#notifier?.close();
+    this.#notifier = undefined;
     return ended.every(Boolean);
   }
 
@@ -174,10 +187,13 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   #wake(name: string): void {
     this.#wakeLocal(name);
     this.#channel?.post(name);
+    this.#notifier?.notify(name);
   }
 
+  /** `*` wakes every loop (the notification connection is back: what was sent meanwhile is waiting). */
   #wakeLocal(name: string): void {
-    for (const loop of this.#loops.get(name) ?? []) loop.wake();
+    const loops = name === '*' ? [...this.#loops.values()].flat() : (this.#loops.get(name) ?? []);
+    for (const loop of loops) loop.wake();
   }
 
   async work<T>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
@@ -206,6 +222,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, driver, this, heartbeatMs(this.#leaseSeconds));
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
+    this.#notifier?.listen((queue) => this.#wakeLocal(queue));
     this.#leaseSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.releaseExpired());
     this.#deadSweep ??= this.#every(this.#maintenanceMs, () => this.reportExpiredDead());
     // A burst of sends (a catalogue loaded at once) gets the job table's statistics soon, not at autovacuum's next look.
