@@ -161,14 +161,12 @@ export interface OutboxRepo {
   get(connection: string, entity: OutboundEntity, externalCode: string): Promise<OutboundRecord | undefined>;
   getById(id: number): Promise<OutboundRecord | undefined>;
   recordAttempt(id: number, at: Date): Promise<number>;
-  /** Marks synced with the hash that was pushed; a newer payload stored meanwhile stays pending. */
-  markSynced(id: number, pushedHash: string, at: Date): Promise<void>;
   /**
-   * `markSynced` and `release` in one write, the end of a push: marks synced with the hash that was
-   * pushed and gives the lease back (only `owner`'s); returns the record as it is now. One row
-   * version instead of two, and one statement, for every item pushed.
+   * Marks synced with the hash that was pushed (a newer payload stored meanwhile stays pending) and,
+   * with `owner`, gives that owner's push lease back in the same write: the end of a push, one row
+   * version and one statement per item instead of two. Returns the record as it is now.
    */
-  markSyncedAndRelease(id: number, pushedHash: string, at: Date, owner: string): Promise<OutboundRecord | undefined>;
+  markSynced(id: number, pushedHash: string, at: Date, owner?: string): Promise<OutboundRecord | undefined>;
   /**
    * Marks failed with the error. With `forHash`, only while that payload is still the one stored:
    * a newer payload that arrived during the push stays pending.

@@ -302,29 +302,31 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(await store.outbox.claim(999_999_999, 'x', until, at)).toBeUndefined();
       });
 
-      it('markSyncedAndRelease: marks synced as markSynced does and frees the lease only for its owner, one record or many at once', async () => {
+      it('markSynced with an owner: marks synced and frees the lease only for that owner, one record or many at once', async () => {
         const until = new Date(at.getTime() + 60_000);
         const codes = Array.from({ length: 21 }, (_, i) => key(`R${i}`));
         const up = (i: number, hash = `h${i}`) => store.outbox.upsert({ connection: 'c11c', entity: 'product', externalCode: codes[i]!, payload: { i }, payloadHash: hash, at });
         const { record } = await up(0);
         await store.outbox.claim(record.id, 'me', until, at);
-        const after = await store.outbox.markSyncedAndRelease(record.id, 'h0', at, 'me');
+        const after = await store.outbox.markSynced(record.id, 'h0', at, 'me');
         expect(after).toMatchObject({ id: record.id, state: 'synced', syncedHash: 'h0', lastError: null, lockedBy: null, lockedUntil: null });
         expect(await store.outbox.getById(record.id)).toEqual(after);
         expect(await store.outbox.claim(record.id, 'next', until, at)).toMatchObject({ lockedBy: 'next' });
         // Not the owner (its lease ran out and was taken): marked, the lease stays with its holder.
         await up(0, 'h0b');
-        expect(await store.outbox.markSyncedAndRelease(record.id, 'h0b', at, 'me')).toMatchObject({ state: 'synced', syncedHash: 'h0b', lockedBy: 'next' });
-        // A newer payload stored during the push stays pending (as with markSynced), and the lease is freed.
+        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'me')).toMatchObject({ state: 'synced', syncedHash: 'h0b', lockedBy: 'next' });
+        // No owner (an operator's or a test's mark): the lease is left as it is.
+        expect(await store.outbox.markSynced(record.id, 'h0b', at)).toMatchObject({ state: 'synced', lockedBy: 'next' });
+        // A newer payload stored during the push stays pending, and the lease is freed.
         await up(0, 'h0c');
-        expect(await store.outbox.markSyncedAndRelease(record.id, 'h0b', at, 'next')).toMatchObject({ state: 'pending', payloadHash: 'h0c', syncedHash: 'h0b', lockedBy: null });
-        expect(await store.outbox.markSyncedAndRelease(999_999_999, 'h', at, 'me')).toBeUndefined();
+        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'next')).toMatchObject({ state: 'pending', payloadHash: 'h0c', syncedHash: 'h0b', lockedBy: null });
+        expect(await store.outbox.markSynced(999_999_999, 'h', at, 'me')).toBeUndefined();
 
         // Many at once, in one turn (Postgres shares the statement): each row decided on its own.
         const records = await Promise.all(Array.from({ length: 20 }, (_, i) => up(i + 1)));
         const ids = records.map((r) => r.record.id);
         await Promise.all(ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)));
-        const done = await Promise.all(ids.map((id, i) => store.outbox.markSyncedAndRelease(id, i === 7 ? 'stale' : `h${i + 1}`, at, i === 3 ? 'intruder' : `o${i}`)));
+        const done = await Promise.all(ids.map((id, i) => store.outbox.markSynced(id, i === 7 ? 'stale' : `h${i + 1}`, at, i === 3 ? 'intruder' : `o${i}`)));
         expect(done.map((r) => r!.id)).toEqual(ids);
         expect(done.map((r) => r!.state)).toEqual(ids.map((_, i) => (i === 7 ? 'pending' : 'synced')));
         expect(done.map((r) => r!.lockedBy)).toEqual(ids.map((_, i) => (i === 3 ? 'o3' : null)));

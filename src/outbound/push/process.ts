@@ -16,7 +16,7 @@ export type Outcome =
 
 /**
  * The push lease a job holds on its record. A push that ends synced gives it back with the same
- * write (`markSyncedAndRelease`) and keeps here the record as it is after; otherwise the job
+ * write (`markSynced` with the owner) and keeps here the record as it is after; otherwise the job
  * gives it back itself (`handlePush`).
  */
 export interface PushLease {
@@ -70,7 +70,7 @@ export async function processRecord(ctx: PushContext, record: OutboundRecord, jo
 }
 
 async function markSyncedAndRelease(ctx: PushContext, record: OutboundRecord, lease: PushLease, at: Date): Promise<void> {
-  lease.after = await ctx.store.outbox.markSyncedAndRelease(record.id, record.payloadHash, at, lease.owner);
+  lease.after = await ctx.store.outbox.markSynced(record.id, record.payloadHash, at, lease.owner);
   lease.released = true;
 }
 

@@ -4,7 +4,7 @@ import type { OutboundRecord, OutboundRef, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundRecords as t, outboundWaits as w } from './schema.js';
 
-type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'markSyncedAndRelease' | 'hasWaiters' | 'getMany' | 'setWaits'>;
+type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'>;
 
 /** A document's references are a handful; big look-ups (the intake's) go on their own. */
 const SMALL_LOOKUP = 50;
@@ -65,24 +65,14 @@ function batchedStatements(orm: PgOrm) {
         state: sql`CASE WHEN ${t.payloadHash} = v.hash THEN 'synced' ELSE 'pending' END`,
         lastError: null,
         updatedAt: sql`v.at`,
-      })
-      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}) AS v(id, hash, at)`)
-      .where(and(sql`${t.id} = v.id`, lockedInOrder))
-      .prepare('wms_sync_outbox_mark_synced_many'),
-    markSyncedAndRelease: orm
-      .update(t)
-      .set({
-        syncedHash: sql`v.hash`,
-        state: sql`CASE WHEN ${t.payloadHash} = v.hash THEN 'synced' ELSE 'pending' END`,
-        lastError: null,
-        updatedAt: sql`v.at`,
+        // Only the owner gives the lease back (no owner, no change).
         lockedBy: sql`CASE WHEN ${t.lockedBy} = v.owner THEN NULL ELSE ${t.lockedBy} END`,
         lockedUntil: sql`CASE WHEN ${t.lockedBy} = v.owner THEN NULL ELSE ${t.lockedUntil} END`,
       })
       .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}, ${arr('owners', 'text')}) AS v(id, hash, at, owner)`)
       .where(and(sql`${t.id} = v.id`, lockedInOrder))
       .returning(columns)
-      .prepare('wms_sync_outbox_mark_synced_and_release_many'),
+      .prepare('wms_sync_outbox_mark_synced_many'),
     hasWaiters: orm
       .selectDistinct({ connection: w.connection, entity: w.entity, externalCode: w.externalCode })
       .from(w)
@@ -137,13 +127,8 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
     return inputs.map((i) => attempts.get(i.id) ?? 0);
   }, byKey());
 
-  const markSynced = coalesce<{ id: number; hash: string; at: Date }, undefined>(async (inputs) => {
-    await st().markSynced.execute({ ids: inputs.map((i) => i.id), hashes: inputs.map((i) => i.hash), ats: inputs.map((i) => iso(i.at)) });
-    return inputs.map(() => undefined);
-  }, byKey());
-
-  const markSyncedAndRelease = coalesce<{ id: number; hash: string; at: Date; owner: string }, OutboundRecord | undefined>(async (inputs) => {
-    const rows = await st().markSyncedAndRelease.execute({
+  const markSynced = coalesce<{ id: number; hash: string; at: Date; owner: string | null }, OutboundRecord | undefined>(async (inputs) => {
+    const rows = await st().markSynced.execute({
       ids: inputs.map((i) => i.id),
       hashes: inputs.map((i) => i.hash),
       ats: inputs.map((i) => iso(i.at)),
@@ -191,10 +176,7 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
     claim: (id, owner, until, at) => claim({ id, owner, until, at }),
     release: (id, owner) => release({ id, owner }),
     recordAttempt: (id, at) => recordAttempt({ id, at }),
-    markSynced: async (id, pushedHash, at) => {
-      await markSynced({ id, hash: pushedHash, at });
-    },
-    markSyncedAndRelease: (id, pushedHash, at, owner) => markSyncedAndRelease({ id, hash: pushedHash, at, owner }),
+    markSynced: (id, pushedHash, at, owner) => markSynced({ id, hash: pushedHash, at, owner: owner ?? null }),
     hasWaiters: (connection, target) => hasWaiters({ connection, target }),
   };
 }

@@ -36,23 +36,13 @@ export function pgOutboxStatements(orm: PgOrm) {
         state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
         lastError: null,
         updatedAt: sql`${p('at')}::timestamptz`,
-      })
-      .where(eq(t.id, p('id')))
-      .prepare('wms_sync_outbox_mark_synced'),
-    markSyncedAndRelease: orm
-      .update(t)
-      .set({
-        syncedHash: sql`${p('hash')}`,
-        state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
-        lastError: null,
-        updatedAt: sql`${p('at')}::timestamptz`,
-        // Only the owner gives the lease back (a lease that ran out and was taken stays taken).
+        // Only the owner gives the lease back (a lease that ran out and was taken stays taken; no owner, no change).
         lockedBy: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedBy} END`,
         lockedUntil: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedUntil} END`,
       })
       .where(eq(t.id, p('id')))
       .returning()
-      .prepare('wms_sync_outbox_mark_synced_and_release'),
+      .prepare('wms_sync_outbox_mark_synced'),
   };
 }
 

@@ -49,11 +49,7 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       return row?.attempts ?? 0;
     },
 
-    markSynced: async (id, pushedHash, at) => {
-      await st().markSynced.execute({ id, hash: pushedHash, at: at.toISOString() });
-    },
-
-    markSyncedAndRelease: async (id, pushedHash, at, owner) => (await st().markSyncedAndRelease.execute({ id, hash: pushedHash, at: at.toISOString(), owner }))[0],
+    markSynced: async (id, pushedHash, at, owner) => (await st().markSynced.execute({ id, hash: pushedHash, at: at.toISOString(), owner: owner ?? null }))[0],
 
     markFailed: async (id, error, at, forHash) => {
       await orm

@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './database.js';
 import type { OutboxStatements } from './outbox-statements.js';
 import type { Run } from './runner.js';
 
-type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'markSyncedAndRelease'>;
+type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced'>;
 
 /**
  * The push path's writes on the store (not in a transaction), one transaction per turn of the event
@@ -36,20 +36,13 @@ export function sqliteBatchedOutbox(raw: SqliteDatabase['raw'], run: Run, statem
   );
   const release = batched((i: { id: number; owner: string }): OutboundRecord | undefined => s().release.get({ id: i.id, owner: i.owner }) ?? s().byId.get({ id: i.id }));
   const recordAttempt = batched((i: { id: number; at: Date }): number => s().recordAttempt.get({ id: i.id, at: i.at.getTime() })?.attempts ?? 0);
-  const markSynced = batched((i: { id: number; hash: string; at: Date }): undefined => {
-    s().markSynced.run({ id: i.id, hash: i.hash, at: i.at.getTime() });
-    return undefined;
-  });
-  const markSyncedAndRelease = batched((i: { id: number; hash: string; at: Date; owner: string }): OutboundRecord | undefined =>
-    s().markSyncedAndRelease.get({ id: i.id, hash: i.hash, at: i.at.getTime(), owner: i.owner }),
+  const markSynced = batched((i: { id: number; hash: string; at: Date; owner: string | null }): OutboundRecord | undefined =>
+    s().markSynced.get({ id: i.id, hash: i.hash, at: i.at.getTime(), owner: i.owner }),
   );
   return {
     claim: (id, owner, until, at) => claim({ id, owner, until, at }),
     release: (id, owner) => release({ id, owner }),
     recordAttempt: (id, at) => recordAttempt({ id, at }),
-    markSynced: async (id, pushedHash, at) => {
-      await markSynced({ id, hash: pushedHash, at });
-    },
-    markSyncedAndRelease: (id, pushedHash, at, owner) => markSyncedAndRelease({ id, hash: pushedHash, at, owner }),
+    markSynced: (id, pushedHash, at, owner) => markSynced({ id, hash: pushedHash, at, owner: owner ?? null }),
   };
 }

@@ -72,17 +72,7 @@ function prepare(orm: SqliteOrm) {
         state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
         lastError: null,
         updatedAt: v('at'),
-      })
-      .where(eq(t.id, p('id')))
-      .prepare(),
-    markSyncedAndRelease: orm
-      .update(t)
-      .set({
-        syncedHash: v('hash'),
-        // As markSynced; the lease is given back only by its owner (a lease that ran out and was taken stays taken).
-        state: sql`CASE WHEN ${t.payloadHash} = ${p('hash')} THEN 'synced' ELSE 'pending' END`,
-        lastError: null,
-        updatedAt: v('at'),
+        // Only the owner gives the lease back (a lease that ran out and was taken stays taken; no owner, no change).
         lockedBy: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedBy} END`,
         lockedUntil: sql`CASE WHEN ${t.lockedBy} = ${p('owner')} THEN NULL ELSE ${t.lockedUntil} END`,
       })

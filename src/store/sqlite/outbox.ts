@@ -37,12 +37,7 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
 
     recordAttempt: (id, at) => run(() => s().recordAttempt.get({ id, at: at.getTime() })?.attempts ?? 0),
 
-    markSynced: (id, pushedHash, at) =>
-      run(() => {
-        s().markSynced.run({ id, hash: pushedHash, at: at.getTime() });
-      }),
-
-    markSyncedAndRelease: (id, pushedHash, at, owner) => run(() => s().markSyncedAndRelease.get({ id, hash: pushedHash, at: at.getTime(), owner })),
+    markSynced: (id, pushedHash, at, owner) => run(() => s().markSynced.get({ id, hash: pushedHash, at: at.getTime(), owner: owner ?? null })),
 
     markFailed: (id, error, at, forHash) =>
       run(() => {
