@@ -95,6 +95,8 @@ describe('capacity registry', () => {
     const second = serve('second');
     await held.waitFor(1);
     expect(held.pending.map((p) => p.ms)).toEqual([50]);
+    // the first call's work is done; its answer waits out the latency, holding the only slot
+    expect(served).toEqual(['first']);
     expect(reg.get('acme')?.stats).toMatchObject({ active: 1, queued: 1 });
     held.pending[0]!.done();
     await first;
@@ -104,6 +106,47 @@ describe('capacity registry', () => {
     await second;
     expect(served).toEqual(['first', 'second']);
     expect(reg.get('acme')?.stats).toMatchObject({ active: 0, queued: 0, admitted: 2 });
+  });
+});
+
+describe('the base latency is the whole service time', () => {
+  it("the call's own work counts towards it: the answer waits only what is left, and not at all past it", async () => {
+    const held = heldSleep();
+    const clock = new ManualClock(0);
+    const reg = new CapacityRegistry(clock, held.sleep);
+    reg.set('acme', { concurrency: 4, latencyMs: 50 });
+    const serve = (workMs: number) => {
+      const a = reg.admit('acme');
+      if (!a.ok) throw new Error('refused');
+      return a.serve(async () => {
+        clock.advance(workMs);
+        return workMs;
+      });
+    };
+    const quick = serve(20);
+    await held.waitFor(1);
+    expect(held.pending.map((p) => p.ms)).toEqual([30]);
+    // work longer than the latency: answered when done, no wait on top
+    expect(await serve(70)).toBe(70);
+    expect(held.pending).toHaveLength(1);
+    held.pending[0]!.done();
+    expect(await quick).toBe(20);
+    expect(reg.get('acme')?.stats).toMatchObject({ active: 0, admitted: 2 });
+  });
+
+  it('a call whose work fails still takes the latency, then fails', async () => {
+    const held = heldSleep();
+    const reg = new CapacityRegistry(new ManualClock(0), held.sleep);
+    reg.set('acme', { latencyMs: 50 });
+    const a = reg.admit('acme');
+    if (!a.ok) throw new Error('refused');
+    const failed = a.serve(async () => {
+      throw new Error('boom');
+    }).catch((e: Error) => e.message);
+    await held.waitFor(1);
+    expect(held.pending.map((p) => p.ms)).toEqual([50]);
+    held.pending[0]!.done();
+    expect(await failed).toBe('boom');
   });
 });
 
@@ -192,7 +235,8 @@ describe('the capacity model over HTTP', () => {
 
   it('beyond the concurrency, calls queue: their latency grows with the queue', async () => {
     const held = heldSleep();
-    server = await startEmulatorServer({ sleep: held.sleep });
+    // A clock that stands still: each call's work takes no time, so each answer waits the whole latency.
+    server = await startEmulatorServer({ sleep: held.sleep, clock: new ManualClock() });
     const { app } = server.emulator;
     const acme = await provision(app, 'acme');
     await control(app, 'PUT', '/tenants/acme/capacity', { concurrency: 2, latencyMs: 50 });

@@ -94,11 +94,15 @@ export class CapacityRegistry {
       ok: true,
       serve: async (fn) => {
         await gate?.enter();
+        const entered = this.clock.nowMs();
         try {
-          // The base latency holds the slot, as a server's service time does: concurrency / latency is its throughput.
-          if (latencyMs > 0) await this.sleep(latencyMs);
           return await fn();
         } finally {
+          // The base latency is the call's whole service time, its work included, and holds the
+          // slot: concurrency / latency is the throughput the tenant was given. Waiting the latency
+          // and then working added the emulator's own CPU (and its wait for a core) to every call.
+          const left = latencyMs - (this.clock.nowMs() - entered);
+          if (left > 0) await this.sleep(left);
           gate?.leave();
         }
       },
