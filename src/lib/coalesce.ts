@@ -6,6 +6,9 @@
  * is a round trip and a commit: a push of one record made five, and 200 jobs in flight made five
  * each.
  *
+ * `lingerMs` trades latency for fewer runs where calls come one at a time (a push's mark once its
+ * answer arrives): a run then waits that long for company before it goes, unless its batch is full.
+ *
  * `run` gets the inputs of one batch (never two with the same key: a key already waiting goes in
  * the batch after) and returns one output per input, in order. When it throws, every call of the
  * batch gets the error.
@@ -17,9 +20,16 @@ export interface CoalesceOptions<I> {
   maxBatch: number;
   /** Calls with the same key never share a run (one row updated twice in one statement counts once). */
   key?: (input: I) => unknown;
-  /** Schedules a flush; tests may pass their own. */
-  defer?: (fn: () => void) => void;
+  /** How long a run waits for more calls before it goes (ms; default 0: the next turn of the event loop). */
+  lingerMs?: number;
+  /** Schedules a flush `ms` from now (0: the next turn); tests may pass their own. */
+  defer?: (fn: () => void, ms: number) => void;
 }
+
+const deferDefault = (fn: () => void, ms: number): void => {
+  if (ms > 0) setTimeout(fn, ms);
+  else setImmediate(fn);
+};
 
 interface Waiting<I, O> {
   input: I;
@@ -29,9 +39,12 @@ interface Waiting<I, O> {
 
 export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: CoalesceOptions<I>): (input: I) => Promise<O> {
   const waiting: Waiting<I, O>[] = [];
-  const defer = options.defer ?? setImmediate;
+  const defer = options.defer ?? deferDefault;
+  const linger = options.lingerMs ?? 0;
   let inFlight = 0;
   let scheduled = false;
+  // A flush is due after the linger: a full batch need not wait for it.
+  let lingering = false;
 
   const takeBatch = (): Waiting<I, O>[] => {
     const batch: Waiting<I, O>[] = [];
@@ -52,6 +65,7 @@ export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: Coal
 
   const flush = (): void => {
     scheduled = false;
+    lingering = false;
     while (inFlight < options.maxInFlight && waiting.length > 0) {
       const batch = takeBatch();
       inFlight += 1;
@@ -73,9 +87,13 @@ export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: Coal
   };
 
   const schedule = (): void => {
-    if (scheduled || waiting.length === 0 || inFlight >= options.maxInFlight) return;
+    if (waiting.length === 0 || inFlight >= options.maxInFlight) return;
+    const full = waiting.length >= options.maxBatch;
+    if (scheduled && !(lingering && full)) return;
     scheduled = true;
-    defer(flush);
+    // The linger's timer may still fire after a full batch went: it flushes what waits by then, early, never late.
+    lingering = linger > 0 && !full;
+    defer(flush, lingering ? linger : 0);
   };
 
   return (input) =>

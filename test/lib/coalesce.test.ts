@@ -14,8 +14,13 @@ function statement() {
 /** Flushes run when the test says (the turn of the event loop, made explicit). */
 function manualDefer() {
   let due: (() => void)[] = [];
+  const delays: number[] = [];
   return {
-    defer: (fn: () => void) => void due.push(fn),
+    delays,
+    defer: (fn: () => void, ms: number) => {
+      delays.push(ms);
+      due.push(fn);
+    },
     turn: async () => {
       const now = due;
       due = [];
@@ -75,6 +80,38 @@ describe('coalesce', () => {
     expect(st.runs.map((r) => r.inputs)).toEqual([[1, 2, 3], [4]]);
     st.runs[1]!.finish();
     expect(await Promise.all(all)).toEqual([10, 20, 40, 30]);
+  });
+
+  it('without a linger a run goes at the next turn; with one it waits that long for company, unless its batch is full', async () => {
+    const st = statement();
+    const d = manualDefer();
+    const plain = coalesce(st.run, { maxInFlight: 1, maxBatch: 3, defer: d.defer });
+    const one = plain(1);
+    expect(d.delays).toEqual([0]);
+    await d.turn();
+    st.runs[0]!.finish();
+    expect(await one).toBe(10);
+
+    d.delays.length = 0;
+    const lingering = coalesce(st.run, { maxInFlight: 1, maxBatch: 3, lingerMs: 10, defer: d.defer });
+    const first = [2, 3].map((i) => lingering(i));
+    // one flush, due after the linger, for both
+    expect(d.delays).toEqual([10]);
+    const third = lingering(4);
+    // the batch is full: it need not wait
+    expect(d.delays).toEqual([10, 0]);
+    await d.turn();
+    // the linger's own flush, run after, found nothing left: one run
+    expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3, 4]]);
+    st.runs[1]!.finish();
+    expect(await Promise.all([...first, third])).toEqual([20, 30, 40]);
+  });
+
+  it('with a linger and the default timers, calls still go (on a timer rather than the next turn)', async () => {
+    const runs: number[][] = [];
+    const call = coalesce(async (inputs: number[]) => (runs.push(inputs), inputs.map((i) => -i)), { maxInFlight: 1, maxBatch: 100, lingerMs: 1 });
+    expect(await Promise.all([call(1), call(2)])).toEqual([-1, -2]);
+    expect(runs).toEqual([[1, 2]]);
   });
 
   it("a failed run fails each of its calls, and the next run goes on", async () => {
