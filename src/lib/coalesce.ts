@@ -1,13 +1,14 @@
 /**
  * One statement for many concurrent calls (group commit): calls made while the statement's runs
  * are all in flight, or in the same turn of the event loop, wait and go together in the next run.
- * With nothing in flight a call goes at the next turn, so an idle caller pays no extra round trip;
- * under load each run carries what accumulated during the last one. On Postgres every statement
+ * With nothing in flight a call goes at the next turn (without `lingerMs`), so an idle caller pays
+ * no extra round trip; under load each run carries what accumulated during the last one. On Postgres every statement
  * is a round trip and a commit: a push of one record made five, and 200 jobs in flight made five
  * each.
  *
  * `lingerMs` trades latency for fewer runs where calls come one at a time (a push's mark once its
- * answer arrives): a run then waits that long for company before it goes, unless its batch is full.
+ * answer arrives): a call waits at most that long for company, counted from when it was made, so a
+ * call that already waited for a run in flight is not held again; a full batch goes at once.
  *
  * `run` gets the inputs of one batch (never two with the same key: a key already waiting goes in
  * the batch after) and returns one output per input, in order. When it throws, every call of the
@@ -24,6 +25,8 @@ export interface CoalesceOptions<I> {
   lingerMs?: number;
   /** Schedules a flush `ms` from now (0: the next turn); tests may pass their own. */
   defer?: (fn: () => void, ms: number) => void;
+  /** Milliseconds on a monotonic clock, for the calls' age; tests may pass their own. */
+  now?: () => number;
 }
 
 const deferDefault = (fn: () => void, ms: number): void => {
@@ -33,6 +36,7 @@ const deferDefault = (fn: () => void, ms: number): void => {
 
 interface Waiting<I, O> {
   input: I;
+  at: number;
   resolve: (value: O) => void;
   reject: (err: unknown) => void;
 }
@@ -41,10 +45,13 @@ export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: Coal
   const waiting: Waiting<I, O>[] = [];
   const defer = options.defer ?? deferDefault;
   const linger = options.lingerMs ?? 0;
+  const now = options.now ?? (() => performance.now());
   let inFlight = 0;
   let scheduled = false;
-  // A flush is due after the linger: a full batch need not wait for it.
+  // The pending flush waits out a linger: a call that makes it due now replaces it.
   let lingering = false;
+  // Only the latest scheduled flush runs: a replaced linger's timer must not cut the next one short.
+  let generation = 0;
 
   const takeBatch = (): Waiting<I, O>[] => {
     const batch: Waiting<I, O>[] = [];
@@ -89,16 +96,19 @@ export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: Coal
   const schedule = (): void => {
     if (waiting.length === 0 || inFlight >= options.maxInFlight) return;
     const full = waiting.length >= options.maxBatch;
-    if (scheduled && !(lingering && full)) return;
+    const wait = full || linger <= 0 ? 0 : Math.max(0, linger - (now() - waiting[0]!.at));
+    if (scheduled && !(lingering && wait === 0)) return;
     scheduled = true;
-    // The linger's timer may still fire after a full batch went: it flushes what waits by then, early, never late.
-    lingering = linger > 0 && !full;
-    defer(flush, lingering ? linger : 0);
+    lingering = wait > 0;
+    const mine = ++generation;
+    defer(() => {
+      if (mine === generation) flush();
+    }, wait);
   };
 
   return (input) =>
     new Promise<O>((resolve, reject) => {
-      waiting.push({ input, resolve, reject });
+      waiting.push({ input, at: linger > 0 ? now() : 0, resolve, reject });
       schedule();
     });
 }

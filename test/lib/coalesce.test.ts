@@ -11,20 +11,27 @@ function statement() {
   return { runs, run };
 }
 
-/** Flushes run when the test says (the turn of the event loop, made explicit). */
+/** Flushes run when the test says: `turn()` runs those due at the next turn, `elapse()` the timers too. */
 function manualDefer() {
-  let due: (() => void)[] = [];
+  let due: { fn: () => void; ms: number }[] = [];
   const delays: number[] = [];
+  const runDue = async (timers: boolean) => {
+    const now = due.filter((d) => timers || d.ms === 0);
+    due = due.filter((d) => !now.includes(d));
+    for (const d of now) d.fn();
+    await new Promise((r) => setImmediate(r));
+  };
   return {
     delays,
     defer: (fn: () => void, ms: number) => {
       delays.push(ms);
-      due.push(fn);
+      due.push({ fn, ms });
     },
-    turn: async () => {
-      const now = due;
-      due = [];
-      for (const fn of now) fn();
+    turn: () => runDue(false),
+    elapse: () => runDue(true),
+    /** Fires the oldest flush still due, alone. */
+    fireOldest: async () => {
+      due.shift()?.fn();
       await new Promise((r) => setImmediate(r));
     },
   };
@@ -93,18 +100,62 @@ describe('coalesce', () => {
     expect(await one).toBe(10);
 
     d.delays.length = 0;
-    const lingering = coalesce(st.run, { maxInFlight: 1, maxBatch: 3, lingerMs: 10, defer: d.defer });
+    const lingering = coalesce(st.run, { maxInFlight: 1, maxBatch: 3, lingerMs: 10, defer: d.defer, now: () => 0 });
     const first = [2, 3].map((i) => lingering(i));
-    // one flush, due after the linger, for both
     expect(d.delays).toEqual([10]);
+    await d.turn();
+    // the next turn came, the linger did not end: nothing went
+    expect(st.runs).toHaveLength(1);
     const third = lingering(4);
-    // the batch is full: it need not wait
+    // the batch is full: it goes at the next turn, without the linger's timer
     expect(d.delays).toEqual([10, 0]);
     await d.turn();
-    // the linger's own flush, run after, found nothing left: one run
     expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3, 4]]);
     st.runs[1]!.finish();
     expect(await Promise.all([...first, third])).toEqual([20, 30, 40]);
+    const fourth = lingering(5);
+    expect(d.delays).toEqual([10, 0, 10]);
+    await d.fireOldest();
+    // the first linger's timer, replaced by the full batch, flushes nothing: 5 waits for its own
+    expect(st.runs).toHaveLength(2);
+    await d.elapse();
+    expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3, 4], [5]]);
+    st.runs[2]!.finish();
+    expect(await fourth).toBe(50);
+  });
+
+  it('the linger counts from when a call was made: one that waited for a run in flight is not held again', async () => {
+    const st = statement();
+    const d = manualDefer();
+    let t = 0;
+    const call = coalesce(st.run, { maxInFlight: 1, maxBatch: 100, lingerMs: 10, defer: d.defer, now: () => t });
+    const first = call(1);
+    await d.elapse();
+    expect(st.runs.map((r) => r.inputs)).toEqual([[1]]);
+    t = 3;
+    const second = call(2);
+    const third = call(3);
+    // the one run allowed is in flight: nothing is scheduled yet
+    expect(d.delays).toEqual([10]);
+    t = 7;
+    st.runs[0]!.finish();
+    await first;
+    await d.turn();
+    // 2 was made at 3 and it is 7: it waits the 6 ms left of its linger
+    expect(d.delays).toEqual([10, 6]);
+    t = 20;
+    await d.elapse();
+    expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3]]);
+    const fourth = call(4);
+    t = 35;
+    st.runs[1]!.finish();
+    expect(await Promise.all([second, third])).toEqual([20, 30]);
+    // 4 was made at 20, during the run, which ended at 35: it goes at the next turn
+    expect(d.delays.at(-1)).toBe(0);
+    await d.turn();
+    expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3], [4]]);
+    st.runs[2]!.finish();
+    expect(await fourth).toBe(40);
   });
 
   it('with a linger and the default timers, calls still go (on a timer rather than the next turn)', async () => {

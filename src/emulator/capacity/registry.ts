@@ -101,7 +101,9 @@ export class CapacityRegistry {
           // The base latency is the call's whole service time, its work included, and holds the
           // slot: concurrency / latency is the throughput the tenant was given. Waiting the latency
           // and then working added the emulator's own CPU (and its wait for a core) to every call.
-          const left = latencyMs - (this.clock.nowMs() - entered);
+          const worked = this.clock.nowMs() - entered;
+          // The clock counts whole ms: a measured 1 may be a tenth of one, and the answer must not leave early.
+          const left = worked > 0 ? latencyMs - worked + 1 : latencyMs;
           if (left > 0) await this.sleep(left);
           gate?.leave();
         }
