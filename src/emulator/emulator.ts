@@ -79,7 +79,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if (options.seed === 'demo') seedDemo(ctx, options.demoClient ?? DEFAULT_DEMO_CLIENT);
   };
   const faults = new FaultRegistry(options.random);
-  const capacity = new CapacityRegistry(ctx.clock, options.sleep ?? ((ms) => sleep(ms)));
+  // A test's own sleep comes with the emulator's clock for the time the work took: one timeline for the latency.
+  const capacity = options.sleep ? new CapacityRegistry(ctx.clock, options.sleep, () => ctx.clock.nowMs()) : new CapacityRegistry(ctx.clock, (ms) => sleep(ms), () => performance.now());
   const webhooks = new WebhookDispatcher(ctx, faults, options.deliveryLogMax);
   const dataDir = options.dataDir ?? (options.dataFile ? dirname(options.dataFile) : undefined);
   const snapshots = dataDir ? snapshotDir(dataDir) : undefined;

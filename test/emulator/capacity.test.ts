@@ -70,7 +70,7 @@ describe('gate (concurrency)', () => {
 describe('capacity registry', () => {
   it('is free for a tenant without a model; refuses over the rate with whole seconds to wait', () => {
     const clock = new ManualClock(0);
-    const reg = new CapacityRegistry(clock, () => Promise.resolve());
+    const reg = new CapacityRegistry(clock, () => Promise.resolve(), () => clock.nowMs());
     expect(reg.admit('acme').ok).toBe(true);
     reg.set('acme', { ratePerSecond: 0.5, burst: 1 });
     expect(reg.admit('acme').ok).toBe(true);
@@ -83,7 +83,8 @@ describe('capacity registry', () => {
 
   it('the base latency holds the slot: beyond the concurrency, calls queue behind it', async () => {
     const held = heldSleep();
-    const reg = new CapacityRegistry(new ManualClock(0), held.sleep);
+    const clock = new ManualClock(0);
+    const reg = new CapacityRegistry(clock, held.sleep, () => clock.nowMs());
     reg.set('acme', { concurrency: 1, latencyMs: 50 });
     const served: string[] = [];
     const serve = (name: string) => {
@@ -113,7 +114,7 @@ describe('the base latency is the whole service time', () => {
   it("the call's own work counts towards it: the answer waits only what is left, and not at all past it", async () => {
     const held = heldSleep();
     const clock = new ManualClock(0);
-    const reg = new CapacityRegistry(clock, held.sleep);
+    const reg = new CapacityRegistry(clock, held.sleep, () => clock.nowMs());
     reg.set('acme', { concurrency: 4, latencyMs: 50 });
     const serve = (workMs: number) => {
       const a = reg.admit('acme');
@@ -125,8 +126,7 @@ describe('the base latency is the whole service time', () => {
     };
     const quick = serve(20);
     await held.waitFor(1);
-    // 50 - 20, and 1 ms for the clock's whole-ms ticks (20 read may be 19.1 of work)
-    expect(held.pending.map((p) => p.ms)).toEqual([31]);
+    expect(held.pending.map((p) => p.ms)).toEqual([30]);
     // work longer than the latency: answered when done, no wait on top
     expect(await serve(70)).toBe(70);
     expect(held.pending).toHaveLength(1);
@@ -137,7 +137,8 @@ describe('the base latency is the whole service time', () => {
 
   it('a call whose work fails still takes the latency, then fails', async () => {
     const held = heldSleep();
-    const reg = new CapacityRegistry(new ManualClock(0), held.sleep);
+    const clock = new ManualClock(0);
+    const reg = new CapacityRegistry(clock, held.sleep, () => clock.nowMs());
     reg.set('acme', { latencyMs: 50 });
     const a = reg.admit('acme');
     if (!a.ok) throw new Error('refused');

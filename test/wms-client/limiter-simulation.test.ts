@@ -67,7 +67,7 @@ interface Outcome {
 /** `processes` clients (each its own limiter, sharing one budget when more than one) push `items` to one tenant. */
 async function simulate(capacity: CapacityInput, items: number, processes = 1): Promise<Outcome> {
   const sim = new Simulation();
-  const wms = new CapacityRegistry(sim.clock, sim.sleep);
+  const wms = new CapacityRegistry(sim.clock, sim.sleep, () => sim.clock.nowMs());
   wms.set('t', capacity);
   const table = memoryTable();
   const limiters = Array.from(

@@ -39,9 +39,14 @@ const FREE: Admission = { ok: true, serve: (fn) => fn() };
 export class CapacityRegistry {
   readonly #tenants = new Map<string, TenantCapacity>();
 
+  /**
+   * `clock` runs the rate; `sleep` and `elapsed` the latency, on one timeline: real time (a
+   * monotonic clock, finer than the ms of `Date.now()`, so no answer leaves early), or a test's.
+   */
   constructor(
     private readonly clock: Clock,
     private readonly sleep: (ms: number) => Promise<void>,
+    private readonly elapsed: () => number,
   ) {}
 
   set(tenant: string, input: CapacityInput): Capacity {
@@ -94,16 +99,14 @@ export class CapacityRegistry {
       ok: true,
       serve: async (fn) => {
         await gate?.enter();
-        const entered = this.clock.nowMs();
+        const entered = this.elapsed();
         try {
           return await fn();
         } finally {
           // The base latency is the call's whole service time, its work included, and holds the
           // slot: concurrency / latency is the throughput the tenant was given. Waiting the latency
           // and then working added the emulator's own CPU (and its wait for a core) to every call.
-          const worked = this.clock.nowMs() - entered;
-          // The clock counts whole ms: a measured 1 may be a tenth of one, and the answer must not leave early.
-          const left = worked > 0 ? latencyMs - worked + 1 : latencyMs;
+          const left = latencyMs - (this.elapsed() - entered);
           if (left > 0) await this.sleep(left);
           gate?.leave();
         }
