@@ -2,9 +2,9 @@
  * One statement for many concurrent calls (group commit): calls made while the statement's runs
  * are all in flight, or in the same turn of the event loop, wait and go together in the next run.
  * With nothing in flight a call goes at the next turn (without `lingerMs`), so an idle caller pays
- * no extra round trip; under load each run carries what accumulated during the last one. On Postgres every statement
- * is a round trip and a commit: a push of one record made five, and 200 jobs in flight made five
- * each.
+ * no extra round trip; under load each run carries what accumulated during the last one. On
+ * Postgres every statement is a round trip and a commit: a push of one record made five, and 200
+ * jobs in flight made five each.
  *
  * `lingerMs` trades latency for fewer runs where calls come one at a time (a push's mark once its
  * answer arrives): a call waits at most that long for company, counted from when it was made, so a
@@ -21,7 +21,7 @@ export interface CoalesceOptions<I> {
   maxBatch: number;
   /** Calls with the same key never share a run (one row updated twice in one statement counts once). */
   key?: (input: I) => unknown;
-  /** How long a run waits for more calls before it goes (ms; default 0: the next turn of the event loop). */
+  /** How long a call may wait for company, from when it was made (ms; default 0: the next turn of the event loop). */
   lingerMs?: number;
   /** Schedules a flush `ms` from now (0: the next turn); tests may pass their own. */
   defer?: (fn: () => void, ms: number) => void;
