@@ -79,8 +79,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if (options.seed === 'demo') seedDemo(ctx, options.demoClient ?? DEFAULT_DEMO_CLIENT);
   };
   const faults = new FaultRegistry(options.random);
-  // A test's own sleep comes with the emulator's clock for the time the work took: one timeline for the latency.
-  const capacity = options.sleep ? new CapacityRegistry(ctx.clock, options.sleep, () => ctx.clock.nowMs()) : new CapacityRegistry(ctx.clock, (ms) => sleep(ms), () => performance.now());
+  // The latency's sleep and the timing of the work share one timeline: real time, or a test's sleep with the emulator's clock.
+  const elapsed = options.sleep ? () => ctx.clock.nowMs() : () => performance.now();
+  const capacity = new CapacityRegistry(ctx.clock, options.sleep ?? ((ms) => sleep(ms)), elapsed);
   const webhooks = new WebhookDispatcher(ctx, faults, options.deliveryLogMax);
   const dataDir = options.dataDir ?? (options.dataFile ? dirname(options.dataFile) : undefined);
   const snapshots = dataDir ? snapshotDir(dataDir) : undefined;

@@ -146,7 +146,8 @@ const keyOf = (r: { connection: string; entity: string; externalCode: string }) 
  * Reads what exists for the chunk's keys, writes the changed ones in one statement, and reads them
  * back. The write takes each column as one array parameter (the payloads as one JSON array)
  * instead of drizzle's `values()`, which built and bound eight placeholders per record: most of
- * the intake's CPU on Postgres.
+ * the intake's CPU on Postgres. It is raw SQL (drizzle's `insert().select()` lists every column,
+ * the id too), so the rows are read back through drizzle's mapping rather than from its RETURNING.
  */
 async function upsertChunk(orm: PgOrm, inputs: readonly OutboundUpsert[]): Promise<{ record: OutboundRecord; changed: boolean }[]> {
   if (inputs.length === 0) return [];
