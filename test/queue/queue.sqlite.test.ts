@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../src/lib/backoff.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { SqliteQueue } from '../../src/queue/sqlite/queue.js';
+import { prepareStatements } from '../../src/queue/sqlite/statements.js';
 import { jobRetryDelayMs, MAX_RETRY_DELAY_MS } from '../../src/queue/types.js';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
@@ -117,6 +118,59 @@ describe('embedded queue specifics', () => {
     expect(delays).toEqual([1000, 2000, 4000]);
     expect(delays).toEqual([0, 1, 2].map((n) => backoffDelayMs({ baseMs: 2000, maxMs: MAX_RETRY_DELAY_MS }, n, { random: 0.5 })));
     expect((await nextEvent(queue, 'failed', (e) => e.id === id)).dead).toBe(true);
+    await queue.stop({ graceMs: 1000 });
+    await store.close();
+    tmp.remove();
+  });
+
+  it('takes jobs in the order they became ready, not the order they were sent', async () => {
+    const tmp = tempDir('ready-order');
+    const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
+    await store.migrate();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const queue = new SqliteQueue(store.database, { ...tuning, clock });
+    const late = (await queue.send('order', { name: 'late' }, { startAfter: 10 }))!;
+    const early = (await queue.send('order', { name: 'early' }, { startAfter: 2 }))!;
+    const now = (await queue.send('order', { name: 'now' }))!;
+    expect(now).toBeDefined();
+    clock.set(Date.UTC(2026, 0, 1, 0, 0, 11));
+    const ran: string[] = [];
+    const lastDone = nextEvent(queue, 'completed', (e) => e.id === late);
+    await queue.work<{ name: string }>('order', { batchSize: 1, concurrency: 1, pollIntervalMs: 20 }, async (job) => {
+      ran.push(job.data.name);
+    });
+    await lastDone;
+    expect(Number(late)).toBeLessThan(Number(early));
+    // Ready at 0 s, 2 s and 10 s: that order, although `late` was sent first.
+    expect(ran).toEqual(['now', 'early', 'late']);
+    await queue.stop({ graceMs: 1000 });
+    await store.close();
+    tmp.remove();
+  });
+
+  it('a fetch reads only ready jobs: jobs waiting for their time (held, backing off) are not stepped over', async () => {
+    const tmp = tempDir('held-scan');
+    const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
+    await store.migrate();
+    const queue = new SqliteQueue(store.database, tuning);
+    const statements = prepareStatements(store.database.raw);
+    const plan = (sql: string) => (store.database.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ name: 'q', now: 0, n: 1, lease: 1 }) as { detail: string }[]).map((r) => r.detail).join('; ');
+    // The ready jobs are one range of jobs_fetch; before, each fetch walked (name, id) and
+    // filtered start_after row by row, so every held job with a lower id cost each fetch a step.
+    for (const statement of [statements.anyClaimable, statements.claim, statements.claimStately]) {
+      expect(plan(statement.source)).toMatch(/SEARCH j(obs)? USING INDEX jobs_fetch \(name=\? AND start_after<\?\)/);
+    }
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 500; i++) await queue.send('q', { i }, { startAfter: 3600, tx });
+    });
+    const ready = (await queue.send('q', { i: 'ready' }))!;
+    const ran: unknown[] = [];
+    const done = nextEvent(queue, 'completed', (e) => e.id === ready);
+    await queue.work('q', { batchSize: 10, pollIntervalMs: 20 }, async (job) => {
+      ran.push(job.data);
+    });
+    await done;
+    expect(ran).toEqual([{ i: 'ready' }]);
     await queue.stop({ graceMs: 1000 });
     await store.close();
     tmp.remove();

@@ -29,7 +29,9 @@ export const jobs = sqliteTable(
     completedAt: integer('completed_at'),
   },
   (t) => [
-    index('jobs_fetch').on(t.name, t.id).where(sql`state IN ('created', 'retry')`),
+    // Ready jobs are a range of this index (start_after <= now), so held and backing-off jobs
+    // cost a fetch nothing: on (name, id) every fetch stepped over each of them first.
+    index('jobs_fetch').on(t.name, t.startAfter, t.id).where(sql`state IN ('created', 'retry')`),
     index('jobs_lease').on(t.leaseUntil).where(sql`state = 'active'`),
     index('jobs_finished').on(t.state, t.completedAt).where(sql`state IN ('completed', 'failed', 'cancelled')`),
     // Same rule as pg-boss's stately policy: one job per key in each of created, retry, active.

@@ -40,6 +40,9 @@ export interface InsertParams {
  * the queue's hot path (claim, complete) and need RETURNING with subqueries and json_each.
  */
 export function prepareStatements(db: Database.Database) {
+  // Jobs are taken in the order they became ready (start_after, then id: the order sent for jobs
+  // due at once), which is a walk of jobs_fetch from its start: a claim reads only what it takes,
+  // however many jobs wait for their time behind it (held close documents, retries in backoff).
   const claimable = `name = @name AND state IN ('created', 'retry') AND start_after <= @now`;
   // The lease (@lease seconds, renewed by the worker's heartbeat), never past what the job may run.
   const leaseUntil = `@now + MIN(expire_in_seconds, @lease) * 1000`;
@@ -56,7 +59,7 @@ export function prepareStatements(db: Database.Database) {
     anyClaimable: db.prepare<{ name: string; now: number }, 1>(`SELECT 1 FROM jobs WHERE ${claimable} LIMIT 1`).pluck(),
     claim: db.prepare<{ name: string; now: number; n: number; lease: number }, JobRow>(`
       UPDATE jobs SET state = 'active', started_at = @now, lease_until = ${leaseUntil}
-      WHERE id IN (SELECT id FROM jobs WHERE ${claimable} ORDER BY id LIMIT @n)
+      WHERE id IN (SELECT id FROM jobs WHERE ${claimable} ORDER BY start_after, id LIMIT @n)
       RETURNING *`),
     // Stately queues: never a second active job for a key (the unique index would refuse it).
     claimStately: db.prepare<{ name: string; now: number; lease: number }, JobRow>(`
@@ -65,7 +68,7 @@ export function prepareStatements(db: Database.Database) {
         SELECT j.id FROM jobs j
         WHERE j.name = @name AND j.state IN ('created', 'retry') AND j.start_after <= @now
           AND NOT EXISTS (SELECT 1 FROM jobs a WHERE a.name = j.name AND a.state = 'active' AND a.singleton_key = j.singleton_key)
-        ORDER BY j.id LIMIT 1)
+        ORDER BY j.start_after, j.id LIMIT 1)
       RETURNING *`),
     renew: db.prepare<{ ids: string; now: number; lease: number }>(`
       UPDATE jobs SET lease_until = ${leaseUntil}
