@@ -6,8 +6,11 @@ export interface ErpRequest {
   body: string;
 }
 
-/** What the scripted ERP does with a request: answer, hold it until the test ends, or drop the socket. */
-export type ErpBehaviour = { status: number; body?: string; contentType?: string } | 'hang' | 'drop';
+/**
+ * What the scripted ERP does with a request: answer, hold it until the test ends, or drop the
+ * socket. `endless`: send the status, headers and body, then never end the body.
+ */
+export type ErpBehaviour = { status: number; body?: string; contentType?: string; headers?: Record<string, string>; endless?: boolean } | 'hang' | 'drop';
 
 export interface ScriptedErp {
   url: string;
@@ -45,8 +48,12 @@ export async function startScriptedErp(): Promise<ScriptedErp> {
         req.socket.destroy();
         return;
       }
-      res.writeHead(b.status, { 'content-type': b.contentType ?? 'application/json' });
-      res.end(b.body ?? '');
+      res.writeHead(b.status, { 'content-type': b.contentType ?? 'application/json', ...b.headers });
+      if (!b.endless) return void res.end(b.body ?? '');
+      res.write(b.body ?? ' ');
+      const release = () => res.destroy();
+      held.add(release);
+      res.on('close', () => held.delete(release));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
