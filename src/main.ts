@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
@@ -89,6 +90,9 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
   // The process's own metrics (CPU, memory, event loop) once, from the receiver's thread.
   const metrics = createMetricsRegistry({ defaultMetrics: shared?.side !== 'worker' });
   const stop = new AbortController();
+  // Every call in flight listens on the stop signal (20 close documents asking the ERP, 64 WMS
+  // calls): not a leak, and Node's warning past 10 listeners would only fill the log.
+  setMaxListeners(0, stop.signal);
   return {
     config,
     logger,

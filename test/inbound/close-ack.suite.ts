@@ -179,6 +179,23 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(req.headers.authorization).toBeUndefined();
     });
 
+    it('20 close documents waiting on the ERP at once are 20 listeners on the stop signal, not a leak warning', async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on('warning', onWarning);
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => postWebhook(short.app, hang, 'reception-close', uniquePayload('reception-close', 'MANY'))),
+        );
+        expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+        // Node emits its warning on a later tick.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warnings).not.toContain('MaxListenersExceededWarning');
+      } finally {
+        process.off('warning', onWarning);
+      }
+    });
+
     it('a stock regularization is never forwarded, even on a sync connection', async () => {
       const before = erp.received.length;
       const res = await postWebhook(svc.app, sync, 'stock-regularization', uniquePayload('stock-regularization'));
