@@ -2,7 +2,11 @@
  * Jobs per second end to end (send 10,000, work them all) on both queue adapters, each against a
  * bare-table baseline on the same database: insert the same rows one by one, then claim and delete
  * them in batches of the same size with plain SQL. The ratio is what the queue's guarantees cost
- * over the raw writes. Usage: npm run bench:queue [-- --jobs 10000]
+ * over the raw writes. Then one job at a time (--trickle, 1,000: each sent once the one before ran,
+ * so each is fetched alone, as a webhook's job is between bursts), first in an empty queue, then
+ * behind --held jobs (2,000) waiting there for a start an hour away (close documents held while the
+ * ERP decides, jobs backing off before a retry): a fetch should not pay for them.
+ * Usage: npm run bench:queue [-- --jobs 10000 --trickle 1000 --held 2000]
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -15,10 +19,14 @@ import { tempDir } from '../test/support/tmp.js';
 import { quick } from './lib/quick.js';
 import { pooled, printTable, timed, writeResults, type Row } from './lib/report.js';
 
-const QUICK = quick({ jobs: '2000' });
+const QUICK = quick({ jobs: '2000', trickle: '300', held: '1000' });
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '10000' }, pg: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { jobs: { type: 'string', default: '10000' }, trickle: { type: 'string', default: '1000' }, held: { type: 'string', default: '2000' }, pg: { type: 'string' } },
+});
 const JOBS = Number(values.jobs);
+const TRICKLE = Number(values.trickle);
+const HELD = Number(values.held);
 const PG_URL = values.pg ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = 100;
 
@@ -38,6 +46,25 @@ async function runQueue(queue: Queue, name: string, sendConcurrency: number, wor
   return { sendPerSec: (JOBS / send.ms) * 1000, e2ePerSec: (JOBS / e2eMs) * 1000, e2eMs };
 }
 
+/** Jobs per second, one at a time: each sent once the one before ran; after `held` jobs were sent for an hour later. */
+async function runTrickle(queue: Queue, name: string, held: number): Promise<number> {
+  await queue.start();
+  await pooled(Array.from({ length: held }, (_, i) => i), 20, (i) => queue.send(name, { held: i }, { startAfter: 3600 }));
+  let ran: (() => void) | undefined;
+  await queue.work(name, { batchSize: 1, concurrency: 1, pollIntervalMs: 200 }, async () => ran?.());
+  const { ms } = await timed(async () => {
+    for (let i = 0; i < TRICKLE; i++) {
+      const done = new Promise<void>((r) => (ran = r));
+      await queue.send(name, { i });
+      await done;
+    }
+  });
+  await queue.stop({ graceMs: 1000 });
+  return (TRICKLE / ms) * 1000;
+}
+
+const trickleRow = (adapter: string, perSec: number, base: number): Row => ({ adapter, 'send/s': '-', 'jobs/s e2e': Math.round(perSec), 'ratio': perSec / base });
+
 async function sqliteBench(): Promise<Row[]> {
   const tmp = tempDir('bench-queue');
   const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
@@ -53,11 +80,15 @@ async function sqliteBench(): Promise<Row[]> {
   });
   const bareRate = (JOBS / bare.ms) * 1000;
   const queued = await runQueue(new SqliteQueue(store.database), 'bench', 1, { batchSize: BATCH, concurrency: 2, pollIntervalMs: 200 });
+  const alone = await runTrickle(new SqliteQueue(store.database), 'trickle', 0);
+  const behind = await runTrickle(new SqliteQueue(store.database), 'trickle-held', HELD);
   await store.close();
   tmp.remove();
   return [
     { adapter: 'sqlite bare table (baseline)', 'send/s': Math.round(bareRate), 'jobs/s e2e': Math.round(bareRate), 'ratio': 1 },
     { adapter: 'embedded queue', 'send/s': Math.round(queued.sendPerSec), 'jobs/s e2e': Math.round(queued.e2ePerSec), 'ratio': queued.e2ePerSec / bareRate },
+    trickleRow(`embedded queue, ${TRICKLE} one at a time (baseline)`, alone, alone),
+    trickleRow(`embedded queue, one at a time, ${HELD} jobs held`, behind, alone),
   ];
 }
 
@@ -86,10 +117,14 @@ async function pgBench(): Promise<Row[]> {
     const bareRate = (JOBS / bare.ms) * 1000;
     const queue = new PgBossQueue({ pool, schema: `${schema}_boss` });
     const queued = await runQueue(queue, 'bench', 50, { batchSize: BATCH, concurrency: 4, pollIntervalMs: 500 });
+    const alone = await runTrickle(new PgBossQueue({ pool, schema: `${schema}_boss` }), 'trickle', 0);
+    const behind = await runTrickle(new PgBossQueue({ pool, schema: `${schema}_boss` }), 'trickle-held', HELD);
     await store.close();
     return [
       { adapter: 'postgres bare table (baseline)', 'send/s': Math.round(bareRate), 'jobs/s e2e': Math.round(bareRate), 'ratio': 1 },
       { adapter: 'pg-boss queue', 'send/s': Math.round(queued.sendPerSec), 'jobs/s e2e': Math.round(queued.e2ePerSec), 'ratio': queued.e2ePerSec / bareRate },
+      trickleRow(`pg-boss queue, ${TRICKLE} one at a time (baseline)`, alone, alone),
+      trickleRow(`pg-boss queue, one at a time, ${HELD} jobs held`, behind, alone),
     ];
   } finally {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -104,9 +139,16 @@ try {
 } catch (err) {
   process.stdout.write(`\nPostgres part skipped: ${(err as Error).message} (set BENCH_DATABASE_URL)\n`);
 }
-const title = `Queue: ${JOBS} jobs sent one by one, then worked in batches of ${BATCH}`;
+const title = `Queue: ${JOBS} jobs sent one by one, then worked in batches of ${BATCH}; ${TRICKLE} one at a time, alone and behind ${HELD} held for an hour`;
 printTable(title, rows);
-const chart = ([['embedded queue (SQLite)', 0, 1], ['pg-boss queue (Postgres)', 2, 3]] as const).flatMap(([label, base, ours]) =>
-  rows[ours] ? [{ label: `${label} vs bare table`, ours: rows[ours]['jobs/s e2e'] as number, baseline: rows[base]!['jobs/s e2e'] as number, unit: 'jobs/s' }] : [],
+const chart = (
+  [
+    ['embedded queue (SQLite)', 0, 1],
+    [`embedded queue, one at a time, ${HELD} held`, 2, 3],
+    ['pg-boss queue (Postgres)', 4, 5],
+    [`pg-boss queue, one at a time, ${HELD} held`, 6, 7],
+  ] as const
+).flatMap(([label, base, ours]) =>
+  rows[ours] ? [{ label: `${label} vs ${base % 4 === 0 ? 'bare table' : 'none held'}`, ours: rows[ours]['jobs/s e2e'] as number, baseline: rows[base]!['jobs/s e2e'] as number, unit: 'jobs/s' }] : [],
 );
-process.stdout.write(`\nwrote ${writeResults('queue', { jobs: JOBS, batch: BATCH, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`);
+process.stdout.write(`\nwrote ${writeResults('queue', { jobs: JOBS, trickle: TRICKLE, held: HELD, batch: BATCH, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`);
