@@ -55,7 +55,9 @@ export interface TestServiceOptions {
 export async function startTestService(options: TestServiceOptions): Promise<TestService> {
   const dialect = options.dialect ?? 'sqlite';
   const cleanups: (() => Promise<void> | void)[] = [];
-  const env: Record<string, string> = { LOG_LEVEL: 'silent', ...options.env };
+  // No scheduled reconciliation unless a test asks for one: the hourly default would add a run
+  // (and WMS calls) to any test that crosses the top of an hour.
+  const env: Record<string, string> = { LOG_LEVEL: 'silent', RECONCILE_CRON: 'off', ...options.env };
   if (dialect === 'sqlite') {
     const tmp = tempDir(options.label);
     env.DATA_DIR = tmp.dir;
