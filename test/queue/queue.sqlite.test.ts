@@ -124,11 +124,8 @@ describe('embedded queue specifics', () => {
   });
 
   it('takes jobs in the order they became ready, not the order they were sent', async () => {
-    const tmp = tempDir('ready-order');
-    const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
-    await store.migrate();
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const queue = new SqliteQueue(store.database, { ...tuning, clock });
+    const { queue, close } = await sqliteFixture('ready-order', { clock })();
     const late = (await queue.send('order', { name: 'late' }, { startAfter: 10 }))!;
     const early = (await queue.send('order', { name: 'early' }, { startAfter: 2 }))!;
     const now = (await queue.send('order', { name: 'now' }))!;
@@ -144,11 +141,11 @@ describe('embedded queue specifics', () => {
     // Ready at 0 s, 2 s and 10 s: that order, although `late` was sent first.
     expect(ran).toEqual(['now', 'early', 'late']);
     await queue.stop({ graceMs: 1000 });
-    await store.close();
-    tmp.remove();
+    await close();
   });
 
   it('a fetch reads only ready jobs: jobs waiting for their time (held, backing off) are not stepped over', async () => {
+    // A store of its own (not sqliteFixture's): the plans are read on its raw connection.
     const tmp = tempDir('held-scan');
     const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
     await store.migrate();
