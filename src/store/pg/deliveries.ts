@@ -9,12 +9,56 @@ type WithTx = <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>;
 
 // The claim's order rule: due, not leased, and no earlier pending delivery of the same key
 // (leased or waiting for its retry) exists. SKIP LOCKED lets two processes claim side by side;
-// a delivery being finished by another process is skipped, never waited for.
+// a delivery being finished by another process is skipped, never waited for. Only heads are read
+// (erp_deliveries_ready); the key's lowest pending feed id is still checked, as the rule itself
+// (sqlite/deliveries.ts). On a table not yet analyzed (autovacuum looks once a minute, and the
+// table grows fast in an outage) the planner turned the NOT EXISTS of this check into an
+// anti-join, and a min() into a scan of erp_deliveries_list, each reading every pending delivery
+// of the connection per head (0.9 s a claim with 5,000 pending). The key's first pending one, in
+// erp_deliveries_pending's own order, is one index-only step whatever the statistics.
 const claimable = (now: Date) => sql`
-  d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < ${now})
-  AND NOT EXISTS (
-    SELECT 1 FROM erp_deliveries e
-    WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending' AND e.confirmation_id < d.confirmation_id)`;
+  d.status = 'pending' AND d.head AND (d.lease_until IS NULL OR d.lease_until < ${now})
+  AND d.confirmation_id = (
+    SELECT e.confirmation_id FROM erp_deliveries e WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending'
+    ORDER BY e.confirmation_id LIMIT 1)`;
+
+/** The advisory-lock namespace of order keys (the two-key form: apart from every one-key lock). */
+const KEY_LOCKS = 0x77736b68;
+
+/** The keys of these deliveries, each once. */
+const keysOf = (ids: readonly number[]) => sql`SELECT DISTINCT connection AS c, order_key AS k FROM erp_deliveries WHERE id = ANY(${sql.param([...ids])}::bigint[])`;
+/** The pending delivery of a key (`key.c`, `key.k`) with the lowest feed id: its head. */
+const FIRST = sql`(SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c AND e.order_key = key.k AND e.status = 'pending' ORDER BY e.confirmation_id LIMIT 1)`;
+
+/**
+ * Locks the keys of these deliveries until commit, in one order for every transaction (no
+ * deadlock between two). Taken before a transaction moves deliveries into or out of `pending` and
+ * refreshes their keys' heads: two processes doing so for one key at once (one finishing the head
+ * while the other enqueues behind it) would each miss the other's uncommitted change and leave the
+ * key without a head, so the second waits, then sees the first's commit.
+ */
+async function lockKeys(o: PgOrm, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await o.execute(sql`
+    SELECT count(*) FROM (SELECT pg_advisory_xact_lock(${KEY_LOCKS}::int, h) FROM (
+      SELECT DISTINCT hashtext(key.c || '/' || key.k) AS h FROM (${keysOf(ids)}) key ORDER BY h) ordered) locked`);
+}
+
+/**
+ * Makes the head mark of these deliveries' keys true again: the key's lowest pending delivery, and
+ * no other (under `lockKeys`). Each key is looked up in its own index range (LATERAL, and ids
+ * gathered into an array first), so a refresh costs the same however many deliveries and heads
+ * the table holds, whatever the planner's statistics say.
+ */
+async function refreshHeads(o: PgOrm, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await o.execute(sql`
+    UPDATE erp_deliveries SET head = false WHERE id = ANY(ARRAY(
+      SELECT h.id FROM (${keysOf(ids)}) key
+      CROSS JOIN LATERAL (SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c AND e.order_key = key.k AND e.status = 'pending' AND e.head) h
+      WHERE h.id IS DISTINCT FROM ${FIRST}))`);
+  await o.execute(sql`UPDATE erp_deliveries SET head = true WHERE id = ANY(ARRAY(SELECT ${FIRST} FROM (${keysOf(ids)}) key)) AND NOT head`);
+}
 
 export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx): DeliveriesRepo {
   const tx = <T>(fn: (o: PgOrm) => Promise<T>) => (inTransaction ? fn(orm) : withTx(fn));
@@ -53,6 +97,9 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
             .onConflictDoNothing()
             .returning({ id: d.id });
           added = inserted.length;
+          const ids = inserted.map((r) => r.id);
+          await lockKeys(o, ids);
+          await refreshHeads(o, ids);
         }
         await o.update(c).set({ lastConfirmationId: cursor, updatedAt: at }).where(eq(c.connection, connection));
         return added;
@@ -85,12 +132,15 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
 
     finish: (owner, results) =>
       tx(async (o) => {
+        const leaving = results.filter((r) => r.outcome === 'delivered' || r.outcome === 'dead').map((r) => r.id);
+        // Before the updates: a transaction waiting for a key's lock then holds no row another needs.
+        await lockKeys(o, leaving);
         for (const r of results) {
           const mine = and(eq(d.id, r.id), eq(d.leaseOwner, owner));
           const base = { lastStatus: r.status, updatedAt: r.at, leaseOwner: null, leaseUntil: null };
           if (r.probe && r.outcome === 'retry') await o.update(d).set({ ...base, lastError: r.error }).where(mine);
-          else if (r.outcome === 'delivered') await o.update(d).set({ ...base, status: 'delivered', attempts: sql`${d.attempts} + 1`, lastError: null, deliveredAt: r.at }).where(mine);
-          else if (r.outcome === 'dead') await o.update(d).set({ ...base, status: 'dead', attempts: sql`${d.attempts} + 1`, lastError: r.error }).where(mine);
+          else if (r.outcome === 'delivered') await o.update(d).set({ ...base, status: 'delivered', head: false, attempts: sql`${d.attempts} + 1`, lastError: null, deliveredAt: r.at }).where(mine);
+          else if (r.outcome === 'dead') await o.update(d).set({ ...base, status: 'dead', head: false, attempts: sql`${d.attempts} + 1`, lastError: r.error }).where(mine);
           else await o.update(d).set({ ...base, attempts: sql`${d.attempts} + 1`, lastError: r.error, nextAttemptAt: r.nextAttemptAt ?? r.at }).where(mine);
         }
         if (results.length > 0) {
@@ -106,6 +156,7 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
             )}) AS v(id, at, outcome, status, latency, response, error, probe)
             JOIN erp_deliveries x ON x.id = v.id`);
         }
+        await refreshHeads(o, leaving);
       }),
 
     get: async (id) => (await orm.select().from(d).where(eq(d.id, id)))[0],
@@ -132,10 +183,13 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
           .limit(limit);
         const ids = rows.map((r) => r.id);
         if (ids.length > 0) {
+          await lockKeys(o, ids);
           await o
             .update(d)
-            .set({ status: 'pending', attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
+            .set({ status: 'pending', head: false, attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
             .where(inArray(d.id, ids));
+          // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
+          await refreshHeads(o, ids);
         }
         return ids;
       }),

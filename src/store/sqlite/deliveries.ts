@@ -8,12 +8,15 @@ import { erpDeliveries as d, erpDeliveryAttempts as a, erpDeliveryBreakers as b 
 import type { Run } from './runner.js';
 
 // The claim's order rule in one statement: due, not leased, and no earlier pending delivery of
-// the same key (leased or waiting for a retry) exists.
+// the same key (leased or waiting for a retry) exists. Only heads are read (erp_deliveries_ready),
+// so deliveries waiting behind their key's head cost a claim nothing; the check against the key
+// (its lowest pending feed id) stays as the rule itself, so a mark out of step could delay a key,
+// never reorder it.
 const CLAIMABLE = `
-  d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < @now)
-  AND NOT EXISTS (
-    SELECT 1 FROM erp_deliveries e
-    WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending' AND e.confirmation_id < d.confirmation_id)`;
+  d.status = 'pending' AND d.head = 1 AND (d.lease_until IS NULL OR d.lease_until < @now)
+  AND d.confirmation_id = (
+    SELECT e.confirmation_id FROM erp_deliveries e WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending'
+    ORDER BY e.confirmation_id LIMIT 1)`;
 
 export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Database): DeliveriesRepo {
   let prepared: ReturnType<typeof prepare> | undefined;
@@ -28,6 +31,23 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
     return rows.map((delivery) => ({ delivery, event: events.get(delivery.confirmationId) }));
   };
 
+  /**
+   * Makes each key's head mark true again after deliveries of it entered or left `pending`: the
+   * pending delivery with the lowest feed id is the head, and no other. Three index look-ups a key.
+   */
+  const refreshHeads = (keys: Iterable<{ connection: string; order_key: string }>) => {
+    const seen = new Set<string>();
+    for (const k of keys) {
+      const id = `${k.connection}\u0000${k.order_key}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const first = st().firstPending.get(k.connection, k.order_key) as { id: number; head: number } | undefined;
+      st().clearHeads.run(k.connection, k.order_key, first?.id ?? -1);
+      if (first && first.head !== 1) st().markHead.run(first.id);
+    }
+  };
+  const keysOf = (ids: readonly number[]) => st().keysOf.all(JSON.stringify(ids)) as { connection: string; order_key: string }[];
+
   const lease = (ids: number[], owner: string, until: Date) => {
     if (ids.length > 0) st().lease.run(owner, until.getTime(), JSON.stringify(ids));
   };
@@ -37,10 +57,13 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
   function transactions() {
     return {
       enqueue: raw.transaction((connection: string, rows: readonly NewDelivery[], cursor: number, at: number) => {
-        let added = 0;
-        for (const r of rows) added += st().enqueue.run(r.connection, r.confirmationId, r.type, r.orderKey, at, r.feedAt.getTime(), at, at).changes;
+        const added: { connection: string; order_key: string }[] = [];
+        for (const r of rows) {
+          if (st().enqueue.run(r.connection, r.confirmationId, r.type, r.orderKey, at, r.feedAt.getTime(), at, at).changes > 0) added.push({ connection: r.connection, order_key: r.orderKey });
+        }
+        refreshHeads(added);
         st().setCursor.run(cursor, at, connection);
-        return added;
+        return added.length;
       }),
       claim: raw.transaction((q: ClaimQuery) => {
         const found = st()
@@ -51,14 +74,18 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
         return picked;
       }),
       finish: raw.transaction((owner: string, results: readonly DeliveryResult[]) => {
+        const left: number[] = [];
         for (const r of results) {
           const at = r.at.getTime();
           if (r.probe && r.outcome === 'retry') st().probeFailed.run(r.status, r.error, at, r.id, owner);
-          else if (r.outcome === 'delivered') st().delivered.run(r.status, at, at, r.id, owner);
-          else if (r.outcome === 'dead') st().dead.run(r.status, r.error, at, r.id, owner);
-          else st().retry.run(r.status, r.error, (r.nextAttemptAt ?? r.at).getTime(), at, r.id, owner);
+          else if (r.outcome === 'delivered') {
+            if (st().delivered.run(r.status, at, at, r.id, owner).changes > 0) left.push(r.id);
+          } else if (r.outcome === 'dead') {
+            if (st().dead.run(r.status, r.error, at, r.id, owner).changes > 0) left.push(r.id);
+          } else st().retry.run(r.status, r.error, (r.nextAttemptAt ?? r.at).getTime(), at, r.id, owner);
           st().attempt.run({ id: r.id, at, outcome: r.outcome, status: r.status, latency: Math.round(r.latencyMs), response: r.response, error: r.error, probe: r.probe ? 1 : 0 });
         }
+        if (left.length > 0) refreshHeads(keysOf(left));
       }),
     };
   }
@@ -105,7 +132,7 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
     count: (filter) => run(() => orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)).get()!.n),
 
     resend: (filter, at, limit, statuses) =>
-      run(() => {
+      run(() => raw.transaction(() => {
         const ids = orm
           .select({ id: d.id })
           .from(d)
@@ -117,12 +144,14 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
         if (ids.length > 0) {
           orm
             .update(d)
-            .set({ status: 'pending', attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
+            .set({ status: 'pending', head: false, attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
             .where(inArray(d.id, ids))
             .run();
+          // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
+          refreshHeads(keysOf(ids));
         }
         return ids;
-      }),
+      })()),
 
     rescheduleNow: (connection, at) =>
       run(() => st().reschedule.run(at.getTime(), at.getTime(), connection, at.getTime()).changes),
@@ -181,7 +210,9 @@ function prepare(raw: Database.Database) {
       if (!s) {
         const names = Array.from({ length: connections }, (_, i) => `@c${i}`).join(', ');
         s = raw.prepare(
-          `SELECT d.id FROM erp_deliveries d
+          // The index named, not left to the planner: without ANALYZE statistics it takes
+          // erp_deliveries_list (connection, status) and walks every pending delivery again.
+          `SELECT d.id FROM erp_deliveries d INDEXED BY erp_deliveries_ready
            WHERE d.next_attempt_at <= @now AND d.connection IN (${names}) AND ${CLAIMABLE}
            ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
         );
@@ -189,7 +220,11 @@ function prepare(raw: Database.Database) {
       }
       return s;
     },
-    probe: raw.prepare(`SELECT d.id FROM erp_deliveries d WHERE d.connection = @connection AND ${CLAIMABLE} ORDER BY d.next_attempt_at, d.id LIMIT 1`),
+    firstPending: raw.prepare(`SELECT id, head FROM erp_deliveries WHERE connection = ? AND order_key = ? AND status = 'pending' ORDER BY confirmation_id LIMIT 1`),
+    clearHeads: raw.prepare(`UPDATE erp_deliveries SET head = 0 WHERE connection = ? AND order_key = ? AND status = 'pending' AND head = 1 AND id <> ?`),
+    markHead: raw.prepare(`UPDATE erp_deliveries SET head = 1 WHERE id = ?`),
+    keysOf: raw.prepare(`SELECT DISTINCT connection, order_key FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?))`),
+    probe: raw.prepare(`SELECT d.id FROM erp_deliveries d INDEXED BY erp_deliveries_heads WHERE d.connection = @connection AND ${CLAIMABLE} ORDER BY d.next_attempt_at, d.id LIMIT 1`),
     lease: raw.prepare(`UPDATE erp_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT value FROM json_each(?))`),
     byIds: raw.prepare(`SELECT * FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`),
     events: raw.prepare(`SELECT * FROM confirmations WHERE id IN (SELECT d.confirmation_id FROM erp_deliveries d WHERE d.id IN (SELECT value FROM json_each(?)))`),
@@ -198,11 +233,11 @@ function prepare(raw: Database.Database) {
     setCursor: raw.prepare(`UPDATE erp_delivery_cursors SET last_confirmation_id = ?, updated_at = ? WHERE connection = ?`),
     breakers: raw.prepare(`SELECT * FROM erp_delivery_breakers`),
     delivered: raw.prepare(
-      `UPDATE erp_deliveries SET status = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?,
+      `UPDATE erp_deliveries SET status = 'delivered', head = 0, attempts = attempts + 1, last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?,
        lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?`,
     ),
     dead: raw.prepare(
-      `UPDATE erp_deliveries SET status = 'dead', attempts = attempts + 1, last_status = ?, last_error = ?, updated_at = ?,
+      `UPDATE erp_deliveries SET status = 'dead', head = 0, attempts = attempts + 1, last_status = ?, last_error = ?, updated_at = ?,
        lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?`,
     ),
     retry: raw.prepare(
@@ -227,7 +262,7 @@ function prepare(raw: Database.Database) {
 
 // Rows read with raw statements on the hot path (drizzle builds and prepares each query anew).
 interface RawDelivery {
-  id: number; connection: string; confirmation_id: number; type: Delivery['type']; order_key: string; status: Delivery['status']; attempts: number;
+  id: number; connection: string; confirmation_id: number; type: Delivery['type']; order_key: string; status: Delivery['status']; head: number; attempts: number;
   next_attempt_at: number; lease_owner: string | null; lease_until: number | null; last_status: number | null; last_error: string | null;
   feed_at: number; created_at: number; updated_at: number; delivered_at: number | null;
 }
@@ -238,7 +273,7 @@ const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 function deliveryOf(r: RawDelivery): Delivery {
   return {
-    id: r.id, connection: r.connection, confirmationId: r.confirmation_id, type: r.type, orderKey: r.order_key, status: r.status, attempts: r.attempts,
+    id: r.id, connection: r.connection, confirmationId: r.confirmation_id, type: r.type, orderKey: r.order_key, status: r.status, head: r.head === 1, attempts: r.attempts,
     nextAttemptAt: new Date(r.next_attempt_at), leaseOwner: r.lease_owner, leaseUntil: date(r.lease_until), lastStatus: r.last_status, lastError: r.last_error,
     feedAt: new Date(r.feed_at), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), deliveredAt: date(r.delivered_at),
   };

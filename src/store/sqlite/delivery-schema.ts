@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { BreakerState, ConfirmationType, DeliveryAttemptOutcome, DeliveryStatus } from '../values.js';
 
@@ -17,6 +18,13 @@ export const erpDeliveries = sqliteTable(
     /** Deliveries with the same key go in feed order (the document, or the product and lot). */
     orderKey: text('order_key').notNull(),
     status: text('status').$type<DeliveryStatus>().notNull(),
+    /**
+     * Whether it is its key's head: the pending delivery of its connection and order key with the
+     * lowest feed id. Only heads are claimable, so a claim reads the heads alone, never the
+     * deliveries waiting behind them (docs/erp-delivery.md, "Order"). Kept by every path that
+     * moves a delivery into or out of `pending` (`refreshHeads`).
+     */
+    head: integer('head', { mode: 'boolean' }).notNull().default(false),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull(),
     leaseOwner: text('lease_owner'),
@@ -31,10 +39,15 @@ export const erpDeliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex('erp_deliveries_event').on(t.connection, t.confirmationId),
-    index('erp_deliveries_due').on(t.status, t.nextAttemptAt),
     index('erp_deliveries_key').on(t.connection, t.orderKey, t.status, t.confirmationId),
     index('erp_deliveries_list').on(t.connection, t.status, t.id),
     index('erp_deliveries_age').on(t.updatedAt),
+    index('erp_deliveries_ready').on(t.nextAttemptAt, t.id).where(sql`status = 'pending' AND head = 1`),
+    // Each key's pending deliveries in feed order: the claim's check of a head and the heads' refresh
+    // find a key's first one here in one step, and no other index can serve them (the planner, without
+    // statistics, took erp_deliveries_list and read every pending delivery of the connection per head).
+    index('erp_deliveries_pending').on(t.connection, t.orderKey, t.confirmationId).where(sql`status = 'pending'`),
+    index('erp_deliveries_heads').on(t.connection, t.orderKey).where(sql`status = 'pending' AND head = 1`),
   ],
 );
 
