@@ -52,7 +52,7 @@ describe('ERP delivery claim on SQLite: reads the heads only (query plans)', () 
     const plan = planOf(claim!);
     expect(plan[0]).toMatch(/^SEARCH d USING INDEX erp_deliveries_ready \(next_attempt_at<\?\)/);
     expect(plan.join(' / ')).toMatch(/SEARCH e USING COVERING INDEX erp_deliveries_(pending|key) \(connection=\? AND order_key=\?/);
-    expect(plan.join(' / ')).not.toMatch(/SCAN|erp_deliveries_due/);
+    expect(plan.join(' / ')).not.toMatch(/SCAN|erp_deliveries_list/);
   });
 
   it('a breaker probe reads its connection\'s heads only', () => {
@@ -60,6 +60,6 @@ describe('ERP delivery claim on SQLite: reads the heads only (query plans)', () 
     expect(probe).toBeDefined();
     const plan = planOf(probe!).join(' / ');
     expect(plan).toMatch(/^SEARCH d USING INDEX erp_deliveries_heads \(connection=\?\)/);
-    expect(plan).not.toMatch(/SCAN d\b|erp_deliveries_due/);
+    expect(plan).not.toMatch(/SCAN d\b|erp_deliveries_list/);
   });
 });
