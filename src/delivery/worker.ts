@@ -31,6 +31,12 @@ export interface DeliveryWorkerDeps {
   random?: () => number;
 }
 
+/**
+ * How often the loop mends order keys left without a head mark (`DeliveriesRepo.repairHeads`):
+ * at its first run, then once a minute. Only a process of an older version, running beside this
+ * one during a rolling deploy, leaves such keys; the check reads two indexes of pending deliveries.
+ */
+const HEADS_CHECK_MS = 60_000;
 
 /**
  * The push loop of one process: dispatches new feed events into deliveries, leases due ones (in
@@ -55,6 +61,7 @@ export class DeliveryWorker {
   readonly #dirty = new Set<string>();
   /** When the breakers were last read (performance.now()): another process may change them. */
   #breakersReadAt = -Infinity;
+  #headsCheckedAt = -Infinity;
 
   constructor(deps: DeliveryWorkerDeps) {
     this.#d = deps;
@@ -119,6 +126,11 @@ export class DeliveryWorker {
       for (const c of this.#d.connections) {
         if (!this.#dirty.delete(c.name)) continue;
         await dispatchFeed(this.#d.store, c, now);
+      }
+      if (performance.now() - this.#headsCheckedAt >= HEADS_CHECK_MS) {
+        this.#headsCheckedAt = performance.now();
+        const mended = await this.#d.store.deliveries.repairHeads();
+        if (mended > 0) this.#d.logger.warn({ keys: mended }, 'order keys with pending deliveries and no head mark mended (a process of an older version ran beside this one?)');
       }
       if (performance.now() - this.#breakersReadAt >= this.#d.settings.pollMs) {
         this.#breakersReadAt = performance.now();

@@ -85,6 +85,13 @@ export interface DeliveriesRepo {
    * or waiting for its retry: that is what keeps each key in feed order.
    */
   claim(query: ClaimQuery): Promise<ClaimedDelivery[]>;
+  /**
+   * Marks the head of each key that has pending deliveries but none marked, and returns how many
+   * keys it mended. Every path of this version keeps the marks; this mends what another version
+   * did (a process from before the marks, still running during a rolling deploy, adds and finishes
+   * deliveries without them), which would otherwise leave a key unclaimed for good.
+   */
+  repairHeads(): Promise<number>;
   /** Leases the oldest claimable delivery of a connection whatever its schedule (a breaker probe). */
   claimProbe(query: Omit<ClaimQuery, 'connections' | 'limit'> & { connection: string }): Promise<ClaimedDelivery | undefined>;
   /** Records attempts and their effects, each only while `owner` still holds the lease. */

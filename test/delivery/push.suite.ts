@@ -54,6 +54,23 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(x.receiver.receipts).toHaveLength(2);
     });
 
+    it('a key left without a head mark (a process of an older version added its deliveries) is mended when the worker starts, then delivered in order', async () => {
+      const x = await harness();
+      await x.append('reception.closed', { documentExternalCode: 'PO-7', lines: [] });
+      await x.append('reception.closed', { documentExternalCode: 'PO-7', lines: [] });
+      expect(await dispatchFeed(x.store, { name: 'acme', erpWebhook: x.connection.erpWebhook! }, clock.now())).toBe(2);
+      // As an older version's process leaves them: no marks at all.
+      const db = (x.store as unknown as { database: { raw?: { prepare(s: string): { run(): unknown } }; pool?: { query(s: string): Promise<unknown> } } }).database;
+      if (db.raw) db.raw.prepare('UPDATE erp_deliveries SET head = 0').run();
+      else await db.pool!.query('UPDATE erp_deliveries SET head = false');
+      expect(await x.store.deliveries.claim({ connections: ['acme'], owner: 'probe', now: clock.now(), leaseUntil: new Date(clock.now().getTime() + 60_000), limit: 10 })).toEqual([]);
+      const w = x.startWorker();
+      await x.receiver.received(2);
+      await w.settled();
+      const ids = x.receiver.receipts.map((r) => Number(r.id.replace('evt_acme_', '')));
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    });
+
     it('pushes only the feed types the connection asks for; the others only move the cursor', async () => {
       const x = await harness({ events: ['stock.adjusted'] });
       await x.append('reception.closed', { documentExternalCode: 'PO-1' });

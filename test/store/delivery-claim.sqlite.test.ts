@@ -7,7 +7,11 @@ deliveryClaimContract('sqlite', async () => {
   const tmp = tempDir('delivery-claim');
   const store = createSqliteStore({ file: `${tmp.dir}/wms-sync.db` });
   await store.migrate();
-  return { store, close: async () => (await store.close(), tmp.remove()) };
+  return {
+    store,
+    close: async () => (await store.close(), tmp.remove()),
+    clearMarks: async (connection) => void store.database.raw.prepare('UPDATE erp_deliveries SET head = 0 WHERE connection = ?').run(connection),
+  };
 });
 
 /**

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_LOCKS } from '../../src/store/pg/deliveries.js';
 import { createPgStore } from '../../src/store/pg/store.js';
 import type { Store } from '../../src/store/index.js';
 import { createTestSchema } from '../support/pg.js';
@@ -37,8 +38,10 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
   });
 
   const row = (connection: string, confirmationId: number) => ({ connection, confirmationId, type: 'reception.closed' as const, orderKey: 'doc:PO-1', feedAt: T0 });
-  const waitingForALock = async () =>
-    (await watcher.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0].n > 0;
+  // A key lock (the two-key form, in the order keys' namespace) that somebody waits for: other
+  // suites on the same server take advisory locks of their own, never in this namespace.
+  const waitingForAKeyLock = async () =>
+    (await watcher.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2 AND classid = $1::oid`, [KEY_LOCKS])).rows[0].n > 0;
 
   it('a delivery added while another process finishes its key\'s head becomes the head', async () => {
     const connection = 'acme';
@@ -55,7 +58,7 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
         .finish('b', [{ id: head!.delivery.id, outcome: 'delivered', status: 200, latencyMs: 1, response: null, error: null, probe: false, at: T0 }])
         .then(() => (finished = true));
       // Either B waits for the key's lock (held by A until its commit), or, with no lock, B is done.
-      await until(async () => finished || (await waitingForALock()), { message: 'the finisher neither waited nor finished' });
+      await until(async () => finished || (await waitingForAKeyLock()), { message: 'the finisher neither waited nor finished' });
     });
     await finishing;
 

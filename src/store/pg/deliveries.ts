@@ -23,7 +23,13 @@ const claimable = (now: Date) => sql`
     ORDER BY e.confirmation_id LIMIT 1)`;
 
 /** The advisory-lock namespace of order keys (the two-key form: apart from every one-key lock). */
-const KEY_LOCKS = 0x77736b68;
+export const KEY_LOCKS = 0x77736b68;
+/**
+ * Keys share this many locks (by hash): a transaction holds at most this many, however many keys
+ * it moves (a bulk resend moves up to 10,000), so it cannot fill Postgres's shared lock table
+ * (about 6,400 entries on its defaults, for every session of the server).
+ */
+const KEY_LOCK_BUCKETS = 1024;
 
 /** The keys of these deliveries, each once. */
 const keysOf = (ids: readonly number[]) => sql`SELECT DISTINCT connection AS c, order_key AS k FROM erp_deliveries WHERE id = ANY(${sql.param([...ids])}::bigint[])`;
@@ -33,15 +39,16 @@ const FIRST = sql`(SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c 
 /**
  * Locks the keys of these deliveries until commit, in one order for every transaction (no
  * deadlock between two). Taken before a transaction moves deliveries into or out of `pending` and
- * refreshes their keys' heads: two processes doing so for one key at once (one finishing the head
- * while the other enqueues behind it) would each miss the other's uncommitted change and leave the
- * key without a head, so the second waits, then sees the first's commit.
+ * refreshes their keys' heads, and before it updates any delivery of those keys: two processes
+ * doing so for one key at once (one finishing the head while the other enqueues behind it) would
+ * each miss the other's uncommitted change and leave the key without a head, so the second waits,
+ * then sees the first's commit.
  */
 async function lockKeys(o: PgOrm, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await o.execute(sql`
-    SELECT count(*) FROM (SELECT pg_advisory_xact_lock(${KEY_LOCKS}::int, h) FROM (
-      SELECT DISTINCT hashtext(key.c || '/' || key.k) AS h FROM (${keysOf(ids)}) key ORDER BY h) ordered) locked`);
+    SELECT count(*) FROM (SELECT pg_advisory_xact_lock(${KEY_LOCKS}::int, b) FROM (
+      SELECT DISTINCT hashtext(key.c || '/' || key.k) & ${KEY_LOCK_BUCKETS - 1} AS b FROM (${keysOf(ids)}) key ORDER BY b) ordered) locked`);
 }
 
 /**
@@ -119,6 +126,18 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
       return withEvents(orm, ids);
     },
 
+    repairHeads: () =>
+      tx(async (o) => {
+        const found = await o.execute<{ id: string | number }>(sql`
+          SELECT ${FIRST} AS id FROM (
+            SELECT connection AS c, order_key AS k FROM erp_deliveries WHERE status = 'pending'
+            EXCEPT SELECT connection, order_key FROM erp_deliveries WHERE status = 'pending' AND head) key`);
+        const ids = found.rows.map((r) => Number(r.id));
+        await lockKeys(o, ids);
+        await refreshHeads(o, ids);
+        return ids.length;
+      }),
+
     claimProbe: async (q) => {
       const ids = await leased(
         orm,
@@ -133,8 +152,9 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
     finish: (owner, results) =>
       tx(async (o) => {
         const leaving = results.filter((r) => r.outcome === 'delivered' || r.outcome === 'dead').map((r) => r.id);
-        // Before the updates: a transaction waiting for a key's lock then holds no row another needs.
-        await lockKeys(o, leaving);
+        // Every result's key, retries too, before any update: a transaction waiting for a key's
+        // lock then holds no row of it that a resend's refresh (holding that lock) would update.
+        await lockKeys(o, results.map((r) => r.id));
         for (const r of results) {
           const mine = and(eq(d.id, r.id), eq(d.leaseOwner, owner));
           const base = { lastStatus: r.status, updatedAt: r.at, leaseOwner: null, leaseUntil: null };
@@ -181,24 +201,30 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
           .where(and(deliveryWhere(d, filter), inArray(d.status, [...statuses])))
           .orderBy(asc(d.id))
           .limit(limit);
-        const ids = rows.map((r) => r.id);
-        if (ids.length > 0) {
-          await lockKeys(o, ids);
-          await o
-            .update(d)
-            .set({ status: 'pending', head: false, attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
-            .where(inArray(d.id, ids));
-          // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
-          await refreshHeads(o, ids);
-        }
+        if (rows.length === 0) return [];
+        await lockKeys(o, rows.map((r) => r.id));
+        // The status again, under the keys' locks: a resend of the same delivery by another
+        // process may have committed since the read, and the delivery be in flight already.
+        const resent = await o
+          .update(d)
+          .set({ status: 'pending', head: false, attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
+          .where(and(inArray(d.id, rows.map((r) => r.id)), inArray(d.status, [...statuses])))
+          .returning({ id: d.id });
+        const ids = resent.map((r) => r.id).sort((x, y) => x - y);
+        // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
+        await refreshHeads(o, ids);
         return ids;
       }),
 
     rescheduleNow: async (connection, at) => {
+      // Rows another transaction holds (a finish, a resend) are skipped, never waited for: this
+      // statement then cannot deadlock with them, and each of those sets the row's schedule anyway.
       const r = await orm
         .update(d)
         .set({ nextAttemptAt: at, updatedAt: at })
-        .where(and(eq(d.connection, connection), eq(d.status, 'pending'), sql`${d.nextAttemptAt} > ${at}`))
+        .where(
+          sql`${d.id} IN (SELECT id FROM erp_deliveries WHERE connection = ${connection} AND status = 'pending' AND next_attempt_at > ${at} FOR UPDATE SKIP LOCKED)`,
+        )
         .returning({ id: d.id });
       return r.length;
     },

@@ -101,6 +101,15 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
 
     claim: (q) => run(() => (q.connections.length === 0 ? [] : withEvents(tx().claim(q)))),
 
+    repairHeads: () =>
+      run(() =>
+        raw.transaction(() => {
+          const keys = st().headless.all() as { connection: string; order_key: string }[];
+          refreshHeads(keys);
+          return keys.length;
+        })(),
+      ),
+
     claimProbe: (q) =>
       run(() => {
         const ids = raw.transaction(() => {
@@ -223,6 +232,11 @@ function prepare(raw: Database.Database) {
     firstPending: raw.prepare(`SELECT id, head FROM erp_deliveries WHERE connection = ? AND order_key = ? AND status = 'pending' ORDER BY confirmation_id LIMIT 1`),
     clearHeads: raw.prepare(`UPDATE erp_deliveries SET head = 0 WHERE connection = ? AND order_key = ? AND status = 'pending' AND head = 1 AND id <> ?`),
     markHead: raw.prepare(`UPDATE erp_deliveries SET head = 1 WHERE id = ?`),
+    // Two index-only reads: the keys with pending deliveries, less those with a head.
+    headless: raw.prepare(
+      `SELECT connection, order_key FROM erp_deliveries INDEXED BY erp_deliveries_pending WHERE status = 'pending'
+       EXCEPT SELECT connection, order_key FROM erp_deliveries INDEXED BY erp_deliveries_heads WHERE status = 'pending' AND head = 1`,
+    ),
     keysOf: raw.prepare(`SELECT DISTINCT connection, order_key FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?))`),
     probe: raw.prepare(`SELECT d.id FROM erp_deliveries d INDEXED BY erp_deliveries_heads WHERE d.connection = @connection AND ${CLAIMABLE} ORDER BY d.next_attempt_at, d.id LIMIT 1`),
     lease: raw.prepare(`UPDATE erp_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT value FROM json_each(?))`),
