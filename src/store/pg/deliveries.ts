@@ -26,8 +26,10 @@ const claimable = (now: Date) => sql`
 export const KEY_LOCKS = 0x77736b68;
 /**
  * Keys share this many locks (by hash): a transaction holds at most this many, however many keys
- * it moves (a bulk resend moves up to 10,000), so it cannot fill Postgres's shared lock table
- * (about 6,400 entries on its defaults, for every session of the server).
+ * it moves (a bulk resend moves up to 10,000, which one lock per key would take from Postgres's
+ * shared lock table, about 6,400 entries on its defaults for every session of the server). The
+ * price: transactions on different keys often share a lock, so finishes of two processes mostly
+ * run one after the other (each a few ms), and a bulk resend holds the pushes until it commits.
  */
 const KEY_LOCK_BUCKETS = 1024;
 
@@ -217,8 +219,9 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
       }),
 
     rescheduleNow: async (connection, at) => {
-      // Rows another transaction holds (a finish, a resend) are skipped, never waited for: this
-      // statement then cannot deadlock with them, and each of those sets the row's schedule anyway.
+      // Rows another transaction holds are skipped, never waited for, so this statement cannot
+      // deadlock with it. A finish or a resend sets that row's schedule itself; a row held only for
+      // its head mark (another key's resend) keeps its retry time, a delay within its schedule.
       const r = await orm
         .update(d)
         .set({ nextAttemptAt: at, updatedAt: at })
