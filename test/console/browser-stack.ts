@@ -1,6 +1,6 @@
 import { startDemoStack, type DemoStack } from '../../src/demo/stack.js';
-import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { demoTestConfig } from '../support/demo-config.js';
 import { createTestSchema } from '../support/pg.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
@@ -33,16 +33,7 @@ async function json(res: Response) {
 export async function startConsoleStack(label: string, dialect: 'sqlite' | 'postgres', options: { waitForSample?: boolean } = {}): Promise<ConsoleStack> {
   const tmp = tempDir(label);
   const db = dialect === 'postgres' ? await createTestSchema(label) : undefined;
-  const config = loadConfig({
-    DATA_DIR: tmp.dir,
-    PORT: '0',
-    EMULATOR_PORT: '0',
-    LOG_LEVEL: 'silent',
-    QUEUE_POLL_INTERVAL_MS: '200',
-    RECONCILE_SETTLE_SECONDS: '1',
-    RECONCILE_CRON: 'off',
-    ...(db ? { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema } : {}),
-  });
+  const config = demoTestConfig(tmp.dir, db ? { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema } : {});
   const stack = await startDemoStack(config, {
     logger: silentLogger(),
     emulatorInMemory: true,

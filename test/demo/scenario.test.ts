@@ -3,8 +3,8 @@ import { runScenario } from '../../src/demo/scenario.js';
 import { startDemoStack, type DemoStack } from '../../src/demo/stack.js';
 import { scenarioCodes } from '../../src/demo/steps.js';
 import { DEMO_TENANT } from '../../src/emulator/index.js';
-import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { demoTestConfig } from '../support/demo-config.js';
 import { tempDir } from '../support/tmp.js';
 import { expectErpRefusal } from './erp-refusal-outcome.js';
 import { expectScenarioFeed, expectScenarioLedger, expectScenarioWms, readFeed } from './outcome.js';
@@ -18,17 +18,7 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
   let stack: DemoStack;
 
   beforeAll(async () => {
-    // RECONCILE_CRON off: the scenario asks for its one run; the default hourly schedule fired when
-    // the test crossed the top of an hour (a second run in the list, seen under test:stress).
-    const config = loadConfig({
-      DATA_DIR: tmp.dir,
-      PORT: '0',
-      EMULATOR_PORT: '0',
-      LOG_LEVEL: 'silent',
-      QUEUE_POLL_INTERVAL_MS: '200',
-      RECONCILE_SETTLE_SECONDS: '1',
-      RECONCILE_CRON: 'off',
-    });
+    const config = demoTestConfig(tmp.dir);
     stack = await startDemoStack(config, {
       logger: silentLogger(),
       emulatorInMemory: true,

@@ -7,6 +7,7 @@ import { SqliteQueue } from '../../src/queue/sqlite/queue.js';
 import { prepareStatements } from '../../src/queue/sqlite/statements.js';
 import { jobRetryDelayMs, MAX_RETRY_DELAY_MS } from '../../src/queue/types.js';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
+import { queryPlan } from '../support/sqlite-plans.js';
 import { tempDir } from '../support/tmp.js';
 import { nextEvent } from './events.js';
 import { SQLITE_TUNING as tuning, sqliteFixture } from './fixtures.js';
@@ -151,7 +152,7 @@ describe('embedded queue specifics', () => {
     await store.migrate();
     const queue = new SqliteQueue(store.database, tuning);
     const statements = prepareStatements(store.database.raw);
-    const plan = (sql: string) => (store.database.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ name: 'q', now: 0, n: 1, lease: 1 }) as { detail: string }[]).map((r) => r.detail).join('; ');
+    const plan = (sql: string) => queryPlan(store.database.raw, sql, { name: 'q', now: 0, n: 1, lease: 1 }).join('; ');
     // The ready jobs are one range of jobs_fetch; before, each fetch walked (name, id) and
     // filtered start_after row by row, so every held job with a lower id cost each fetch a step.
     for (const statement of [statements.anyClaimable, statements.claim, statements.claimStately]) {

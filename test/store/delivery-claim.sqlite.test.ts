@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
+import { queryPlan, recordStatements } from '../support/sqlite-plans.js';
 import { tempDir } from '../support/tmp.js';
 import { deliveryClaimContract } from './delivery-claim.contract.js';
 
@@ -24,19 +25,13 @@ deliveryClaimContract('sqlite', async () => {
 describe('ERP delivery claim on SQLite: reads the heads only (query plans)', () => {
   const tmp = tempDir('delivery-claim-plans');
   let store: SqliteStore;
-  const statements: string[] = [];
+  let statements: string[] = [];
   const T0 = new Date('2026-03-01T08:00:00.000Z');
 
   beforeAll(async () => {
     store = createSqliteStore({ file: `${tmp.dir}/plans.db` });
     await store.migrate();
-    // Observe the statements the store prepares (better-sqlite3's own method, not our code).
-    const raw = store.database.raw;
-    const prepare = raw.prepare.bind(raw);
-    raw.prepare = ((source: string) => {
-      statements.push(source);
-      return prepare(source);
-    }) as typeof raw.prepare;
+    statements = recordStatements(store.database.raw);
     const rows = Array.from({ length: 500 }, (_, i) => ({ connection: 'acme', confirmationId: i + 1, type: 'reception.closed' as const, orderKey: `doc:${i % 5}`, feedAt: T0 }));
     await store.deliveries.enqueue('acme', rows, 500, T0);
     await store.deliveries.claim({ connections: ['acme'], owner: 'w', now: T0, leaseUntil: new Date(T0.getTime() + 60_000), limit: 10 });
@@ -47,8 +42,7 @@ describe('ERP delivery claim on SQLite: reads the heads only (query plans)', () 
     tmp.remove();
   });
 
-  const planOf = (source: string) =>
-    (store.database.raw.prepare(`EXPLAIN QUERY PLAN ${source}`).all({ now: T0.getTime(), limit: 10, c0: 'acme', connection: 'acme' }) as { detail: string }[]).map((r) => r.detail);
+  const planOf = (source: string) => queryPlan(store.database.raw, source, { now: T0.getTime(), limit: 10, c0: 'acme', connection: 'acme' });
 
   it("the claim walks the due heads (erp_deliveries_ready), and checks each against its key's first pending one in one index step", () => {
     const claim = statements.find((s) => s.includes('FROM erp_deliveries d') && s.includes('LIMIT @limit'));

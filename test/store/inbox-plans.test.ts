@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
 import type { InboxFilter } from '../../src/store/types.js';
+import { queryPlan, recordStatements } from '../support/sqlite-plans.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -14,19 +15,13 @@ import { tempDir } from '../support/tmp.js';
 describe('admin event list: every filter combination is an index lookup (SQLite query plans)', () => {
   const tmp = tempDir('inbox-plans');
   let store: SqliteStore;
-  const statements: string[] = [];
+  let statements: string[] = [];
 
   beforeAll(async () => {
     store = createSqliteStore({ file: `${tmp.dir}/plans.db` });
     await store.migrate();
     await store.inbox.record({ connection: 'acme', kind: 'reception-close', dedupeKey: 'k1', payload: '{}', businessCode: 'C1', at: new Date('2026-11-20T10:00:00Z') });
-    // Observe the statements the store prepares (better-sqlite3's own method, not our code).
-    const raw = store.database.raw;
-    const prepare = raw.prepare.bind(raw);
-    raw.prepare = ((source: string) => {
-      statements.push(source);
-      return prepare(source);
-    }) as typeof raw.prepare;
+    statements = recordStatements(store.database.raw);
   });
   afterAll(async () => {
     await store.close();
@@ -57,7 +52,7 @@ describe('admin event list: every filter combination is an index lookup (SQLite 
     for (const sql of queries) {
       // Plans do not depend on the values (no statistics): every parameter bound to null.
       const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null);
-      const plan = (store.database.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      const plan = queryPlan(store.database.raw, sql, ...params);
       // "SEARCH … USING [COVERING] INDEX", "SCAN … USING COVERING INDEX": an index; a bare "SCAN inbound_events" reads every row.
       const scans = plan.filter((d) => /^SCAN inbound_events$/.test(d) || /^SCAN inbound_events USING INDEX/.test(d));
       if (walksRows(name)) {
