@@ -2,6 +2,11 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: ['./src/store/sqlite/schema.ts', './src/store/sqlite/reconciliation-schema.ts', './src/store/sqlite/delivery-schema.ts', './src/queue/sqlite/schema.ts'],
+  schema: [
+    './src/store/sqlite/schema.ts',
+    './src/store/sqlite/reconciliation-schema.ts',
+    './src/store/sqlite/delivery-schema.ts',
+    './src/queue/sqlite/schema.ts',
+  ],
   out: './drizzle/sqlite',
 });

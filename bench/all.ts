@@ -14,10 +14,18 @@ import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
 import { regenerateDocs } from './lib/regenerate.js';
 import { printTable, type Row } from './lib/report.js';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, skip: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, skip: { type: 'string' } },
+});
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const scripts = (JSON.parse(readFileSync(root('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+const list = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
 const only = list(values.only);
 const skip = list(values.skip) ?? [];
 
@@ -51,7 +59,9 @@ for (const script of Object.keys(scripts)) {
   if ((only && !only.includes(name)) || skip.includes(name)) continue;
   const full = values.quick ? [] : (FULL_ARGS[name] ?? []);
   runs.push({ name, script, args: full });
-  if (withPostgres) for (const extra of EXTRA[name] ?? []) if (!skip.includes(extra.results)) runs.push({ name: extra.results, script, args: [...full, ...extra.args] });
+  if (withPostgres)
+    for (const extra of EXTRA[name] ?? [])
+      if (!skip.includes(extra.results)) runs.push({ name: extra.results, script, args: [...full, ...extra.args] });
 }
 
 function run(r: Run): Promise<number> {
@@ -66,10 +76,22 @@ const started = performance.now();
 for (const r of runs) {
   const t = performance.now();
   const code = await run(r);
-  rows.push({ bench: r.name, seconds: (performance.now() - t) / 1000, result: code === 0 ? 'ok' : `FAILED (exit ${code})` });
+  rows.push({
+    bench: r.name,
+    seconds: (performance.now() - t) / 1000,
+    result: code === 0 ? 'ok' : `FAILED (exit ${code})`,
+  });
 }
-printTable(`${runs.length} benches${values.quick ? ' (quick)' : ''} in ${((performance.now() - started) / 1000).toFixed(0)} s${withPostgres ? '' : '; Postgres not reachable, its extra runs left out'}`, rows);
+printTable(
+  `${runs.length} benches${values.quick ? ' (quick)' : ''} in ${((performance.now() - started) / 1000).toFixed(0)} s${withPostgres ? '' : '; Postgres not reachable, its extra runs left out'}`,
+  rows,
+);
 
-const done = regenerateDocs({ resultsDir: root('bench/results'), docFile: root('docs/benchmarks.md'), svgDir: root('docs/bench'), svgLink: 'bench' });
+const done = regenerateDocs({
+  resultsDir: root('bench/results'),
+  docFile: root('docs/benchmarks.md'),
+  svgDir: root('docs/bench'),
+  svgLink: 'bench',
+});
 process.stdout.write(`\ndocs/benchmarks.md: ${done.length ? done.join(', ') : 'no section'} regenerated\n`);
 if (rows.some((r) => r.result !== 'ok')) process.exitCode = 1;

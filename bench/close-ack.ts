@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { tempDir } from '../test/support/tmp.js';
 import { startChild } from './lib/child.js';
-import { pooled, printTable, writeResults, type Row } from './lib/report.js';
+import { pooled, printTable, type Row, writeResults } from './lib/report.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -40,7 +40,9 @@ const BIN = fileURLToPath(new URL('../bin/wms-sync.js', import.meta.url));
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const password = randomBytes(12).toString('hex');
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/webhooks/reception-close.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const fixture = JSON.parse(
+  readFileSync(new URL('../fixtures/webhooks/reception-close.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 let seq = 0;
 // Each reception closes a purchase order of its own, as bench:deliver's do: with the fixture's one
 // order, every confirmation would wait behind the one before it on its way to the ERP (one key),
@@ -52,7 +54,10 @@ const reception = () => {
 
 /** The ERP (bench/servers/erp.ts) in its own process: verifies each message, answers after ERP_MS (accept or refuse), or never (hang). */
 async function startErp() {
-  const child = await startChild(['--import', 'tsx', fileURLToPath(new URL('./servers/erp.ts', import.meta.url))], { ERP_SECRET: secret, ERP_MS: String(ERP_MS) });
+  const child = await startChild(['--import', 'tsx', fileURLToPath(new URL('./servers/erp.ts', import.meta.url))], {
+    ERP_SECRET: secret,
+    ERP_MS: String(ERP_MS),
+  });
   return {
     url: child.url,
     stats: async () => (await (await fetch(`${child.url}/stats`)).json()) as { verified: number; unverified: number },
@@ -73,7 +78,15 @@ async function startServe(erpUrl: string, dir: string) {
   });
   const sync = (path: string) => ({ erpWebhookUrl: `${erpUrl}${path}`, erpWebhookSecret: secret, erpCloseAck: 'sync' });
   const file = `${dir}/connections.json`;
-  writeFileSync(file, JSON.stringify([conn('async'), conn('sync', sync('/accept')), conn('refuse', sync('/refuse')), conn('hang', sync('/hang'))]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      conn('async'),
+      conn('sync', sync('/accept')),
+      conn('refuse', sync('/refuse')),
+      conn('hang', sync('/hang')),
+    ]),
+  );
   return startChild([BIN, 'serve', '--port', '0'], {
     LOG_LEVEL: 'info',
     DATA_DIR: dir,
@@ -90,16 +103,24 @@ const AUTH = `Basic ${Buffer.from(`wms-bench:${password}`).toString('base64')}`;
  * arriving together wait for this process's CPU before they are timed, and fetch's per-answer cost
  * (WHATWG Response, body stream) made the client's queue part of the figure.
  */
-async function deliver(serviceUrl: string, connection: string): Promise<{ ms: number; body: { success: boolean; message?: string } }> {
+async function deliver(
+  serviceUrl: string,
+  connection: string,
+): Promise<{ ms: number; body: { success: boolean; message?: string } }> {
   const payload = reception();
   const started = performance.now();
-  const res = await request(`${serviceUrl}/webhooks/${connection}/reception-close`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: payload });
+  const res = await request(`${serviceUrl}/webhooks/${connection}/reception-close`, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: payload,
+  });
   const body = (await res.body.json()) as { success: boolean; message?: string };
   if (res.statusCode !== 200) throw new Error(`${connection}: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
   return { ms: performance.now() - started, body };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 const round = (x: number) => Math.round(x * 100) / 100;
 
 interface Scenario {
@@ -113,11 +134,15 @@ interface Scenario {
 async function measure(serviceUrl: string, s: Scenario) {
   const times: number[] = [];
   let wrong = 0;
-  await pooled(Array.from({ length: s.requests }, (_, i) => i), s.inFlight, async () => {
-    const r = await deliver(serviceUrl, s.connection);
-    times.push(r.ms);
-    if (r.body.success !== (s.expect === 'accepted')) wrong += 1;
-  });
+  await pooled(
+    Array.from({ length: s.requests }, (_, i) => i),
+    s.inFlight,
+    async () => {
+      const r = await deliver(serviceUrl, s.connection);
+      times.push(r.ms);
+      if (r.body.success !== (s.expect === 'accepted')) wrong += 1;
+    },
+  );
   return { times, wrong };
 }
 
@@ -135,19 +160,52 @@ async function main(): Promise<void> {
     for (let i = 0; i < warm; i++) await deliver(serve.url, 'async');
     for (let i = 0; i < warm; i++) await deliver(serve.url, 'sync');
     const scenarios: Scenario[] = [
-      { name: 'baseline: async ack (no ERP), one at a time', connection: 'async', requests: REQUESTS, inFlight: 1, expect: 'accepted' },
-      { name: `sync, ERP accepts in ${ERP_MS} ms, one at a time`, connection: 'sync', requests: REQUESTS, inFlight: 1, expect: 'accepted' },
-      { name: `sync, ERP refuses in ${ERP_MS} ms, one at a time`, connection: 'refuse', requests: REQUESTS, inFlight: 1, expect: 'refused' },
-      { name: `sync, ERP accepts in ${ERP_MS} ms, ${CONCURRENCY} in flight`, connection: 'sync', requests: REQUESTS, inFlight: CONCURRENCY, expect: 'accepted' },
-      { name: `sync, ERP hangs (budget ${BUDGET_MS} ms), ${HANGING} at once`, connection: 'hang', requests: HANGING, inFlight: HANGING, expect: 'accepted' },
+      {
+        name: 'baseline: async ack (no ERP), one at a time',
+        connection: 'async',
+        requests: REQUESTS,
+        inFlight: 1,
+        expect: 'accepted',
+      },
+      {
+        name: `sync, ERP accepts in ${ERP_MS} ms, one at a time`,
+        connection: 'sync',
+        requests: REQUESTS,
+        inFlight: 1,
+        expect: 'accepted',
+      },
+      {
+        name: `sync, ERP refuses in ${ERP_MS} ms, one at a time`,
+        connection: 'refuse',
+        requests: REQUESTS,
+        inFlight: 1,
+        expect: 'refused',
+      },
+      {
+        name: `sync, ERP accepts in ${ERP_MS} ms, ${CONCURRENCY} in flight`,
+        connection: 'sync',
+        requests: REQUESTS,
+        inFlight: CONCURRENCY,
+        expect: 'accepted',
+      },
+      {
+        name: `sync, ERP hangs (budget ${BUDGET_MS} ms), ${HANGING} at once`,
+        connection: 'hang',
+        requests: HANGING,
+        inFlight: HANGING,
+        expect: 'accepted',
+      },
     ];
-    process.stdout.write(`wms-sync serve (SQLite), ${REQUESTS} receptions per row after ${warm} warm-up, ERP answers in ${ERP_MS} ms, budget ${BUDGET_MS} ms\n`);
+    process.stdout.write(
+      `wms-sync serve (SQLite), ${REQUESTS} receptions per row after ${warm} warm-up, ERP answers in ${ERP_MS} ms, budget ${BUDGET_MS} ms\n`,
+    );
     const measured: { s: Scenario; times: number[]; wrong: number }[] = [];
     let warmed = 0;
     for (const s of scenarios) {
       // A row with requests in flight first opens its connections (client to serve, serve to the
       // ERP) with two untimed waves, as the one-at-a-time rows are warmed above.
-      if (s.inFlight > 1 && s.connection !== 'hang') warmed += (await measure(serve.url, { ...s, requests: 2 * s.inFlight })).times.length;
+      if (s.inFlight > 1 && s.connection !== 'hang')
+        warmed += (await measure(serve.url, { ...s, requests: 2 * s.inFlight })).times.length;
       const r = await measure(serve.url, s);
       measured.push({ s, ...r });
       process.stdout.write(`  ${s.name}: p99 ${round(pct(r.times, 99))} ms\n`);
@@ -157,7 +215,8 @@ async function main(): Promise<void> {
     const accepted = 2 * warm + warmed + 3 * REQUESTS + HANGING;
     const deadline = Date.now() + 120_000;
     let processed = 0;
-    while ((processed = await metricsOf(serve.url, 'processed')) < accepted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    while ((processed = await metricsOf(serve.url, 'processed')) < accepted && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 250));
     const kept = await metricsOf(serve.url, 'rejected_by_erp');
     const erpStats = await erp.stats();
 
@@ -166,8 +225,18 @@ async function main(): Promise<void> {
     const rows: Row[] = measured.map(({ s, times, wrong }) => {
       const p99 = pct(times, 99);
       const erpMs = s.connection === 'async' ? 0 : s.connection === 'hang' ? BUDGET_MS : ERP_MS;
-      const goal = s.connection === 'hang' ? `200 within the budget (+1 s)` : s.connection === 'async' ? '' : `p99 < ${ERP_MS + 50} ms`;
-      const met = s.connection === 'hang' ? Math.max(...times) < BUDGET_MS + 1000 : s.connection === 'async' ? true : p99 < ERP_MS + 50;
+      const goal =
+        s.connection === 'hang'
+          ? `200 within the budget (+1 s)`
+          : s.connection === 'async'
+            ? ''
+            : `p99 < ${ERP_MS + 50} ms`;
+      const met =
+        s.connection === 'hang'
+          ? Math.max(...times) < BUDGET_MS + 1000
+          : s.connection === 'async'
+            ? true
+            : p99 < ERP_MS + 50;
       return {
         scenario: s.name,
         requests: times.length,
@@ -183,12 +252,16 @@ async function main(): Promise<void> {
     });
     printTable('ERP close acknowledgement (sync): time from the WMS sending a reception to its answer', rows);
     const checks: Row[] = [
-      { check: 'ERP messages with a valid signature', value: `${erpStats.verified} of ${erpStats.verified + erpStats.unverified}` },
+      {
+        check: 'ERP messages with a valid signature',
+        value: `${erpStats.verified} of ${erpStats.verified + erpStats.unverified}`,
+      },
       { check: 'accepted receptions processed', value: `${processed} of ${accepted}` },
       { check: 'refused receptions kept rejected_by_erp', value: `${kept} of ${refused}` },
     ];
     printTable('Checks', checks);
-    const ok = erpStats.unverified === 0 && processed >= accepted && kept === refused && measured.every((m) => m.wrong === 0);
+    const ok =
+      erpStats.unverified === 0 && processed >= accepted && kept === refused && measured.every((m) => m.wrong === 0);
     const chart = measured.slice(1).map(({ s, times }) => ({
       label: s.connection === 'hang' ? `${s.name}: slowest answer` : `${s.name}: p99`,
       ours: round(s.connection === 'hang' ? Math.max(...times) : pct(times, 99)),

@@ -10,7 +10,7 @@
  *   npm run bench:console -- --quick   (5,000 rows of each, 60 requests a page: a smoke run, not the figures)
  * Goal: p95 < 100 ms for every console list page, on both backends (at the full sizes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,8 +18,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/lib/config.js';
 import { openStore } from '../src/store/index.js';
 import { tempDir } from '../test/support/tmp.js';
-import { seed, type Seeded } from './console/seed.js';
-import { printTable, writeResults, type Row } from './lib/report.js';
+import { type Seeded, seed } from './console/seed.js';
+import { printTable, type Row, writeResults } from './lib/report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,22 +63,81 @@ const a = `/admin/v1/connections/${CONNECTION}`;
 const q = (name: string, v: number | undefined) => (v === undefined ? '' : `&${name}=${v}`);
 /** The list pages of the console and the admin API query each one calls. */
 const SCENARIOS: Scenario[] = [
-  { page: 'inbound events, newest first', console: (b) => `${c}/events?${q('before', b).slice(1)}`, api: (b) => `/admin/v1/events?connection=${CONNECTION}&limit=${PAGE}${q('cursor', b)}`, cursors: (s) => s.ids.events },
-  { page: 'inbound events: quarantined', console: (b) => `${c}/events?status=quarantined${q('before', b)}`, api: (b) => `/admin/v1/events?connection=${CONNECTION}&status=quarantined&limit=${PAGE}${q('cursor', b)}`, cursors: (s) => s.ids.events },
-  { page: 'inbound events: failed regularizations', console: (b) => `${c}/events?kind=stock-regularization&status=failed${q('before', b)}`, api: (b) => `/admin/v1/events?connection=${CONNECTION}&kind=stock-regularization&status=failed&limit=${PAGE}${q('cursor', b)}`, cursors: (s) => s.ids.events },
-  { page: 'inbound events: one day', console: (b) => `${c}/events?${day()}${q('before', b)}`, api: (b) => `/admin/v1/events?connection=${CONNECTION}&${day('received')}&limit=${PAGE}${q('cursor', b)}`, cursors: (s) => s.ids.events },
+  {
+    page: 'inbound events, newest first',
+    console: (b) => `${c}/events?${q('before', b).slice(1)}`,
+    api: (b) => `/admin/v1/events?connection=${CONNECTION}&limit=${PAGE}${q('cursor', b)}`,
+    cursors: (s) => s.ids.events,
+  },
+  {
+    page: 'inbound events: quarantined',
+    console: (b) => `${c}/events?status=quarantined${q('before', b)}`,
+    api: (b) => `/admin/v1/events?connection=${CONNECTION}&status=quarantined&limit=${PAGE}${q('cursor', b)}`,
+    cursors: (s) => s.ids.events,
+  },
+  {
+    page: 'inbound events: failed regularizations',
+    console: (b) => `${c}/events?kind=stock-regularization&status=failed${q('before', b)}`,
+    api: (b) =>
+      `/admin/v1/events?connection=${CONNECTION}&kind=stock-regularization&status=failed&limit=${PAGE}${q('cursor', b)}`,
+    cursors: (s) => s.ids.events,
+  },
+  {
+    page: 'inbound events: one day',
+    console: (b) => `${c}/events?${day()}${q('before', b)}`,
+    api: (b) => `/admin/v1/events?connection=${CONNECTION}&${day('received')}&limit=${PAGE}${q('cursor', b)}`,
+    cursors: (s) => s.ids.events,
+  },
   // The "cursor" picks the business code (one event each): closingDocumentCode CD-<n>.
-  { page: 'inbound events: by business code', console: (b) => `${c}/events?code=CD-${b ?? 0}`, api: (b) => `/admin/v1/events?connection=${CONNECTION}&code=CD-${b ?? 0}&limit=${PAGE}`, cursors: (s) => [0, s.events - 1] },
-  { page: 'outbound: products, any state', console: (b) => `${c}/outbound?entity=product${q('before', b)}`, api: (b) => `${a}/outbound?entity=product&limit=${PAGE}${q('before', b)}`, cursors: (s) => s.ids.records },
-  { page: 'outbound: failed products', console: (b) => `${c}/outbound?entity=product&state=failed${q('before', b)}`, api: (b) => `${a}/outbound?entity=product&state=failed&limit=${PAGE}${q('before', b)}`, cursors: (s) => s.ids.records },
-  { page: 'outbound: pending documents', console: (b) => `${c}/outbound?entity=document&state=pending${q('before', b)}`, api: (b) => `${a}/outbound?entity=document&state=pending&limit=${PAGE}${q('before', b)}`, cursors: (s) => s.ids.records },
-  { page: 'reconciliation runs', console: (b) => `${c}/reconciliations?limit=${PAGE}${q('before', b)}`, api: (b) => `${a}/reconciliations?limit=${PAGE}${q('before', b)}`, cursors: (s) => s.ids.runs },
-  { page: 'ERP feed, newest first', console: (b) => `${c}/feed?limit=${PAGE}${q('before', b)}`, api: (b) => `${a}/feed?limit=${PAGE}${q('before', b)}`, cursors: (s) => s.ids.confirmations },
-  { page: 'ERP feed after a cursor', console: (b) => `${c}/feed?limit=${PAGE}&after=${b ?? 0}`, api: (b) => `${a}/feed?limit=${PAGE}&after=${b ?? 0}`, cursors: (s) => s.ids.confirmations },
+  {
+    page: 'inbound events: by business code',
+    console: (b) => `${c}/events?code=CD-${b ?? 0}`,
+    api: (b) => `/admin/v1/events?connection=${CONNECTION}&code=CD-${b ?? 0}&limit=${PAGE}`,
+    cursors: (s) => [0, s.events - 1],
+  },
+  {
+    page: 'outbound: products, any state',
+    console: (b) => `${c}/outbound?entity=product${q('before', b)}`,
+    api: (b) => `${a}/outbound?entity=product&limit=${PAGE}${q('before', b)}`,
+    cursors: (s) => s.ids.records,
+  },
+  {
+    page: 'outbound: failed products',
+    console: (b) => `${c}/outbound?entity=product&state=failed${q('before', b)}`,
+    api: (b) => `${a}/outbound?entity=product&state=failed&limit=${PAGE}${q('before', b)}`,
+    cursors: (s) => s.ids.records,
+  },
+  {
+    page: 'outbound: pending documents',
+    console: (b) => `${c}/outbound?entity=document&state=pending${q('before', b)}`,
+    api: (b) => `${a}/outbound?entity=document&state=pending&limit=${PAGE}${q('before', b)}`,
+    cursors: (s) => s.ids.records,
+  },
+  {
+    page: 'reconciliation runs',
+    console: (b) => `${c}/reconciliations?limit=${PAGE}${q('before', b)}`,
+    api: (b) => `${a}/reconciliations?limit=${PAGE}${q('before', b)}`,
+    cursors: (s) => s.ids.runs,
+  },
+  {
+    page: 'ERP feed, newest first',
+    console: (b) => `${c}/feed?limit=${PAGE}${q('before', b)}`,
+    api: (b) => `${a}/feed?limit=${PAGE}${q('before', b)}`,
+    cursors: (s) => s.ids.confirmations,
+  },
+  {
+    page: 'ERP feed after a cursor',
+    console: (b) => `${c}/feed?limit=${PAGE}&after=${b ?? 0}`,
+    api: (b) => `${a}/feed?limit=${PAGE}&after=${b ?? 0}`,
+    cursors: (s) => s.ids.confirmations,
+  },
 ];
 
 function serve(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const url = /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1];
@@ -89,8 +148,16 @@ function serve(env: Record<string, string>): Promise<{ url: string; child: Child
 }
 
 async function signIn(url: string): Promise<string> {
-  const res = await fetch(`${url}/console/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: ADMIN_TOKEN }) });
-  const cookie = res.headers.getSetCookie().find((x) => x.startsWith('wms_console_session='))?.split(';')[0];
+  const res = await fetch(`${url}/console/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: ADMIN_TOKEN }),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .find((x) => x.startsWith('wms_console_session='))
+    ?.split(';')[0];
   if (!cookie) throw new Error(`sign-in failed: ${res.status}`);
   return cookie;
 }
@@ -100,7 +167,8 @@ async function timedGet(url: string, headers: Record<string, string>, type: stri
   const res = await fetch(url, { headers });
   await res.arrayBuffer();
   const ms = performance.now() - started;
-  if (res.status !== 200 || !res.headers.get('content-type')?.includes(type)) throw new Error(`GET ${url}: ${res.status}`);
+  if (res.status !== 200 || !res.headers.get('content-type')?.includes(type))
+    throw new Error(`GET ${url}: ${res.status}`);
   return ms;
 }
 
@@ -111,7 +179,8 @@ const day = (prefix?: 'received') => {
   return prefix ? `receivedFrom=${from}&receivedTo=${to}` : `from=${from}&to=${to}`;
 };
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function measure(url: string, cookie: string, s: Seeded, scenario: Scenario) {
   const console: number[] = [];
@@ -121,7 +190,11 @@ async function measure(url: string, cookie: string, s: Seeded, scenario: Scenari
     // Half first pages, half a cursor anywhere in the data: both ask the same page.
     const cursor = i % 2 === 0 ? undefined : lo + Math.floor(Math.random() * (hi - lo + 1));
     const pageMs = await timedGet(`${url}${scenario.console(cursor)}`, { cookie }, 'text/html');
-    const apiMs = await timedGet(`${url}${scenario.api(cursor)}`, { authorization: `Bearer ${ADMIN_TOKEN}` }, 'application/json');
+    const apiMs = await timedGet(
+      `${url}${scenario.api(cursor)}`,
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+      'application/json',
+    );
     if (i >= 20) {
       console.push(pageMs);
       api.push(apiMs);
@@ -129,7 +202,10 @@ async function measure(url: string, cookie: string, s: Seeded, scenario: Scenari
   }
   console.sort((x, y) => x - y);
   api.sort((x, y) => x - y);
-  return { console: { p50: pct(console, 50), p95: pct(console, 95), p99: pct(console, 99) }, api: { p50: pct(api, 50), p95: pct(api, 95), p99: pct(api, 99) } };
+  return {
+    console: { p50: pct(console, 50), p95: pct(console, 95), p99: pct(console, 99) },
+    api: { p50: pct(api, 50), p95: pct(api, 95), p99: pct(api, 99) },
+  };
 }
 
 async function runBackend(backend: 'sqlite' | 'postgres') {
@@ -162,13 +238,26 @@ async function runBackend(backend: 'sqlite' | 'postgres') {
     console.log(`\n${backend}: seeding through the store's repos…`);
     const store = openStore(loadConfig(env).database);
     await store.migrate();
-    const seeded = await seed(store, CONNECTION, { events: Number(knobs.events), records: Number(knobs.records), confirmations: Number(knobs.feed), runs: Number(knobs.runs) }, (l) => console.log(l));
+    const seeded = await seed(
+      store,
+      CONNECTION,
+      {
+        events: Number(knobs.events),
+        records: Number(knobs.records),
+        confirmations: Number(knobs.feed),
+        runs: Number(knobs.runs),
+      },
+      (l) => console.log(l),
+    );
     await store.close();
     console.log(`  seeded in ${seeded.seconds.toFixed(1)} s`);
     seededDay = seeded.day;
     // What autovacuum does to tables that grew by 100,000 rows: statistics for the planner, and the
     // visibility map that lets a count read an index alone (the events list's total).
-    if (backend === 'postgres') await pgAdmin(`VACUUM ANALYZE ${schema}.inbound_events, ${schema}.outbound_records, ${schema}.confirmations, ${schema}.reconciliation_runs`);
+    if (backend === 'postgres')
+      await pgAdmin(
+        `VACUUM ANALYZE ${schema}.inbound_events, ${schema}.outbound_records, ${schema}.confirmations, ${schema}.reconciliation_runs`,
+      );
     const served = await serve(env);
     child = served.child;
     const cookie = await signIn(served.url);
@@ -176,20 +265,26 @@ async function runBackend(backend: 'sqlite' | 'postgres') {
     for (const scenario of SCENARIOS) {
       const m = await measure(served.url, cookie, seeded, scenario);
       rows.push({ backend, page: scenario.page, ...m, goalMet: m.console.p95 < 100 });
-      console.log(`  ${scenario.page}: console p95 ${m.console.p95.toFixed(1)} ms, JSON API p95 ${m.api.p95.toFixed(1)} ms`);
+      console.log(
+        `  ${scenario.page}: console p95 ${m.console.p95.toFixed(1)} ms, JSON API p95 ${m.api.p95.toFixed(1)} ms`,
+      );
     }
     return { seeded, rows };
   } finally {
     child?.kill('SIGTERM');
     if (child) await new Promise((r) => child!.once('exit', r));
-    if (backend === 'postgres') await pgAdmin(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`).catch(() => undefined);
+    if (backend === 'postgres')
+      await pgAdmin(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`).catch(
+        () => undefined,
+      );
     tmp.remove();
   }
 }
 
 const results = [];
 for (const backend of knobs.backends.split(',')) {
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backends: sqlite and/or postgres, not "${backend}"`);
+  if (backend !== 'sqlite' && backend !== 'postgres')
+    throw new Error(`--backends: sqlite and/or postgres, not "${backend}"`);
   results.push(await runBackend(backend));
 }
 const table: Row[] = results.flatMap((r) =>
@@ -207,6 +302,17 @@ const table: Row[] = results.flatMap((r) =>
 const title = `Console list pages: ${REQUESTS} requests each (half first pages, half a random keyset cursor), one at a time, wms-sync serve in its own process${QUICK ? ' (quick: small data set)' : ''}`;
 printTable(title, table);
 const goal = results.every((r) => r.rows.every((row) => row.goalMet));
-console.log(`\ngoal (every console list page p95 < 100 ms, both backends): ${goal ? 'met' : 'NOT met'}${QUICK ? ' (quick run: not the figures)' : ''}`);
-const chart = results.flatMap((r) => r.rows.map((row) => ({ label: `${row.backend}: ${row.page}`, ours: row.console.p95, baseline: row.api.p95, unit: 'ms' })));
-console.log(`results: ${writeResults('console', { quick: QUICK, knobs, results, goalMet: goal, tables: [{ title, rows: table }], chart })}`);
+console.log(
+  `\ngoal (every console list page p95 < 100 ms, both backends): ${goal ? 'met' : 'NOT met'}${QUICK ? ' (quick run: not the figures)' : ''}`,
+);
+const chart = results.flatMap((r) =>
+  r.rows.map((row) => ({
+    label: `${row.backend}: ${row.page}`,
+    ours: row.console.p95,
+    baseline: row.api.p95,
+    unit: 'ms',
+  })),
+);
+console.log(
+  `results: ${writeResults('console', { quick: QUICK, knobs, results, goalMet: goal, tables: [{ title, rows: table }], chart })}`,
+);

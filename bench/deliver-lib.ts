@@ -8,14 +8,32 @@ export const script = (name: string) => fileURLToPath(new URL(name, import.meta.
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-export function request(url: string, method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+export function request(
+  url: string,
+  method: string,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: { ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          ...(body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+            : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -25,7 +43,12 @@ export function request(url: string, method: string, body: string | undefined, h
  * Sends `total` requests at `perSecond`, each on its own schedule (an open loop: a slow answer
  * does not slow the next send), and records when each one's 2xx answer arrived.
  */
-export async function paced(total: number, perSecond: number, send: (i: number) => Promise<boolean>, onTick?: (elapsedMs: number) => void): Promise<{ acked: Map<number, number>; failed: number }> {
+export async function paced(
+  total: number,
+  perSecond: number,
+  send: (i: number) => Promise<boolean>,
+  onTick?: (elapsedMs: number) => void,
+): Promise<{ acked: Map<number, number>; failed: number }> {
   const acked = new Map<number, number>();
   let failed = 0;
   const inflight: Promise<void>[] = [];
@@ -62,10 +85,14 @@ export function feedPoller(baseUrl: string, token: string, everyMs: number) {
   let stopped = false;
   const done = (async () => {
     while (!stopped) {
-      const res = await request(`${baseUrl}/erp/v1/events?after=${after}&limit=1000`, 'GET', undefined, { authorization: `Bearer ${token}` });
+      const res = await request(`${baseUrl}/erp/v1/events?after=${after}&limit=1000`, 'GET', undefined, {
+        authorization: `Bearer ${token}`,
+      });
       const page = JSON.parse(res.text) as { events: { data: { closingDocumentCode?: string } }[]; next: number };
       const at = epochMs();
-      for (const e of page.events) if (e.data.closingDocumentCode && !seen.has(e.data.closingDocumentCode)) seen.set(e.data.closingDocumentCode, at);
+      for (const e of page.events)
+        if (e.data.closingDocumentCode && !seen.has(e.data.closingDocumentCode))
+          seen.set(e.data.closingDocumentCode, at);
       after = page.next;
       if (page.events.length < 1000) await new Promise((r) => setTimeout(r, everyMs));
     }

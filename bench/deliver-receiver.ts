@@ -68,12 +68,25 @@ const server = createServer((req, res) => {
       let duplicates = 0;
       for (const n of state.perId.values()) duplicates += n - 1;
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ unique: state.perId.size, duplicates, badSignatures: state.badSignatures, downHits: state.downHits, downHitTimes: state.downHitTimes, plain: state.plain, firstReceipt: state.firstReceipt, lastReceipt: state.lastReceipt }),
+        JSON.stringify({
+          unique: state.perId.size,
+          duplicates,
+          badSignatures: state.badSignatures,
+          downHits: state.downHits,
+          downHitTimes: state.downHitTimes,
+          plain: state.plain,
+          firstReceipt: state.firstReceipt,
+          lastReceipt: state.lastReceipt,
+        }),
       );
       return;
     }
     if (req.method === 'GET' && req.url === '/receipts') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ receipts: Object.fromEntries(state.receipts), feedAt: Object.fromEntries(state.feedAt) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ receipts: Object.fromEntries(state.receipts), feedAt: Object.fromEntries(state.feedAt) }),
+        );
       return;
     }
     if (req.method === 'POST' && req.url === '/control') {

@@ -8,5 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { regenerateDocs } from './lib/regenerate.js';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
-const done = regenerateDocs({ resultsDir: root('bench/results'), docFile: root('docs/benchmarks.md'), svgDir: root('docs/bench'), svgLink: 'bench' });
+const done = regenerateDocs({
+  resultsDir: root('bench/results'),
+  docFile: root('docs/benchmarks.md'),
+  svgDir: root('docs/bench'),
+  svgLink: 'bench',
+});
 process.stdout.write(`docs/benchmarks.md: ${done.length ? done.join(', ') : 'no section'} regenerated\n`);

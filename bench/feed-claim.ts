@@ -18,10 +18,16 @@ import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from '../test/support/tmp.js';
 import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
 import { quick } from './lib/quick.js';
-import { printTable, timed, writeResults, type Row } from './lib/report.js';
+import { printTable, type Row, timed, writeResults } from './lib/report.js';
 
 const QUICK = quick({ keys: '1000', claims: '100' });
-const { values } = parseArgs({ options: { keys: { type: 'string', default: '5000' }, behind: { type: 'string', default: '4' }, claims: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: {
+    keys: { type: 'string', default: '5000' },
+    behind: { type: 'string', default: '4' },
+    claims: { type: 'string', default: '200' },
+  },
+});
 const KEYS = Number(values.keys);
 const BEHIND = Number(values.behind);
 const CLAIMS = Number(values.claims);
@@ -30,8 +36,20 @@ const T0 = Date.parse('2026-03-01T08:00:00.000Z');
 const HOUR = 3_600_000;
 const CONNECTION = 'acme';
 
-const result = (id: number, outcome: DeliveryResult['outcome'], at: number, nextAttemptAt?: number): DeliveryResult => ({
-  id, outcome, status: outcome === 'delivered' ? 200 : 503, latencyMs: 1, response: null, error: outcome === 'retry' ? 'ERP down' : null, probe: false, at: new Date(at),
+const result = (
+  id: number,
+  outcome: DeliveryResult['outcome'],
+  at: number,
+  nextAttemptAt?: number,
+): DeliveryResult => ({
+  id,
+  outcome,
+  status: outcome === 'delivered' ? 200 : 503,
+  latencyMs: 1,
+  response: null,
+  error: outcome === 'retry' ? 'ERP down' : null,
+  probe: false,
+  at: new Date(at),
   ...(nextAttemptAt === undefined ? {} : { nextAttemptAt: new Date(nextAttemptAt) }),
 });
 
@@ -39,21 +57,54 @@ const result = (id: number, outcome: DeliveryResult['outcome'], at: number, next
 async function outage(store: Store, behind: number): Promise<number> {
   let feedId = 0;
   const rows = [];
-  for (let i = 0; i <= behind; i++) for (let k = 0; k < KEYS; k++) rows.push({ connection: CONNECTION, confirmationId: ++feedId, type: 'reception.closed' as const, orderKey: `doc:PO-${k}`, feedAt: new Date(T0) });
-  for (let i = 0; i < rows.length; i += 2_000) await store.deliveries.enqueue(CONNECTION, rows.slice(i, i + 2_000), rows[Math.min(i + 2_000, rows.length) - 1]!.confirmationId, new Date(T0));
+  for (let i = 0; i <= behind; i++)
+    for (let k = 0; k < KEYS; k++)
+      rows.push({
+        connection: CONNECTION,
+        confirmationId: ++feedId,
+        type: 'reception.closed' as const,
+        orderKey: `doc:PO-${k}`,
+        feedAt: new Date(T0),
+      });
+  for (let i = 0; i < rows.length; i += 2_000)
+    await store.deliveries.enqueue(
+      CONNECTION,
+      rows.slice(i, i + 2_000),
+      rows[Math.min(i + 2_000, rows.length) - 1]!.confirmationId,
+      new Date(T0),
+    );
   const now = T0 + 1_000;
-  const heads = await store.deliveries.claim({ connections: [CONNECTION], owner: 'bench', now: new Date(now), leaseUntil: new Date(now + 60_000), limit: KEYS });
+  const heads = await store.deliveries.claim({
+    connections: [CONNECTION],
+    owner: 'bench',
+    now: new Date(now),
+    leaseUntil: new Date(now + 60_000),
+    limit: KEYS,
+  });
   if (heads.length !== KEYS) throw new Error(`expected ${KEYS} heads, claimed ${heads.length}`);
-  for (let i = 0; i < heads.length; i += 500) await store.deliveries.finish('bench', heads.slice(i, i + 500).map((h) => result(h.delivery.id, 'retry', now, now + HOUR)));
+  for (let i = 0; i < heads.length; i += 500)
+    await store.deliveries.finish(
+      'bench',
+      heads.slice(i, i + 500).map((h) => result(h.delivery.id, 'retry', now, now + HOUR)),
+    );
   return rows.length;
 }
 
-async function measure(store: Store, behind: number): Promise<{ claimsPerSec: number; drainPerSec: number; total: number }> {
+async function measure(
+  store: Store,
+  behind: number,
+): Promise<{ claimsPerSec: number; drainPerSec: number; total: number }> {
   const total = await outage(store, behind);
   const now = T0 + 2_000;
   const idle = await timed(async () => {
     for (let i = 0; i < CLAIMS; i++) {
-      const got = await store.deliveries.claim({ connections: [CONNECTION], owner: 'bench', now: new Date(now), leaseUntil: new Date(now + 60_000), limit: LIMIT });
+      const got = await store.deliveries.claim({
+        connections: [CONNECTION],
+        owner: 'bench',
+        now: new Date(now),
+        leaseUntil: new Date(now + 60_000),
+        limit: LIMIT,
+      });
       if (got.length > 0) throw new Error('a delivery was claimable while every head waits for its retry');
     }
   });
@@ -62,9 +113,18 @@ async function measure(store: Store, behind: number): Promise<{ claimsPerSec: nu
   let sent = 0;
   const drain = await timed(async () => {
     for (;;) {
-      const got = await store.deliveries.claim({ connections: [CONNECTION], owner: 'bench', now: new Date(back), leaseUntil: new Date(back + 60_000), limit: LIMIT });
+      const got = await store.deliveries.claim({
+        connections: [CONNECTION],
+        owner: 'bench',
+        now: new Date(back),
+        leaseUntil: new Date(back + 60_000),
+        limit: LIMIT,
+      });
       if (got.length === 0) break;
-      await store.deliveries.finish('bench', got.map((g) => result(g.delivery.id, 'delivered', back)));
+      await store.deliveries.finish(
+        'bench',
+        got.map((g) => result(g.delivery.id, 'delivered', back)),
+      );
       sent += got.length;
     }
   });
@@ -109,7 +169,15 @@ for (const [name, open] of dialects) {
   const base = await open((s) => measure(s, 0));
   const backlog = await open((s) => measure(s, BEHIND));
   rows.push(
-    { store: name, scenario: `${KEYS} keys, none behind (baseline)`, pending: base.total, 'idle claims/s': Math.round(base.claimsPerSec), 'drain deliveries/s': Math.round(base.drainPerSec), 'idle ratio': 1, 'drain ratio': 1 },
+    {
+      store: name,
+      scenario: `${KEYS} keys, none behind (baseline)`,
+      pending: base.total,
+      'idle claims/s': Math.round(base.claimsPerSec),
+      'drain deliveries/s': Math.round(base.drainPerSec),
+      'idle ratio': 1,
+      'drain ratio': 1,
+    },
     {
       store: name,
       scenario: `${KEYS} keys, ${BEHIND} behind each head`,
@@ -121,10 +189,22 @@ for (const [name, open] of dialects) {
     },
   );
   chart.push(
-    { label: `${name}: idle claim, ${BEHIND} behind vs none`, ours: backlog.claimsPerSec, baseline: base.claimsPerSec, unit: 'claims/s' },
-    { label: `${name}: drain, ${BEHIND} behind vs none`, ours: backlog.drainPerSec, baseline: base.drainPerSec, unit: 'deliveries/s' },
+    {
+      label: `${name}: idle claim, ${BEHIND} behind vs none`,
+      ours: backlog.claimsPerSec,
+      baseline: base.claimsPerSec,
+      unit: 'claims/s',
+    },
+    {
+      label: `${name}: drain, ${BEHIND} behind vs none`,
+      ours: backlog.drainPerSec,
+      baseline: base.drainPerSec,
+      unit: 'deliveries/s',
+    },
   );
 }
 const title = `ERP delivery claim after an outage: ${KEYS} order keys, each head waiting for its retry; claims of ${LIMIT}`;
 printTable(title, rows);
-process.stdout.write(`\nwrote ${writeResults('feed-claim', { keys: KEYS, behind: BEHIND, claims: CLAIMS, limit: LIMIT, quick: QUICK, tables: [{ title, rows }], chart })}\n`);
+process.stdout.write(
+  `\nwrote ${writeResults('feed-claim', { keys: KEYS, behind: BEHIND, claims: CLAIMS, limit: LIMIT, quick: QUICK, tables: [{ title, rows }], chart })}\n`,
+);

@@ -11,7 +11,7 @@
 // the service has processed every stored event, then counts them against the 2xx answers and reads
 // the processing lag (received_at, set when the delivery is stored, to processed_at) from the store.
 // Writes bench/results/ingest.json with `tables` and `chart`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { tempDir } from '../test/support/tmp.js';
 import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
-import { printTable, writeResults } from './lib/report.js';
 import { quick } from './lib/quick.js';
-import { load, wrkAvailable, type Generator } from './load.js';
+import { printTable, writeResults } from './lib/report.js';
+import { type Generator, load, wrkAvailable } from './load.js';
 
 const QUICK = quick({ duration: '3', warmup: '1' });
 
@@ -64,7 +64,9 @@ const CONNECTION_ENV = {
 };
 const AUTH = `Basic ${Buffer.from('wms-bench:bench-password').toString('base64')}`;
 // The realistic reception fixture (about 1 KB), a fresh closingDocumentCode per request.
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/webhooks/reception-close.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const fixture = JSON.parse(
+  readFileSync(new URL('../fixtures/webhooks/reception-close.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 const BODY = JSON.stringify({ ...fixture, closingDocumentCode: 'BENCH-[<id>]' });
 
 type Process = 'echo' | 'receiver' | 'serve';
@@ -126,7 +128,15 @@ function cpuMsOf(pid: number | undefined): number {
 
 /** Starts one process of a target and resolves once it is ready (listening, or its worker running). */
 function startProcess(kind: Process | 'worker', target: Target): Promise<Running> {
-  const nodeArgs = opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', opts['cpu-prof'], '--cpu-prof-name', `${kind}-${target.name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`] : [];
+  const nodeArgs = opts['cpu-prof']
+    ? [
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        opts['cpu-prof'],
+        '--cpu-prof-name',
+        `${kind}-${target.name.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
   const args =
     kind === 'serve' || kind === 'worker'
       ? [...nodeArgs, CLI, kind, ...(kind === 'serve' ? ['--port', '0'] : [])]
@@ -150,7 +160,11 @@ function startProcess(kind: Process | 'worker', target: Target): Promise<Running
       if (url === undefined) return;
       ready = true;
       child.off('exit', early);
-      resolve({ ...(url ? { url } : {}), cpuMs: () => cpuMsOf(child.pid), stop: async () => (child.kill('SIGTERM'), await exited) });
+      resolve({
+        ...(url ? { url } : {}),
+        cpuMs: () => cpuMsOf(child.pid),
+        stop: async () => (child.kill('SIGTERM'), await exited),
+      });
     });
   });
 }
@@ -171,7 +185,14 @@ function readyUrl(kind: Process | 'worker', line: string): string | undefined {
 let sequence = 0;
 function loadRun(url: string, seconds: number) {
   sequence += 1;
-  return load(GENERATOR, { url: `${url}/webhooks/bench/reception-close`, seconds, connections: CONNECTIONS, body: BODY, authorization: AUTH, runId: `${sequence}` });
+  return load(GENERATOR, {
+    url: `${url}/webhooks/bench/reception-close`,
+    seconds,
+    connections: CONNECTIONS,
+    body: BODY,
+    authorization: AUTH,
+    runId: `${sequence}`,
+  });
 }
 
 /** Reads the store directly: status counts and each processed event's lag (ms). */
@@ -186,9 +207,22 @@ function probeOf(target: Target): Probe {
     const db = new Database(target.env.SQLITE_FILE!, { readonly: true });
     db.pragma('busy_timeout = 5000');
     return {
-      counts: async () => Object.fromEntries((db.prepare('SELECT status, count(*) AS n FROM inbound_events GROUP BY status').all() as { status: string; n: number }[]).map((r) => [r.status, r.n])),
+      counts: async () =>
+        Object.fromEntries(
+          (
+            db.prepare('SELECT status, count(*) AS n FROM inbound_events GROUP BY status').all() as {
+              status: string;
+              n: number;
+            }[]
+          ).map((r) => [r.status, r.n]),
+        ),
       // Times are stored as epoch milliseconds.
-      lags: async () => (db.prepare("SELECT processed_at - received_at AS lag FROM inbound_events WHERE status = 'processed'").all() as { lag: number }[]).map((r) => r.lag),
+      lags: async () =>
+        (
+          db
+            .prepare("SELECT processed_at - received_at AS lag FROM inbound_events WHERE status = 'processed'")
+            .all() as { lag: number }[]
+        ).map((r) => r.lag),
       close: async () => void db.close(),
     };
   }
@@ -197,7 +231,9 @@ function probeOf(target: Target): Probe {
   return {
     counts: async () => {
       await connected;
-      const { rows } = await client.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM inbound_events GROUP BY status');
+      const { rows } = await client.query<{ status: string; n: string }>(
+        'SELECT status, count(*) AS n FROM inbound_events GROUP BY status',
+      );
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
     lags: async () => {
@@ -211,7 +247,8 @@ function probeOf(target: Target): Probe {
   };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Waits until no stored event is left unprocessed (none `received`), polling the store. */
 async function drain(probe: Probe): Promise<number> {
@@ -219,7 +256,8 @@ async function drain(probe: Probe): Promise<number> {
   for (;;) {
     const counts = await probe.counts();
     if ((counts.received ?? 0) === 0) return performance.now() - started;
-    if (performance.now() - started > DRAIN_TIMEOUT_MS) throw new Error(`events still unprocessed after ${DRAIN_TIMEOUT_MS / 1000} s: ${JSON.stringify(counts)}`);
+    if (performance.now() - started > DRAIN_TIMEOUT_MS)
+      throw new Error(`events still unprocessed after ${DRAIN_TIMEOUT_MS / 1000} s: ${JSON.stringify(counts)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -236,19 +274,47 @@ async function runTarget(target: Target): Promise<Measured> {
     const acked = warm.ok + r.ok;
     const cpuUsPerEvent = () => ((cpuMs() - cpuAtStart) * 1000) / acked;
     const base = { name: target.name, reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, acked, errors: r.errors };
-    if (target.processes[0] === 'echo') return { ...base, stored: null, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent(), statuses: null };
+    if (target.processes[0] === 'echo')
+      return {
+        ...base,
+        stored: null,
+        processed: null,
+        lagP50Ms: null,
+        lagP99Ms: null,
+        drainMs: null,
+        cpuUsPerEvent: cpuUsPerEvent(),
+        statuses: null,
+      };
     const probe = probeOf(target);
     try {
       if (target.processes[0] === 'receiver') {
         const counts = await probe.counts();
-        return { ...base, stored: counts.received ?? 0, processed: null, lagP50Ms: null, lagP99Ms: null, drainMs: null, cpuUsPerEvent: cpuUsPerEvent(), statuses: counts };
+        return {
+          ...base,
+          stored: counts.received ?? 0,
+          processed: null,
+          lagP50Ms: null,
+          lagP99Ms: null,
+          drainMs: null,
+          cpuUsPerEvent: cpuUsPerEvent(),
+          statuses: counts,
+        };
       }
       const drainMs = await drain(probe);
       const cpu = cpuUsPerEvent();
       const counts = await probe.counts();
       const lags = (await probe.lags()).sort((a, b) => a - b);
       const stored = Object.values(counts).reduce((a, b) => a + b, 0);
-      return { ...base, stored, processed: counts.processed ?? 0, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), drainMs, cpuUsPerEvent: cpu, statuses: counts };
+      return {
+        ...base,
+        stored,
+        processed: counts.processed ?? 0,
+        lagP50Ms: percentile(lags, 50),
+        lagP99Ms: percentile(lags, 99),
+        drainMs,
+        cpuUsPerEvent: cpu,
+        statuses: counts,
+      };
     } finally {
       await probe.close();
     }
@@ -256,7 +322,6 @@ async function runTarget(target: Target): Promise<Measured> {
     for (const p of processes.reverse()) await p.stop();
   }
 }
-
 
 async function withFreshDatabase<T>(target: Target, fn: (t: Target) => Promise<T>): Promise<T> {
   if (!target.dialect) return fn(target);
@@ -306,7 +371,12 @@ async function main(): Promise<void> {
     { name: 'baseline: bare Hono JSON echo', processes: ['echo'], env: {} },
     { name: 'wms-sync serve, SQLite', processes: ['serve'], dialect: 'sqlite', env: {} },
     // What the opt-in worker thread brings (`WORKER_THREAD`, docs/scaling.md).
-    { name: 'wms-sync serve, SQLite, WORKER_THREAD=true', processes: ['serve'], dialect: 'sqlite', env: { WORKER_THREAD: 'true' } },
+    {
+      name: 'wms-sync serve, SQLite, WORKER_THREAD=true',
+      processes: ['serve'],
+      dialect: 'sqlite',
+      env: { WORKER_THREAD: 'true' },
+    },
     { name: 'receiver alone, SQLite (reference)', processes: ['receiver'], dialect: 'sqlite', env: {} },
   ];
   if (withPostgres) {
@@ -316,10 +386,14 @@ async function main(): Promise<void> {
       { name: 'receiver alone, Postgres (reference)', processes: ['receiver'], dialect: 'postgres', env: {} },
     );
   } else {
-    process.stdout.write(`Postgres not reachable at ${PG_URL.replace(/\/\/[^@]*@/, '//')} (or --no-postgres): Postgres rows left out.\n`);
+    process.stdout.write(
+      `Postgres not reachable at ${PG_URL.replace(/\/\/[^@]*@/, '//')} (or --no-postgres): Postgres rows left out.\n`,
+    );
   }
   if (opts.only) targets = targets.filter((t) => t.processes[0] === 'echo' || t.name.includes(opts.only!));
-  process.stdout.write(`${GENERATOR}, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured, ${RUNS} run(s) each (median ratio), body ${BODY.length} bytes\n`);
+  process.stdout.write(
+    `${GENERATOR}, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s measured, ${RUNS} run(s) each (median ratio), body ${BODY.length} bytes\n`,
+  );
 
   // The machine may be shared: each run measures the echo next to the service and ratios are
   // taken within a run; the table shows, per target, the run with the median ratio.
@@ -331,8 +405,12 @@ async function main(): Promise<void> {
       if (target.processes[0] === 'echo') baseline = result.reqPerSec;
       const row = { ...result, ratio: result.reqPerSec / baseline };
       runs.set(target.name, [...(runs.get(target.name) ?? []), row]);
-      const lag = row.lagP99Ms === null ? '' : `, lag p99 ${Math.round(row.lagP99Ms)} ms, drained in ${Math.round(row.drainMs!)} ms`;
-      if (row.processed !== null && row.processed !== row.stored) process.stdout.write(`  run ${run + 1}: ${target.name}: NOT all processed: ${JSON.stringify(row.statuses)}\n`);
+      const lag =
+        row.lagP99Ms === null
+          ? ''
+          : `, lag p99 ${Math.round(row.lagP99Ms)} ms, drained in ${Math.round(row.drainMs!)} ms`;
+      if (row.processed !== null && row.processed !== row.stored)
+        process.stdout.write(`  run ${run + 1}: ${target.name}: NOT all processed: ${JSON.stringify(row.statuses)}\n`);
       process.stdout.write(
         `  run ${run + 1}: ${target.name}: ${Math.round(row.reqPerSec)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ratio ${row.ratio.toFixed(2)}, ${Math.round(row.cpuUsPerEvent)} µs CPU/event${lag}\n`,
       );
@@ -385,7 +463,12 @@ async function main(): Promise<void> {
     chart: rows
       .slice(1)
       // Each row against the echo of its own run (the one its ratio is taken against).
-      .map((r) => ({ label: r.name, ours: Math.round(r.reqPerSec), baseline: Math.round(r.reqPerSec / r.ratio), unit: 'req/s' })),
+      .map((r) => ({
+        label: r.name,
+        ours: Math.round(r.reqPerSec),
+        baseline: Math.round(r.reqPerSec / r.ratio),
+        unit: 'req/s',
+      })),
     rows,
     allRuns: Object.fromEntries(runs),
   });

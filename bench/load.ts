@@ -43,9 +43,13 @@ export async function wrkAvailable(): Promise<boolean> {
 /** wrk, one thread (enough on 2 cores; it leaves the server the other core), `--latency`. */
 async function wrk(o: LoadOptions): Promise<LoadResult> {
   const script = fileURLToPath(new URL('./ingest.lua', import.meta.url));
-  const { stdout } = await run('wrk', ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, o.url], {
-    env: { ...process.env, WRK_BODY: o.body, WRK_AUTH: o.authorization, WRK_RUN: o.runId },
-  });
+  const { stdout } = await run(
+    'wrk',
+    ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, o.url],
+    {
+      env: { ...process.env, WRK_BODY: o.body, WRK_AUTH: o.authorization, WRK_RUN: o.runId },
+    },
+  );
   const ms = (label: string) => {
     const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
     if (!m) throw new Error(`wrk output without the ${label}% latency:\n${stdout}`);
@@ -74,7 +78,13 @@ async function cannon(o: LoadOptions): Promise<LoadResult> {
       },
     ],
   });
-  return { reqPerSec: r['2xx'] / o.seconds, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], errors: r.errors + r.timeouts + r.non2xx };
+  return {
+    reqPerSec: r['2xx'] / o.seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok: r['2xx'],
+    errors: r.errors + r.timeouts + r.non2xx,
+  };
 }
 
 export function load(generator: Generator, o: LoadOptions): Promise<LoadResult> {

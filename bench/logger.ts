@@ -9,21 +9,53 @@ import { parseArgs } from 'node:util';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../src/lib/logger.js';
 import { quick } from './lib/quick.js';
-import { printTable, writeResults, type Row } from './lib/report.js';
+import { printTable, type Row, writeResults } from './lib/report.js';
 
 const QUICK = quick({ lines: '10000', rounds: '3' });
 
-const { values } = parseArgs({ options: { lines: { type: 'string', default: '50000' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { lines: { type: 'string', default: '50000' }, rounds: { type: 'string', default: '5' } },
+});
 const LINES = Number(values.lines);
 const ROUNDS = Number(values.rounds);
 
 /** The redaction paths of src/lib/logger.ts before this change, for comparison. */
 const PATH_LIST = [
-  'authorization', 'password', 'secret', 'token', 'client_secret', 'clientSecret', 'access_token', 'accessToken', 'erpApiToken',
-  'webhookPassword', 'webhookCredentials', 'headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie',
-  'request.headers.authorization', '*.authorization', '*.Authorization', '*.password', '*.secret', '*.token', '*.client_secret',
-  '*.clientSecret', '*.access_token', '*.accessToken', '*.erpApiToken', '*.webhookPassword', '*.webhookCredentials',
-  '*.*.webhookCredentials', '*.*.password', '*.*.clientSecret', '*.*.client_secret', '*.*.authorization', '*.*.erpApiToken', '*.*.token',
+  'authorization',
+  'password',
+  'secret',
+  'token',
+  'client_secret',
+  'clientSecret',
+  'access_token',
+  'accessToken',
+  'erpApiToken',
+  'webhookPassword',
+  'webhookCredentials',
+  'headers.authorization',
+  'headers.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'request.headers.authorization',
+  '*.authorization',
+  '*.Authorization',
+  '*.password',
+  '*.secret',
+  '*.token',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.access_token',
+  '*.accessToken',
+  '*.erpApiToken',
+  '*.webhookPassword',
+  '*.webhookCredentials',
+  '*.*.webhookCredentials',
+  '*.*.password',
+  '*.*.clientSecret',
+  '*.*.client_secret',
+  '*.*.authorization',
+  '*.*.erpApiToken',
+  '*.*.token',
 ];
 
 const devNull = () => pino.destination({ dest: '/dev/null', sync: true });
@@ -31,7 +63,10 @@ const common = { level: 'info', base: { pid: process.pid }, timestamp: pino.stdT
 
 const loggers: [string, () => Logger][] = [
   ['pino, no redaction (baseline)', () => pino(common, devNull())],
-  ['pino, path list (before)', () => pino({ ...common, redact: { paths: PATH_LIST, censor: '[redacted]' } }, devNull())],
+  [
+    'pino, path list (before)',
+    () => pino({ ...common, redact: { paths: PATH_LIST, censor: '[redacted]' } }, devNull()),
+  ],
   ['createLogger, any depth (now)', () => createLogger({ level: 'info', destination: devNull() })],
 ];
 
@@ -42,20 +77,44 @@ class WmsLikeError extends Error {
 }
 
 const shapes: [string, (log: Logger, i: number) => void][] = [
-  ['request line (child per request)', (log, i) => log.child({ reqId: `req-${i}` }).info({ method: 'PUT', path: '/erp/v1/products/P-1', status: 202, ms: 1.25 }, 'request')],
-  ['flat job line', (log, i) => log.info({ runId: i, connection: 'acme', status: 'completed', reason: null, rows: 120, drift: 2, requests: 7 }, 'reconciliation finished')],
+  [
+    'request line (child per request)',
+    (log, i) =>
+      log
+        .child({ reqId: `req-${i}` })
+        .info({ method: 'PUT', path: '/erp/v1/products/P-1', status: 202, ms: 1.25 }, 'request'),
+  ],
+  [
+    'flat job line',
+    (log, i) =>
+      log.info(
+        { runId: i, connection: 'acme', status: 'completed', reason: null, rows: 120, drift: 2, requests: 7 },
+        'reconciliation finished',
+      ),
+  ],
   [
     'nested config and headers, with secrets',
     (log, i) =>
       log.info(
         {
-          connection: { name: 'acme', wms: { baseUrl: 'http://wms', clientId: 'c', clientSecret: `s-${i}` }, webhookCredentials: [{ username: 'u', password: 'p' }] },
+          connection: {
+            name: 'acme',
+            wms: { baseUrl: 'http://wms', clientId: 'c', clientSecret: `s-${i}` },
+            webhookCredentials: [{ username: 'u', password: 'p' }],
+          },
           request: { headers: { authorization: 'Bearer x', 'content-type': 'application/json' } },
         },
         'connection',
       ),
   ],
-  ['error with a WMS body', (log) => log.warn({ err: new WmsLikeError({ title: 'Product SKU already exists', status: 400, params: { sku: 'A' } }) }, 'push failed')],
+  [
+    'error with a WMS body',
+    (log) =>
+      log.warn(
+        { err: new WmsLikeError({ title: 'Product SKU already exists', status: 400, params: { sku: 'A' } }) },
+        'push failed',
+      ),
+  ],
 ];
 
 function linesPerSecond(log: Logger, write: (log: Logger, i: number) => void): number {
@@ -67,7 +126,9 @@ function linesPerSecond(log: Logger, write: (log: Logger, i: number) => void): n
 // Rounds in a rotating order, medians reported: one run alone is at the mercy of the JIT and of
 // whatever else the machine does meanwhile.
 const rates = new Map<string, number[]>();
-const combos = shapes.flatMap(([shape, write]) => loggers.map(([name, make]) => ({ key: `${shape}|${name}`, log: make(), write })));
+const combos = shapes.flatMap(([shape, write]) =>
+  loggers.map(([name, make]) => ({ key: `${shape}|${name}`, log: make(), write })),
+);
 for (const c of combos) linesPerSecond(c.log, c.write); // warm-up
 for (let round = 0; round < ROUNDS; round++) {
   for (let k = 0; k < combos.length; k++) {
@@ -92,4 +153,6 @@ const chart = shapes.map(([shape]) => {
   const of = (name: string) => rows.find((r) => r.line === shape && r.logger === name)!['lines/s'] as number;
   return { label: shape, ours: of(loggers.at(-1)![0]), baseline: of(loggers[0]![0]), unit: 'lines/s' };
 });
-process.stdout.write(`\nwrote ${writeResults('logger', { lines: LINES, rounds: ROUNDS, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`);
+process.stdout.write(
+  `\nwrote ${writeResults('logger', { lines: LINES, rounds: ROUNDS, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`,
+);

@@ -5,7 +5,7 @@
  * (`node bin/wms-sync.js worker`) on Postgres. Timed from the start of the intake to the last
  * record synced.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
@@ -80,19 +80,30 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
   const children: ChildProcess[] = [];
   try {
     if (o.processes === 0) await startWorkers(deps, [outboundJobs]);
-    else for (let i = 0; i < o.processes; i++) children.push(await startWorker({ ...process.env, ...env, ...connectionEnv, LOG_LEVEL: 'info' }));
+    else
+      for (let i = 0; i < o.processes; i++)
+        children.push(await startWorker({ ...process.env, ...env, ...connectionEnv, LOG_LEVEL: 'info' }));
     const started = performance.now();
     const ids: number[] = [];
     for (const [kind, list] of o.items) {
-      const load = await loadItems(deps, 'bench', kind, list.map((value, i) => ({ source: `${kind} ${i}`, value })));
+      const load = await loadItems(
+        deps,
+        'bench',
+        kind,
+        list.map((value, i) => ({ source: `${kind} ${i}`, value })),
+      );
       if (load.invalid.length > 0) throw new Error(`${kind}: ${JSON.stringify(load.invalid[0])}`);
       ids.push(...load.recordIds);
     }
-    if (process.env.BENCH_TRACE) console.log(`   intake of ${ids.length} items done at t=${((performance.now() - started) / 1000).toFixed(2)}s`);
+    if (process.env.BENCH_TRACE)
+      console.log(`   intake of ${ids.length} items done at t=${((performance.now() - started) / 1000).toFixed(2)}s`);
     const limiter = o.processes === 0 ? deps.wms.get(connection).limiter : undefined;
     let ticks = 0;
     // BENCH_TRACE=1 with worker processes: the deployment's shared limit and each holder's demand, as they move.
-    const traceClient = process.env.BENCH_TRACE && o.processes > 0 && o.databaseUrl ? new pg.Client({ connectionString: o.databaseUrl }) : undefined;
+    const traceClient =
+      process.env.BENCH_TRACE && o.processes > 0 && o.databaseUrl
+        ? new pg.Client({ connectionString: o.databaseUrl })
+        : undefined;
     // A trace is a look, not the measure: a connection it loses never stops the run.
     traceClient?.on('error', () => {});
     await traceClient?.connect();
@@ -107,15 +118,31 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
       intervalMs: (c) => (c.pending > ids.length / 50 ? 250 : 50),
       onTick: (c) => {
         if (traceClient && ++ticks % 2 === 0) {
-          tracing = traceClient.query<{ state: string; h: string }>(`SELECT state, (SELECT string_agg(demand::text, ',') FROM ${schema}.wms_limit_holders) AS h FROM ${schema}.wms_limits`).then(({ rows }) => {
-            const st = rows[0] ? (JSON.parse(rows[0].state) as { limit: number; slowStart: boolean; recentRtt: number; decreasedAt: number }) : undefined;
-            console.log(`   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} shared limit=${st?.limit.toFixed(1)} slowStart=${st?.slowStart} rtt=${st?.recentRtt?.toFixed(0)} demand=${rows[0]?.h}`);
-          }).catch(() => {});
+          tracing = traceClient
+            .query<{ state: string; h: string }>(
+              `SELECT state, (SELECT string_agg(demand::text, ',') FROM ${schema}.wms_limit_holders) AS h FROM ${schema}.wms_limits`,
+            )
+            .then(({ rows }) => {
+              const st = rows[0]
+                ? (JSON.parse(rows[0].state) as {
+                    limit: number;
+                    slowStart: boolean;
+                    recentRtt: number;
+                    decreasedAt: number;
+                  })
+                : undefined;
+              console.log(
+                `   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} shared limit=${st?.limit.toFixed(1)} slowStart=${st?.slowStart} rtt=${st?.recentRtt?.toFixed(0)} demand=${rows[0]?.h}`,
+              );
+            })
+            .catch(() => {});
         }
         // BENCH_TRACE=1: the limit as it moves (in-process runs).
         if (process.env.BENCH_TRACE && limiter && ++ticks % 2 === 0) {
           const st = limiter.state;
-          console.log(`   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} limit=${limiter.limit} active=${limiter.active} waiting=${limiter.waiting} rtt=${st.recentRtt?.toFixed(0)}/${(st.minRtt.current ?? st.minRtt.previous)?.toFixed(0)} slowStart=${st.slowStart} pace=${st.pace ? st.pace.perSecond.toFixed(0) : '-'}`);
+          console.log(
+            `   t=${((performance.now() - started) / 1000).toFixed(1)}s synced=${c.synced} limit=${limiter.limit} active=${limiter.active} waiting=${limiter.waiting} rtt=${st.recentRtt?.toFixed(0)}/${(st.minRtt.current ?? st.minRtt.previous)?.toFixed(0)} slowStart=${st.slowStart} pace=${st.pace ? st.pace.perSecond.toFixed(0) : '-'}`,
+          );
         }
       },
     })
@@ -131,7 +158,9 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
       const client = new pg.Client({ connectionString: o.databaseUrl });
       await client.connect();
       try {
-        const { rows } = await client.query<{ state: string }>(`SELECT state FROM ${schema}.wms_limits WHERE connection = 'bench'`);
+        const { rows } = await client.query<{ state: string }>(
+          `SELECT state FROM ${schema}.wms_limits WHERE connection = 'bench'`,
+        );
         if (rows[0]) limit = Math.floor((JSON.parse(rows[0].state) as { limit: number }).limit);
       } finally {
         await client.end();
@@ -143,7 +172,8 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
     await deps.queue.stop({ graceMs: 2000 });
     await deps.wms.close();
     await deps.store.close();
-    if (o.databaseUrl) await sql(o.databaseUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+    if (o.databaseUrl)
+      await sql(o.databaseUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
     tmp.remove();
   }
 }

@@ -3,7 +3,7 @@
  * (bench/push-emulator.ts), tenants with API clients, capacity models, counters, and the bare
  * client loops that are the same-run baselines.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -25,7 +25,9 @@ export interface Capacity {
 }
 
 export async function startWms(): Promise<Wms> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'push-emulator.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'push-emulator.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
@@ -49,7 +51,8 @@ export async function startWms(): Promise<Wms> {
       if (capacity) await control('PUT', `/tenants/${id}/capacity`, capacity);
       return { clientId: c.client_id as string, clientSecret: c.client_secret as string };
     },
-    capacity: async (id) => (await control('GET', `/tenants/${id}/capacity`)) as { stats: { admitted: number; limited: number } } | undefined,
+    capacity: async (id) =>
+      (await control('GET', `/tenants/${id}/capacity`)) as { stats: { admitted: number; limited: number } } | undefined,
     counts: async () => (await (await fetch(`${url}/_bench/counts`)).json()) as { token: number; api: number },
     resetCounts: async () => void (await fetch(`${url}/_bench/counts/reset`)),
     stop: () => void child.kill('SIGTERM'),
@@ -66,14 +69,25 @@ export const product = (t: string, i: number) => ({
   barcodes: [{ code: `56${String(i).padStart(11, '0')}`, type: 'GTIN' }],
   ...(i % 4 === 0 ? { lots: [{ code: `L${i}`, active: true, expirationDate: '2028-06-30' }] } : {}),
 });
-export const point = (t: string, i: number) => ({ externalCode: `${t}-DP${i}`, active: true, name: `Client ${i}`, city: 'Lisboa', country: 'PT', types: ['CLIENT'] });
+export const point = (t: string, i: number) => ({
+  externalCode: `${t}-DP${i}`,
+  active: true,
+  name: `Client ${i}`,
+  city: 'Lisboa',
+  country: 'PT',
+  types: ['CLIENT'],
+});
 export const document = (t: string, i: number, products: number, points: number) => ({
   externalCode: `${t}-SO${i}`,
   documentNumber: `SO ${i}`,
   documentType: i % 5 === 0 ? 'PURCHASE_ORDER' : 'CLIENT_EXPEDITION',
   documentDate: '2026-03-02',
   deliveryPointExternalCode: `${t}-DP${i % points}`,
-  lines: [0, 1, 2].map((k) => ({ lineNumber: k + 1, quantity: 1 + k, productExternalCode: `${t}-P${String((i * 3 + k) % products).padStart(6, '0')}` })),
+  lines: [0, 1, 2].map((k) => ({
+    lineNumber: k + 1,
+    quantity: 1 + k,
+    productExternalCode: `${t}-P${String((i * 3 + k) % products).padStart(6, '0')}`,
+  })),
 });
 
 /**
@@ -81,7 +95,13 @@ export const document = (t: string, i: number, products: number, points: number)
  * queue, no retries (a 429 is counted and the item sent again). What the WMS allows a client that
  * does nothing else.
  */
-export async function bareLoop(wms: Wms, tenantId: string, items: number, inFlight: number, capacity?: Capacity): Promise<{ seconds: number; items: number; limited: number }> {
+export async function bareLoop(
+  wms: Wms,
+  tenantId: string,
+  items: number,
+  inFlight: number,
+  capacity?: Capacity,
+): Promise<{ seconds: number; items: number; limited: number }> {
   const creds = await wms.tenant(tenantId, capacity);
   const tokenRes = await fetch(`${wms.url}/api/external/v1/auth/token`, {
     method: 'POST',
@@ -98,7 +118,11 @@ export async function bareLoop(wms: Wms, tenantId: string, items: number, inFlig
         const i = next++;
         if (i >= items) return;
         for (;;) {
-          const res = await fetch(`${wms.url}/api/external/v1/product`, { method: 'POST', headers, body: JSON.stringify(product(tenantId, i)) });
+          const res = await fetch(`${wms.url}/api/external/v1/product`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(product(tenantId, i)),
+          });
           await res.arrayBuffer();
           if (res.status === 429) {
             limited += 1;

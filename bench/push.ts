@@ -17,9 +17,9 @@
  */
 import { parseArgs } from 'node:util';
 import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
-import { printTable, writeResults, type Row } from './lib/report.js';
-import { runWmsSync, type RunResult } from './push-run.js';
-import { bareLoop, document, point, product, startWms, type Capacity } from './push-wms.js';
+import { printTable, type Row, writeResults } from './lib/report.js';
+import { type RunResult, runWmsSync } from './push-run.js';
+import { bareLoop, type Capacity, document, point, product, startWms } from './push-wms.js';
 
 const { values: knobs } = parseArgs({
   options: {
@@ -57,7 +57,13 @@ let tenantSeq = 0;
 
 const products = (t: string, n: number): unknown[] => Array.from({ length: n }, (_, i) => product(t, i));
 
-function row(scenario: string, ours: RunResult, baselineName: string, baselineRate: number, extra: { limited?: number; calls?: number; goal?: string; met?: boolean } = {}) {
+function row(
+  scenario: string,
+  ours: RunResult,
+  baselineName: string,
+  baselineRate: number,
+  extra: { limited?: number; calls?: number; goal?: string; met?: boolean } = {},
+) {
   const rate = ours.items / ours.seconds;
   const r: Row = {
     scenario,
@@ -74,11 +80,19 @@ function row(scenario: string, ours: RunResult, baselineName: string, baselineRa
   };
   rows.push(r);
   chart.push({ label: scenario, ours: Math.round(rate), baseline: Math.round(baselineRate), unit: 'items/s' });
-  console.log(`${scenario}: ${Math.round(rate)} items/s (${r.ratio}× ${baselineName}), 429 share ${r['429 share']}, ${r.synced} synced`);
+  console.log(
+    `${scenario}: ${Math.round(rate)} items/s (${r.ratio}× ${baselineName}), 429 share ${r['429 share']}, ${r.synced} synced`,
+  );
 }
 
 /** Runs wms-sync against a fresh tenant with this capacity; returns the run and the tenant's 429 counters. */
-async function capacityRun(label: string, capacity: Capacity, n: number, databaseUrl: string | undefined, processes: number) {
+async function capacityRun(
+  label: string,
+  capacity: Capacity,
+  n: number,
+  databaseUrl: string | undefined,
+  processes: number,
+) {
   const t = `${label}${++tenantSeq}`;
   const creds = await wms.tenant(t, capacity);
   const ours = await runWmsSync({ wms, creds, items: [['products', products(t, n)]], databaseUrl, processes });
@@ -148,7 +162,8 @@ try {
 
   const title = 'bench:push: items pushed to the emulated WMS (own process) per second, vs same-run baselines';
   printTable(title, rows);
-  if (bareLatency !== undefined) console.log(`\nbare client loop against the 50 ms WMS (64 in flight): ${Math.round(bareLatency)} items/s`);
+  if (bareLatency !== undefined)
+    console.log(`\nbare client loop against the 50 ms WMS (64 in flight): ${Math.round(bareLatency)} items/s`);
   console.log('');
   for (const [goal, met] of Object.entries(goals)) console.log(`goal ${goal}: ${met ? 'met' : 'MISSED'}`);
   const file = writeResults('push', {

@@ -17,12 +17,17 @@ import { createPgStore } from '../src/store/pg/store.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from '../test/support/tmp.js';
 import { quick } from './lib/quick.js';
-import { pooled, printTable, timed, writeResults, type Row } from './lib/report.js';
+import { pooled, printTable, type Row, timed, writeResults } from './lib/report.js';
 
 const QUICK = quick({ jobs: '2000', trickle: '300', held: '1000' });
 
 const { values } = parseArgs({
-  options: { jobs: { type: 'string', default: '10000' }, trickle: { type: 'string', default: '1000' }, held: { type: 'string', default: '2000' }, pg: { type: 'string' } },
+  options: {
+    jobs: { type: 'string', default: '10000' },
+    trickle: { type: 'string', default: '1000' },
+    held: { type: 'string', default: '2000' },
+    pg: { type: 'string' },
+  },
 });
 const JOBS = Number(values.jobs);
 const TRICKLE = Number(values.trickle);
@@ -30,7 +35,12 @@ const HELD = Number(values.held);
 const PG_URL = values.pg ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = 100;
 
-async function runQueue(queue: Queue, name: string, sendConcurrency: number, work: { batchSize: number; concurrency: number; pollIntervalMs: number }) {
+async function runQueue(
+  queue: Queue,
+  name: string,
+  sendConcurrency: number,
+  work: { batchSize: number; concurrency: number; pollIntervalMs: number },
+) {
   await queue.start();
   let done = 0;
   let allDone!: () => void;
@@ -49,7 +59,11 @@ async function runQueue(queue: Queue, name: string, sendConcurrency: number, wor
 /** Jobs per second, one at a time: each sent once the one before ran; after `held` jobs were sent for an hour later. */
 async function runTrickle(queue: Queue, name: string, held: number): Promise<number> {
   await queue.start();
-  await pooled(Array.from({ length: held }, (_, i) => i), 20, (i) => queue.send(name, { held: i }, { startAfter: 3600 }));
+  await pooled(
+    Array.from({ length: held }, (_, i) => i),
+    20,
+    (i) => queue.send(name, { held: i }, { startAfter: 3600 }),
+  );
   let ran: (() => void) | undefined;
   await queue.work(name, { batchSize: 1, concurrency: 1, pollIntervalMs: 200 }, async () => ran?.());
   const { ms } = await timed(async () => {
@@ -63,7 +77,12 @@ async function runTrickle(queue: Queue, name: string, held: number): Promise<num
   return (TRICKLE / ms) * 1000;
 }
 
-const trickleRow = (adapter: string, perSec: number, base: number): Row => ({ adapter, 'send/s': '-', 'jobs/s e2e': Math.round(perSec), 'ratio': perSec / base });
+const trickleRow = (adapter: string, perSec: number, base: number): Row => ({
+  adapter,
+  'send/s': '-',
+  'jobs/s e2e': Math.round(perSec),
+  ratio: perSec / base,
+});
 
 async function sqliteBench(): Promise<Row[]> {
   const tmp = tempDir('bench-queue');
@@ -79,14 +98,28 @@ async function sqliteBench(): Promise<Row[]> {
     while (n < JOBS) n += claim.all(BATCH).length;
   });
   const bareRate = (JOBS / bare.ms) * 1000;
-  const queued = await runQueue(new SqliteQueue(store.database), 'bench', 1, { batchSize: BATCH, concurrency: 2, pollIntervalMs: 200 });
+  const queued = await runQueue(new SqliteQueue(store.database), 'bench', 1, {
+    batchSize: BATCH,
+    concurrency: 2,
+    pollIntervalMs: 200,
+  });
   const alone = await runTrickle(new SqliteQueue(store.database), 'trickle', 0);
   const behind = await runTrickle(new SqliteQueue(store.database), 'trickle-held', HELD);
   await store.close();
   tmp.remove();
   return [
-    { adapter: 'sqlite bare table (baseline)', 'send/s': Math.round(bareRate), 'jobs/s e2e': Math.round(bareRate), 'ratio': 1 },
-    { adapter: 'embedded queue', 'send/s': Math.round(queued.sendPerSec), 'jobs/s e2e': Math.round(queued.e2ePerSec), 'ratio': queued.e2ePerSec / bareRate },
+    {
+      adapter: 'sqlite bare table (baseline)',
+      'send/s': Math.round(bareRate),
+      'jobs/s e2e': Math.round(bareRate),
+      ratio: 1,
+    },
+    {
+      adapter: 'embedded queue',
+      'send/s': Math.round(queued.sendPerSec),
+      'jobs/s e2e': Math.round(queued.e2ePerSec),
+      ratio: queued.e2ePerSec / bareRate,
+    },
     trickleRow(`embedded queue, ${TRICKLE} one at a time (baseline)`, alone, alone),
     trickleRow(`embedded queue, one at a time, ${HELD} jobs held`, behind, alone),
   ];
@@ -104,7 +137,9 @@ async function pgBench(): Promise<Row[]> {
     await pool.query(`CREATE TABLE ${schema}.bare (id bigserial PRIMARY KEY, name text, data jsonb)`);
     const ids = Array.from({ length: JOBS }, (_, i) => i);
     const bare = await timed(async () => {
-      await pooled(ids, 50, (i) => pool.query(`INSERT INTO ${schema}.bare (name, data) VALUES ($1, $2)`, ['bare', { i }]));
+      await pooled(ids, 50, (i) =>
+        pool.query(`INSERT INTO ${schema}.bare (name, data) VALUES ($1, $2)`, ['bare', { i }]),
+      );
       let n = 0;
       while (n < JOBS) {
         const { rowCount } = await pool.query(
@@ -121,8 +156,18 @@ async function pgBench(): Promise<Row[]> {
     const behind = await runTrickle(new PgBossQueue({ pool, schema: `${schema}_boss` }), 'trickle-held', HELD);
     await store.close();
     return [
-      { adapter: 'postgres bare table (baseline)', 'send/s': Math.round(bareRate), 'jobs/s e2e': Math.round(bareRate), 'ratio': 1 },
-      { adapter: 'pg-boss queue', 'send/s': Math.round(queued.sendPerSec), 'jobs/s e2e': Math.round(queued.e2ePerSec), 'ratio': queued.e2ePerSec / bareRate },
+      {
+        adapter: 'postgres bare table (baseline)',
+        'send/s': Math.round(bareRate),
+        'jobs/s e2e': Math.round(bareRate),
+        ratio: 1,
+      },
+      {
+        adapter: 'pg-boss queue',
+        'send/s': Math.round(queued.sendPerSec),
+        'jobs/s e2e': Math.round(queued.e2ePerSec),
+        ratio: queued.e2ePerSec / bareRate,
+      },
       trickleRow(`pg-boss queue, ${TRICKLE} one at a time (baseline)`, alone, alone),
       trickleRow(`pg-boss queue, one at a time, ${HELD} jobs held`, behind, alone),
     ];
@@ -149,6 +194,17 @@ const chart = (
     [`pg-boss: 1 by 1, ${HELD} held`, 6, 7],
   ] as const
 ).flatMap(([label, base, ours]) =>
-  rows[ours] ? [{ label: `${label} vs ${base % 4 === 0 ? 'bare table' : 'none'}`, ours: rows[ours]['jobs/s e2e'] as number, baseline: rows[base]!['jobs/s e2e'] as number, unit: 'jobs/s' }] : [],
+  rows[ours]
+    ? [
+        {
+          label: `${label} vs ${base % 4 === 0 ? 'bare table' : 'none'}`,
+          ours: rows[ours]['jobs/s e2e'] as number,
+          baseline: rows[base]!['jobs/s e2e'] as number,
+          unit: 'jobs/s',
+        },
+      ]
+    : [],
 );
-process.stdout.write(`\nwrote ${writeResults('queue', { jobs: JOBS, trickle: TRICKLE, held: HELD, batch: BATCH, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`);
+process.stdout.write(
+  `\nwrote ${writeResults('queue', { jobs: JOBS, trickle: TRICKLE, held: HELD, batch: BATCH, rows, quick: QUICK, tables: [{ title, rows }], chart })}\n`,
+);

@@ -13,21 +13,37 @@ import { readDelivery } from '../src/inbound/reading.js';
 import { hashCanonical } from '../src/lib/crypto.js';
 import { isJsonContentType } from '../src/lib/http.js';
 import { mayNeedPayloadCheck } from '../src/lib/nul.js';
-import { closeReceptionPayloadSchema, closeShippingOrderPayloadSchema, stockRegularizationPayloadSchema, type WebhookKind } from '../src/wms/webhooks.js';
+import {
+  closeReceptionPayloadSchema,
+  closeShippingOrderPayloadSchema,
+  stockRegularizationPayloadSchema,
+  type WebhookKind,
+} from '../src/wms/webhooks.js';
 import { quick } from './lib/quick.js';
-import { printTable, writeResults, type Row } from './lib/report.js';
+import { printTable, type Row, writeResults } from './lib/report.js';
 
 const QUICK = quick({ rounds: '5', iterations: '5000' });
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, iterations: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '15' }, iterations: { type: 'string', default: '20000' } },
+});
 const ROUNDS = Number(values.rounds);
 const N = Number(values.iterations);
 
-const fixture = (kind: WebhookKind) => readFileSync(new URL(`../fixtures/webhooks/${kind}.json`, import.meta.url), 'utf8');
+const fixture = (kind: WebhookKind) =>
+  readFileSync(new URL(`../fixtures/webhooks/${kind}.json`, import.meta.url), 'utf8');
 const cases = [
   { kind: 'reception-close' as const, body: fixture('reception-close'), schema: closeReceptionPayloadSchema },
-  { kind: 'shipping-order-close' as const, body: fixture('shipping-order-close'), schema: closeShippingOrderPayloadSchema },
-  { kind: 'stock-regularization' as const, body: fixture('stock-regularization'), schema: stockRegularizationPayloadSchema },
+  {
+    kind: 'shipping-order-close' as const,
+    body: fixture('shipping-order-close'),
+    schema: closeShippingOrderPayloadSchema,
+  },
+  {
+    kind: 'stock-regularization' as const,
+    body: fixture('stock-regularization'),
+    schema: stockRegularizationPayloadSchema,
+  },
 ];
 
 /** The receiver's check before tolerant reading (src/inbound/ingest.ts at 3f37b49), dedupe key included. */
@@ -53,18 +69,25 @@ for (const c of cases) {
   const variants = {
     'JSON.parse only': () => JSON.parse(c.body),
     'strict zod (before)': () => strictCheck(c.kind, c.body, c.schema),
-    'tolerant reading (now)': () => { const r = readDelivery(c.kind, c.body); return r.json ? r.dedupeKey : undefined; },
+    'tolerant reading (now)': () => {
+      const r = readDelivery(c.kind, c.body);
+      return r.json ? r.dedupeKey : undefined;
+    },
   };
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (let r = 0; r < ROUNDS; r++) for (const [name, fn] of Object.entries(variants)) samples[name]!.push(time(fn));
   const zod = median(samples['strict zod (before)']!);
-  for (const [name, xs] of Object.entries(samples)) rows.push({ kind: c.kind, variant: name, 'µs/delivery': median(xs), 'ratio to zod': median(xs) / zod });
+  for (const [name, xs] of Object.entries(samples))
+    rows.push({ kind: c.kind, variant: name, 'µs/delivery': median(xs), 'ratio to zod': median(xs) / zod });
 }
 const title = `Reading one delivery (${ROUNDS} rounds × ${N}, median)`;
 printTable(title, rows);
 // Ours: the tolerant reading; its baseline: the strict zod check it replaced, measured alongside.
 const chart = cases.map((c) => {
-  const of = (variant: string) => rows.find((r) => r.kind === c.kind && r.variant === variant)!['µs/delivery'] as number;
+  const of = (variant: string) =>
+    rows.find((r) => r.kind === c.kind && r.variant === variant)!['µs/delivery'] as number;
   return { label: c.kind, ours: of('tolerant reading (now)'), baseline: of('strict zod (before)'), unit: 'µs' };
 });
-process.stdout.write(`results: ${writeResults('webhook-read', { rounds: ROUNDS, iterations: N, rows, quick: QUICK, tables: [{ title, rows }], chart })} (${sink > 0 ? 'ok' : ''})\n`);
+process.stdout.write(
+  `results: ${writeResults('webhook-read', { rounds: ROUNDS, iterations: N, rows, quick: QUICK, tables: [{ title, rows }], chart })} (${sink > 0 ? 'ok' : ''})\n`,
+);

@@ -18,20 +18,42 @@ import { tempDir } from '../test/support/tmp.js';
 
 const out = fileURLToPath(new URL('../docs/console/', import.meta.url));
 const tmp = tempDir('screenshots');
-const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', EMULATOR_PORT: '0', LOG_LEVEL: 'silent', QUEUE_POLL_INTERVAL_MS: '200', RECONCILE_SETTLE_SECONDS: '1' });
+const config = loadConfig({
+  DATA_DIR: tmp.dir,
+  PORT: '0',
+  EMULATOR_PORT: '0',
+  LOG_LEVEL: 'silent',
+  QUEUE_POLL_INTERVAL_MS: '200',
+  RECONCILE_SETTLE_SECONDS: '1',
+});
 const stack = await startDemoStack(config, { logger: silentLogger(), emulatorInMemory: true });
 const url = stack.serviceUrl;
 const control = (method: string, path: string, body?: unknown) =>
-  fetch(`${stack.emulator.url}/_emulator${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  fetch(`${stack.emulator.url}/_emulator${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
 const erp = (method: string, path: string, body?: unknown) =>
-  fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${stack.secrets.erpApiToken}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.secrets.erpApiToken}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
 
 try {
-  const result = await runScenario({ serviceUrl: url, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken }, () => undefined, { timeoutMs: 30_000 });
+  const result = await runScenario(
+    { serviceUrl: url, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken },
+    () => undefined,
+    { timeoutMs: 30_000 },
+  );
   if (!result.ok) throw new Error(`demo scenario failed: ${result.failures.join('; ')}`);
   // One product the WMS refuses (400), so the outbound page has a failure to show.
   await control('POST', '/faults', { method: 'POST', path: '/api/external/v1/product', status: 400, count: 1 });
-  await erp('PUT', '/erp/v1/products/GIFT-BOX-2026', { externalCode: 'GIFT-BOX-2026', description: 'Gift box 2026 (seasonal)' });
+  await erp('PUT', '/erp/v1/products/GIFT-BOX-2026', {
+    externalCode: 'GIFT-BOX-2026',
+    description: 'Gift box 2026 (seasonal)',
+  });
   for (let i = 0; i < 100; i++) {
     const record = (await (await erp('GET', '/erp/v1/products/GIFT-BOX-2026')).json()) as { state: string };
     if (record.state === 'failed') break;
@@ -41,7 +63,10 @@ try {
   const deliver = (kind: string, body: unknown) =>
     fetch(`${url}/webhooks/demo/${kind}`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${DEMO_WEBHOOK_USERNAME}:${stack.secrets.webhookPassword}`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${DEMO_WEBHOOK_USERNAME}:${stack.secrets.webhookPassword}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
     });
   await deliver('reception-close', {
@@ -55,7 +80,13 @@ try {
       { quantity: 24, lotCode: 'L-2612', expirationDate: '2027-09-30' },
     ],
   });
-  await deliver('stock-regularization', { productExternalCode: 'OLV-OIL-1L', lotCode: 'L-2611', quantity: 'twelve', movementTime: '2026-11-25T17:05:00+01:00', warehouse: 'WH-DEMO' });
+  await deliver('stock-regularization', {
+    productExternalCode: 'OLV-OIL-1L',
+    lotCode: 'L-2611',
+    quantity: 'twelve',
+    movementTime: '2026-11-25T17:05:00+01:00',
+    warehouse: 'WH-DEMO',
+  });
 
   const browser = await openBrowser({ viewport: { width: 1360, height: 860 } });
   await blockInternet(browser.context);
@@ -73,7 +104,11 @@ try {
   const c = '/console/connections/demo';
   await shot('overview', `${c}/overview`, true);
   await shot('events', `${c}/events`);
-  const quarantined = (await (await fetch(`${url}/admin/v1/events?connection=demo&kind=reception-close&status=quarantined&limit=1`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).json()) as { events: { id: number }[] };
+  const quarantined = (await (
+    await fetch(`${url}/admin/v1/events?connection=demo&kind=reception-close&status=quarantined&limit=1`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    })
+  ).json()) as { events: { id: number }[] };
   const id = quarantined.events[0]!.id;
   await shot('event-quarantined', `${c}/events/${id}`, true);
   // The editor after a fix was typed: the server's check (htmx) says what the correction changes.
@@ -87,7 +122,11 @@ try {
   await shot('outbound', `${c}/outbound?entity=product`);
   await shot('outbound-failed', `${c}/outbound/product/GIFT-BOX-2026`, true);
   await shot('reconciliation', `${c}/reconciliations`, true);
-  const runs = (await (await fetch(`${url}/admin/v1/connections/demo/reconciliations?limit=1`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).json()) as { runs: { id: number }[] };
+  const runs = (await (
+    await fetch(`${url}/admin/v1/connections/demo/reconciliations?limit=1`, {
+      headers: { authorization: `Bearer ${stack.adminToken}` },
+    })
+  ).json()) as { runs: { id: number }[] };
   await shot('reconciliation-run', `${c}/reconciliations/${runs.runs[0]!.id}`, true);
   await shot('feed', `${c}/feed`);
   await shot('emulator', `${c}/emulator`, true);

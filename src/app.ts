@@ -9,20 +9,26 @@ import { erpFeedRoutes } from './erp/feed-routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { AppError, validationFailed } from './lib/errors.js';
+import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
 import { OFFLINE_REFERENCE, scalarBundle } from './lib/static-files.js';
-import { bodyLimit, onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
-import { metricsRoutes } from './metrics-routes.js';
-import { isStoreUnavailable } from './store/unavailable.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
+import { metricsRoutes } from './metrics-routes.js';
 import { outboundRoutes } from './outbound/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
+import { isStoreUnavailable } from './store/unavailable.js';
 
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
 export const SERVICE_VERSION = '0.1.0';
 
 /** The database did not answer: the same request can succeed once it is back. */
-const STORE_UNAVAILABLE = new AppError(503, 'unavailable', 'The database is unreachable; try again shortly', undefined, { 'Retry-After': '5' });
+const STORE_UNAVAILABLE = new AppError(
+  503,
+  'unavailable',
+  'The database is unreachable; try again shortly',
+  undefined,
+  { 'Retry-After': '5' },
+);
 
 export const NO_CONNECTION_MESSAGE =
   'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
@@ -81,7 +87,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The connection\'s ERP_API_TOKEN; it selects the connection.',
+    description: "The connection's ERP_API_TOKEN; it selects the connection.",
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
     type: 'http',
@@ -100,6 +106,9 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   });
   // The reference's script is served from the installed package: the page works with no internet.
   app.get(DOCS_SCRIPT_PATH, scalarBundle());
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }));
+  app.get(
+    '/docs',
+    Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }),
+  );
   return app;
 }

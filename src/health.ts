@@ -22,7 +22,9 @@ export function healthRoutes(probes: Probe[], options: HealthOptions = {}): Hono
   const app = new Hono<AppEnv>();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
-    const results = await Promise.all(probes.map(async (p) => [p.name, (await probe(() => p.check(), timeoutMs)).message] as const));
+    const results = await Promise.all(
+      probes.map(async (p) => [p.name, (await probe(() => p.check(), timeoutMs)).message] as const),
+    );
     const failing = results.filter(([, r]) => r !== 'ok');
     const reasons = failing.length > 0 && (options.showsReasons?.(c.req.header('authorization')) ?? false);
     const checks = Object.fromEntries(results.map(([n, r]) => [n, r === 'ok' || reasons ? r : 'failing']));
@@ -31,7 +33,9 @@ export function healthRoutes(probes: Probe[], options: HealthOptions = {}): Hono
       {
         success: false,
         error: 'not_ready',
-        message: reasons ? failing.map(([n, r]) => `${n}: ${r}`).join('; ') : `not ready: ${failing.map(([n]) => n).join(', ')}`,
+        message: reasons
+          ? failing.map(([n, r]) => `${n}: ${r}`).join('; ')
+          : `not ready: ${failing.map(([n]) => n).join(', ')}`,
         requestId: c.get('requestId'),
         details: { checks },
       },

@@ -3,16 +3,16 @@ import { setMaxListeners } from 'node:events';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
-import { systemClock, type Clock } from './lib/clock.js';
+import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
+import { type Clock, systemClock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
 import { connectionRegistry } from './lib/connection-registry.js';
-import { listen, type Listening } from './lib/listen.js';
+import { type Listening, listen } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
 import { createMetricsRegistry } from './lib/metrics.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
-import { abandonSharedLock, newSharedLockMemory, openStore, type LockSide } from './store/index.js';
+import { abandonSharedLock, type LockSide, newSharedLockMemory, openStore } from './store/index.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
@@ -62,7 +62,10 @@ export interface RunningService {
 }
 
 /** Opens the store (migrating it), the queue, then the roles asked for. */
-export async function openDeps(config: Config, options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning' | 'shared'> = {}): Promise<OpenedDeps> {
+export async function openDeps(
+  config: Config,
+  options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning' | 'shared'> = {},
+): Promise<OpenedDeps> {
   const { shared } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const store = openStore(config.database, {
@@ -78,12 +81,23 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
   }
   const queue = openQueue(store, {
     ...options.queueTuning,
-    ...(shared ? { sqlite: { ...options.queueTuning?.sqlite, wakeChannel: shared.wakeChannel, maintain: shared.side === 'worker' } } : {}),
+    ...(shared
+      ? {
+          sqlite: {
+            ...options.queueTuning?.sqlite,
+            wakeChannel: shared.wakeChannel,
+            maintain: shared.side === 'worker',
+          },
+        }
+      : {}),
     pgboss: { ...options.queueTuning?.pgboss, ...(shared ? { wakeChannel: shared.wakeChannel } : {}) },
   });
   queue.on('error', (err) => logger.error({ err: err.message }, 'queue error'));
   queue.on('failed', (e) =>
-    (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))({ jobId: e.id, job: e.name, err: e.error.message, dead: e.dead }, 'job failed'),
+    (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))(
+      { jobId: e.id, job: e.name, err: e.error.message, dead: e.dead },
+      'job failed',
+    ),
   );
   await queue.start();
   const clock = options.clock ?? systemClock;
@@ -107,12 +121,18 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
       maxConcurrency: config.wms.maxConcurrency,
       initialConcurrency: config.wms.initialConcurrency,
       // On Postgres the deployment's processes share each connection's limit; on SQLite there is one process.
-      ...(store.dialect === 'postgres' ? { budget: { shared: tableBudget(store.limitBudgets), holder: randomUUID() } } : {}),
+      ...(store.dialect === 'postgres'
+        ? { budget: { shared: tableBudget(store.limitBudgets), holder: randomUUID() } }
+        : {}),
       clock,
       logger: logger.child({ room: 'wms-client' }),
       signal: stop.signal,
     }),
-    authFailures: new AuthFailures(new AuthFailureLimiter(config.authFailures, clock), config.authFailures.trustProxyHops, metrics),
+    authFailures: new AuthFailures(
+      new AuthFailureLimiter(config.authFailures, clock),
+      config.authFailures.trustProxyHops,
+      metrics,
+    ),
     stopping: stop.signal,
     stopJobs: () => stop.abort(),
   };
@@ -121,7 +141,11 @@ export async function openDeps(config: Config, options: Pick<RunOptions, 'logger
 export async function runService(config: Config, options: RunOptions): Promise<RunningService> {
   const inThread = options.worker === 'thread';
   const shared: SharedStore | undefined = inThread
-    ? { sharedLock: config.database.kind === 'sqlite' ? newSharedLockMemory() : undefined, wakeChannel: newWakeChannelName(), side: 'receiver' }
+    ? {
+        sharedLock: config.database.kind === 'sqlite' ? newSharedLockMemory() : undefined,
+        wakeChannel: newWakeChannelName(),
+        side: 'receiver',
+      }
     : options.shared;
   const deps = await openDeps(config, { ...options, shared });
   const { logger } = deps;
@@ -160,7 +184,8 @@ export async function runService(config: Config, options: RunOptions): Promise<R
     });
     if (bindFailed) throw bindFailed.err;
     if (thread) deps.thread = { metrics: thread.metrics, tokens: thread.tokens };
-    if (config.metrics.port !== undefined && options.shared?.side !== 'worker') metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });
+    if (config.metrics.port !== undefined && options.shared?.side !== 'worker')
+      metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });
   } catch (err) {
     // A port in use must end the command, not leave its workers and store holding the process open.
     await http?.close(0);
@@ -172,9 +197,11 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   if (http) {
     // What to enter in the WMS's webhook settings: behind a proxy the bound address is not it.
     const webhooks = `${config.publicUrl ?? http.url}/webhooks/{connection}/{kind}`;
-    logger.info({ url: http.url, publicUrl: config.publicUrl, webhooks, database: config.database.kind, worker: options.worker }, 'wms-sync listening');
-  }
-  else if (options.shared?.side === 'worker') logger.debug('worker thread running');
+    logger.info(
+      { url: http.url, publicUrl: config.publicUrl, webhooks, database: config.database.kind, worker: options.worker },
+      'wms-sync listening',
+    );
+  } else if (options.shared?.side === 'worker') logger.debug('worker thread running');
   else logger.info({ database: config.database.kind }, 'wms-sync worker running');
   if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
   // Queue timers do not hold the process open (so tests and one-shot commands can end); a running
@@ -199,7 +226,11 @@ export async function runService(config: Config, options: RunOptions): Promise<R
         await metricsHttp?.close(0);
         // The limiters' shares of a shared budget go back to the other processes at once.
         await deps.wms.close();
-        if (!drained) logger.warn({ graceMs }, 'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out');
+        if (!drained)
+          logger.warn(
+            { graceMs },
+            'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out',
+          );
         await deps.store.close();
         logger.info('stopped');
         logger.flush();

@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import { AggregatorRegistry } from 'prom-client';
 import { presentsAdminToken } from './admin/auth.js';
 import type { ServiceDeps } from './deps.js';
+import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
-import { onError, onNotFound, requestContext, type AppEnv } from './lib/http.js';
-import { registerInboundGauges } from './inbound/metrics.js';
+import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
 import { registerOutboundGauges } from './outbound/push/metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
@@ -15,7 +15,9 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * constant time; failures count like any other authentication). The gauges read at scrape time are
  * registered here too, so a worker-only process serving metrics shows them.
  */
-export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections' | 'thread'>): Hono<AppEnv> {
+export function metricsRoutes(
+  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections' | 'thread'>,
+): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
   registerOutboundGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
@@ -23,7 +25,12 @@ export function metricsRoutes(deps: Pick<ServiceDeps, 'config' | 'metrics' | 'st
   app.get('/metrics', async (c) => {
     const header = c.req.header('authorization');
     if (token && !presentsAdminToken(header, token)) {
-      throw authRefusal(c, 'metrics', 'bearer', unauthorized(header ? 'Invalid metrics bearer token' : 'Missing metrics bearer token', CHALLENGE));
+      throw authRefusal(
+        c,
+        'metrics',
+        'bearer',
+        unauthorized(header ? 'Invalid metrics bearer token' : 'Missing metrics bearer token', CHALLENGE),
+      );
     }
     return c.text(await metricsText(deps), 200, { 'content-type': deps.metrics.contentType });
   });

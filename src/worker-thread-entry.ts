@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from './lib/errors.js';
-import { runService, type RunningService } from './main.js';
+import { type RunningService, runService } from './main.js';
 import { wmsTokenView } from './wms-client/index.js';
 import type { FromThread, ThreadQueries, ThreadQuery, ToThread, WorkerThreadData } from './worker-thread.js';
 
@@ -10,11 +10,18 @@ const port = parentPort!;
 const data = workerData as WorkerThreadData;
 const reply = (message: FromThread) => port.postMessage(message);
 
-const answers: { [Q in ThreadQuery]: (service: RunningService, input: ThreadQueries[Q]['input']) => Promise<ThreadQueries[Q]['output']> } = {
+const answers: {
+  [Q in ThreadQuery]: (
+    service: RunningService,
+    input: ThreadQueries[Q]['input'],
+  ) => Promise<ThreadQueries[Q]['output']>;
+} = {
   metrics: (service) => service.deps.metrics.getMetricsAsJSON(),
   tokens: async (service, name) => {
     const connection = service.deps.connections.get(name);
-    return connection ? wmsTokenView(service.deps.wms.get(connection).tokens) : { requests: 0, failures: 0, expiresInSeconds: null };
+    return connection
+      ? wmsTokenView(service.deps.wms.get(connection).tokens)
+      : { requests: 0, failures: 0, expiresInSeconds: null };
   },
 };
 
@@ -30,7 +37,10 @@ try {
       void answer(service, message.input).then(
         (output) => reply({ type: 'answer', id: message.id, output }),
         (err: unknown) => {
-          service.deps.logger.warn({ err: errorMessage(err), query: message.query }, 'worker thread could not answer a query');
+          service.deps.logger.warn(
+            { err: errorMessage(err), query: message.query },
+            'worker thread could not answer a query',
+          );
           reply({ type: 'answer', id: message.id, output: null, failed: true });
         },
       );

@@ -93,7 +93,10 @@ export function startWorkerThread(
     }),
   );
   const send = (message: ToThread) => worker.postMessage(message);
-  const ask = <Q extends ThreadQuery>(query: Q, input: ThreadQueries[Q]['input']): Promise<ThreadQueries[Q]['output']> =>
+  const ask = <Q extends ThreadQuery>(
+    query: Q,
+    input: ThreadQueries[Q]['input'],
+  ): Promise<ThreadQueries[Q]['output']> =>
     new Promise((answer) => {
       if (ended) return answer(ENDED[query]);
       const id = nextId++;

@@ -5,14 +5,19 @@
  * suites run when it is set. Arguments after `--` go to vitest (files, `-t`), `--runs N` changes
  * the count: `npm run test:stress -- --runs 5 test/outbound/push-flow.test.ts`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 // `--runs N` is ours; everything else goes to vitest as given (`--exclude GLOB`, files, `-t NAME`).
-const { values, tokens } = parseArgs({ options: { runs: { type: 'string', default: '3' } }, allowPositionals: true, strict: false, tokens: true });
+const { values, tokens } = parseArgs({
+  options: { runs: { type: 'string', default: '3' } },
+  allowPositionals: true,
+  strict: false,
+  tokens: true,
+});
 const vitestArgs = tokens.flatMap((t) => {
-  if (t.kind === 'option') return t.name === 'runs' ? [] : t.inlineValue ? [t.rawName + '=' + t.value] : [t.rawName];
+  if (t.kind === 'option') return t.name === 'runs' ? [] : t.inlineValue ? [`${t.rawName}=${t.value}`] : [t.rawName];
   return t.kind === 'positional' ? [t.value] : ['--'];
 });
 const runs = Number(values.runs);
@@ -21,7 +26,9 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-const backends = process.env.TEST_DATABASE_URL ? 'SQLite and Postgres' : 'SQLite only (set TEST_DATABASE_URL for the Postgres suites)';
+const backends = process.env.TEST_DATABASE_URL
+  ? 'SQLite and Postgres'
+  : 'SQLite only (set TEST_DATABASE_URL for the Postgres suites)';
 
 const hog = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
 let current: ChildProcess | undefined;

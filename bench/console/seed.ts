@@ -3,7 +3,13 @@
  * inbound events with a realistic spread of kinds and statuses, outbound records of every entity
  * and state, the feed, and reconciliation runs with drift.
  */
-import type { AnyStore, InboundStatus, NewInboundEvent, OutboundEntity, OutboundUpsert } from '../../src/store/index.js';
+import type {
+  AnyStore,
+  InboundStatus,
+  NewInboundEvent,
+  OutboundEntity,
+  OutboundUpsert,
+} from '../../src/store/index.js';
 import { WEBHOOK_KINDS } from '../../src/wms/webhooks.js';
 
 export interface SeedSize {
@@ -35,7 +41,8 @@ function eventStatus(i: number): InboundStatus {
 
 /** Products, documents, delivery points, a few cancels; 2 % failed, 8 % pending, the rest synced. */
 function recordShape(i: number): { entity: OutboundEntity; state: 'pending' | 'synced' | 'failed' } {
-  const entity: OutboundEntity = i % 10 < 6 ? 'product' : i % 10 < 9 ? 'document' : i % 20 === 9 ? 'document-cancel' : 'delivery-point';
+  const entity: OutboundEntity =
+    i % 10 < 6 ? 'product' : i % 10 < 9 ? 'document' : i % 20 === 9 ? 'document-cancel' : 'delivery-point';
   const state = i % 50 === 0 ? 'failed' : i % 12 === 1 ? 'pending' : 'synced';
   return { entity, state };
 }
@@ -54,7 +61,12 @@ async function inBatches(n: number, parallel: number, fn: (from: number, to: num
   );
 }
 
-export async function seed(store: AnyStore, connection: string, size: SeedSize, log: (line: string) => void): Promise<Seeded> {
+export async function seed(
+  store: AnyStore,
+  connection: string,
+  size: SeedSize,
+  log: (line: string) => void,
+): Promise<Seeded> {
   const started = performance.now();
   const now = Date.now();
   const parallel = store.dialect === 'postgres' ? 8 : 1;
@@ -65,7 +77,11 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
     for (let i = from; i < to; i++) {
       const status = eventStatus(i);
       const kind = WEBHOOK_KINDS[i % WEBHOOK_KINDS.length]!;
-      const payload = JSON.stringify({ closingDocumentCode: `CD-${i}`, documentExternalCode: `PO-${i % 5000}`, lines: [{ productExternalCode: `P-${i % 20000}`, quantity: (i % 40) + 1 }] });
+      const payload = JSON.stringify({
+        closingDocumentCode: `CD-${i}`,
+        documentExternalCode: `PO-${i % 5000}`,
+        lines: [{ productExternalCode: `P-${i % 20000}`, quantity: (i % 40) + 1 }],
+      });
       inputs.push({
         connection,
         kind,
@@ -74,7 +90,9 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
         payload,
         at: new Date(now - 30 * DAY_MS + (i * 30 * DAY_MS) / size.events),
         ...(status === 'rejected' ? { status, error: 'invalid_payload: lines[0].quantity' } : {}),
-        ...(status === 'quarantined' ? { status, quarantineReason: 'lines[0].quantity: expected a number, got "a few"' } : {}),
+        ...(status === 'quarantined'
+          ? { status, quarantineReason: 'lines[0].quantity: expected a number, got "a few"' }
+          : {}),
       });
     }
     await store.transaction(async (tx) => {
@@ -94,7 +112,14 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
     const inputs: OutboundUpsert[] = [];
     for (let i = from; i < to; i++) {
       const { entity } = recordShape(i);
-      inputs.push({ connection, entity, externalCode: `${entity.toUpperCase()}-${i}`, payload: { externalCode: `${entity.toUpperCase()}-${i}`, description: `Record ${i}` }, payloadHash: `h${i}`, at: new Date(now - DAY_MS) });
+      inputs.push({
+        connection,
+        entity,
+        externalCode: `${entity.toUpperCase()}-${i}`,
+        payload: { externalCode: `${entity.toUpperCase()}-${i}`, description: `Record ${i}` },
+        payloadHash: `h${i}`,
+        at: new Date(now - DAY_MS),
+      });
     }
     await store.transaction(async (tx) => {
       const results = await tx.outbox.upsertMany(inputs);
@@ -104,7 +129,12 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
         if (state === 'pending') continue;
         await tx.outbox.recordAttempt(record.id, new Date(now));
         if (state === 'synced') await tx.outbox.markSynced(record.id, record.payloadHash, new Date(now));
-        else await tx.outbox.markFailed(record.id, { kind: 'wms', status: 400, message: 'Product SKU already exists', retryable: false }, new Date(now));
+        else
+          await tx.outbox.markFailed(
+            record.id,
+            { kind: 'wms', status: 400, message: 'Product SKU already exists', retryable: false },
+            new Date(now),
+          );
       }
     });
   });
@@ -119,7 +149,11 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
           connection,
           type: i % 4 === 0 ? 'stock.adjusted' : 'reception.closed',
           dedupeKey: `bench-${i}`,
-          data: { documentExternalCode: `PO-${i}`, closingDocumentCode: `CD-${i}`, lines: [{ productExternalCode: `P-${i % 20000}`, quantity: 5 }] },
+          data: {
+            documentExternalCode: `PO-${i}`,
+            closingDocumentCode: `CD-${i}`,
+            lines: [{ productExternalCode: `P-${i % 20000}`, quantity: 5 }],
+          },
           at: new Date(now),
         });
         feedIds.push(confirmation.id);
@@ -135,14 +169,34 @@ export async function seed(store: AnyStore, connection: string, size: SeedSize, 
     const run = await rec.createRun({ connection, trigger: 'schedule', at });
     await rec.startRun(run.id, at);
     const drift = i % 7;
-    await rec.addItems(Array.from({ length: drift }, (_, k) => ({ runId: run.id, connection, productExternalCode: `P-${(i * 7 + k) % 20000}`, lotCode: null, status: 'drift' as const, wmsExistence: 10, expectedExistence: 12, delta: -2, at })));
+    await rec.addItems(
+      Array.from({ length: drift }, (_, k) => ({
+        runId: run.id,
+        connection,
+        productExternalCode: `P-${(i * 7 + k) % 20000}`,
+        lotCode: null,
+        status: 'drift' as const,
+        wmsExistence: 10,
+        expectedExistence: 12,
+        delta: -2,
+        at,
+      })),
+    );
     await rec.addProgress(run.id, { productsChecked: 20_000, rowsChecked: 22_000, requests: 201 }, at);
     await rec.finishRun(run.id, { status: 'completed', reason: null, at: new Date(at.getTime() + 90_000) });
     runIds.push(run.id);
   }
   log(`  ${size.runs.toLocaleString()} reconciliation runs`);
 
-  const range = (ids: number[]): [number, number] => [ids.reduce((a, b) => Math.min(a, b)), ids.reduce((a, b) => Math.max(a, b))];
+  const range = (ids: number[]): [number, number] => [
+    ids.reduce((a, b) => Math.min(a, b)),
+    ids.reduce((a, b) => Math.max(a, b)),
+  ];
   const day: [string, string] = [new Date(now - 15 * DAY_MS).toISOString(), new Date(now - 14 * DAY_MS).toISOString()];
-  return { ...size, seconds: (performance.now() - started) / 1000, ids: { events: range(eventIds), records: range(recordIds), confirmations: range(feedIds), runs: range(runIds) }, day };
+  return {
+    ...size,
+    seconds: (performance.now() - started) / 1000,
+    ids: { events: range(eventIds), records: range(recordIds), confirmations: range(feedIds), runs: range(runIds) },
+    day,
+  };
 }

@@ -1,6 +1,6 @@
 // Child processes of the benches: a server started from a script or `bin/wms-sync.js`, ready once
 // it printed where it listens.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 export interface Child {
@@ -12,7 +12,10 @@ export interface Child {
 /** Starts a process and resolves with the URL it prints (`listening <url>`, or serve's JSON log line). */
 export function startChild(args: string[], env: Record<string, string>): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const early = (code: number | null) => reject(new Error(`${args.join(' ')} exited with ${code}`));
     proc.once('exit', early);
     const lines = createInterface({ input: proc.stdout! });

@@ -30,12 +30,22 @@ export interface ResultsFile {
   quick?: boolean;
 }
 
-export function figuresOf(file: ResultsFile): { tables?: ResultsTable[]; chart?: ChartBar[]; quick: boolean; at?: string } {
+export function figuresOf(file: ResultsFile): {
+  tables?: ResultsTable[];
+  chart?: ChartBar[];
+  quick: boolean;
+  at?: string;
+} {
   const r = file.results ?? {};
   const tables = r.tables ?? file.tables;
   const chart = r.chart ?? file.chart;
   const at = file.at ?? file.date;
-  return { ...(tables ? { tables } : {}), ...(chart ? { chart } : {}), quick: (r.quick ?? file.quick) === true, ...(at ? { at } : {}) };
+  return {
+    ...(tables ? { tables } : {}),
+    ...(chart ? { chart } : {}),
+    quick: (r.quick ?? file.quick) === true,
+    ...(at ? { at } : {}),
+  };
 }
 
 /** A number as the docs show it: thousands separated, two decimals below 100. */
@@ -45,7 +55,8 @@ export function formatNumber(n: number): string {
   return n.toFixed(2);
 }
 
-const cell = (v: unknown): string => (typeof v === 'number' ? formatNumber(v) : String(v ?? '')).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const cell = (v: unknown): string =>
+  (typeof v === 'number' ? formatNumber(v) : String(v ?? '')).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 /** A markdown table; columns are the keys of the rows in order of appearance, numbers right-aligned. */
 export function renderTable(table: ResultsTable): string {
@@ -63,7 +74,8 @@ export function renderTable(table: ResultsTable): string {
   ].join('\n');
 }
 
-const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * A horizontal bar chart: per scenario, our bar over the baseline's, both scaled to the larger

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { figuresOf, renderSection, renderSvg, replaceSection, type ResultsFile } from './docs.js';
+import { figuresOf, type ResultsFile, renderSection, renderSvg, replaceSection } from './docs.js';
 
 export interface RegenerateOptions {
   resultsDir: string;
@@ -19,7 +19,9 @@ export function regenerateDocs(options: RegenerateOptions): string[] {
   const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
   let doc = readFileSync(options.docFile, 'utf8');
   const done: string[] = [];
-  const files = readdirSync(options.resultsDir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(options.resultsDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   for (const f of files) {
     const name = basename(f, '.json');
     let file: ResultsFile;
@@ -35,11 +37,16 @@ export function regenerateDocs(options: RegenerateOptions): string[] {
       continue;
     }
     mkdirSync(options.svgDir, { recursive: true });
-    writeFileSync(join(options.svgDir, `${name}.svg`), renderSvg(`${name}: wms-sync against the same run's baseline`, figures.chart));
+    writeFileSync(
+      join(options.svgDir, `${name}.svg`),
+      renderSvg(`${name}: wms-sync against the same run's baseline`, figures.chart),
+    );
     const section = renderSection(name, file, `${options.svgLink}/${name}.svg`)!;
     const replaced = replaceSection(doc, name, section);
     if (!replaced.replaced) {
-      warn(`${options.docFile} has no <!-- bench:${name} --> … <!-- /bench:${name} --> markers: ${name}.svg written, tables not placed`);
+      warn(
+        `${options.docFile} has no <!-- bench:${name} --> … <!-- /bench:${name} --> markers: ${name}.svg written, tables not placed`,
+      );
       continue;
     }
     doc = replaced.doc;

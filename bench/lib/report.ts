@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 export interface Row {
   [column: string]: string | number;
@@ -28,7 +28,12 @@ export function writeResults(name: string, results: unknown): string {
       {
         bench: name,
         at: new Date().toISOString(),
-        machine: { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) },
+        machine: {
+          node: process.version,
+          cpus: os.cpus().length,
+          cpu: os.cpus()[0]?.model,
+          memGiB: Math.round(os.totalmem() / 2 ** 30),
+        },
         results,
       },
       null,

@@ -6,8 +6,8 @@
  *   node --import tsx bench/reconcile/emulator.ts PRODUCTS
  */
 import { serve } from '@hono/node-server';
-import { createEmulator } from '../../src/emulator/index.js';
 import { createClient } from '../../src/emulator/clients/create.js';
+import { createEmulator } from '../../src/emulator/index.js';
 import { createProduct } from '../../src/emulator/products/create.js';
 import { ensureLot } from '../../src/emulator/stock/lot-rules.js';
 import { addStock } from '../../src/emulator/stock/store.js';
@@ -19,13 +19,21 @@ const emulator = createEmulator();
 const { ctx } = emulator.state;
 const tenant = createTenant(ctx, { id: TENANT });
 const tctx = { ...ctx, tenant };
-const { id: warehouseId } = ctx.sql(`SELECT id FROM warehouses WHERE tenant_id = ? AND code = 'MAIN'`).get(TENANT) as { id: number };
+const { id: warehouseId } = ctx.sql(`SELECT id FROM warehouses WHERE tenant_id = ? AND code = 'MAIN'`).get(TENANT) as {
+  id: number;
+};
 let rows = 0;
 ctx.db.transaction(() => {
   for (let i = 0; i < PRODUCTS; i++) {
     const lots = hasLots(i);
-    const product = createProduct(tctx, { externalCode: productCode(i), description: `Benchmark product ${i}`, withLots: lots });
-    const { id } = ctx.sql('SELECT id FROM products WHERE tenant_id = ? AND external_code = ?').get(TENANT, product.externalCode) as { id: number };
+    const product = createProduct(tctx, {
+      externalCode: productCode(i),
+      description: `Benchmark product ${i}`,
+      withLots: lots,
+    });
+    const { id } = ctx
+      .sql('SELECT id FROM products WHERE tenant_id = ? AND external_code = ?')
+      .get(TENANT, product.externalCode) as { id: number };
     for (const row of rowsOf(i)) {
       if (row.lot) ensureLot(tctx, id, row.lot, undefined);
       addStock(tctx, { productId: id, lotCode: row.lot, warehouseId, location: 'STOCK' }, row.quantity);
@@ -54,6 +62,9 @@ const server = serve(
       return emulator.app.fetch(req);
     },
   },
-  (info) => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, clientId: client.client_id, clientSecret: client.client_secret, rows })}\n`),
+  (info) =>
+    process.stdout.write(
+      `${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, clientId: client.client_id, clientSecret: client.client_secret, rows })}\n`,
+    ),
 );
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -26,7 +26,9 @@ setInterval(() => {
   heap.maxHeapUsedMB = Math.max(heap.maxHeapUsedMB, Math.round(m.heapUsed / MB));
 }, 50).unref();
 const done = (result: Record<string, unknown>) => {
-  process.stdout.write(`${JSON.stringify({ ...result, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), ...heap })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ...result, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), ...heap })}\n`,
+  );
 };
 
 async function seed(products: number, every: number): Promise<void> {
@@ -39,7 +41,17 @@ async function seed(products: number, every: number): Promise<void> {
   for (let i = 0; i < products; i++) {
     for (const r of rowsOf(i)) {
       const quantity = drifts(row, every) ? r.quantity - 1 : r.quantity;
-      batch.push({ connection: connection.name, productExternalCode: r.product, lotCode: r.lot, warehouse: null, quantity, movementTime: at, source: 'bench', dedupeKey: `seed-${row}`, at });
+      batch.push({
+        connection: connection.name,
+        productExternalCode: r.product,
+        lotCode: r.lot,
+        warehouse: null,
+        quantity,
+        movementTime: at,
+        source: 'bench',
+        dedupeKey: `seed-${row}`,
+        at,
+      });
       row += 1;
       if (batch.length === 5000) {
         await store.ledger.record(batch);
@@ -56,7 +68,10 @@ async function raw(): Promise<void> {
   const base = `${connection.wms.baseUrl}/api/external/v1`;
   const started = performance.now();
   const { access_token: token } = (await (
-    await fetch(`${base}/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: connection.wms.clientId, client_secret: connection.wms.clientSecret }) })
+    await fetch(`${base}/auth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: connection.wms.clientId, client_secret: connection.wms.clientSecret }),
+    })
   ).json()) as { access_token: string };
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const codes = ((await (await fetch(`${base}/product-all-external-codes`, { headers })).json()) as string).split(',');
@@ -66,7 +81,11 @@ async function raw(): Promise<void> {
   const lane = async () => {
     while (next < codes.length) {
       const batch = codes.slice(next, (next += config.reconcile.batchSize));
-      const res = await fetch(`${base}/product/stock`, { method: 'POST', headers, body: JSON.stringify({ products: batch.map((product) => ({ product })), groupedByLot: true }) });
+      const res = await fetch(`${base}/product/stock`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ products: batch.map((product) => ({ product })), groupedByLot: true }),
+      });
       requests += 1;
       if (res.status !== 200) throw new Error(`stock: ${res.status}`);
       rows += ((await res.json()) as unknown[]).length;
@@ -79,7 +98,11 @@ async function raw(): Promise<void> {
 async function run(): Promise<void> {
   const deps = await openDeps(config, { logger: silentLogger() });
   try {
-    const { id } = await deps.store.reconciliation.createRun({ connection: connection.name, trigger: 'cli', at: new Date() });
+    const { id } = await deps.store.reconciliation.createRun({
+      connection: connection.name,
+      trigger: 'cli',
+      at: new Date(),
+    });
     const started = performance.now();
     const result = (await executeRun({ ...deps, config: config.reconcile }, id))!;
     done({

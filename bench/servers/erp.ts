@@ -12,7 +12,8 @@ const stats = { verified: 0, unverified: 0 };
 const hanging = new Set<ServerResponse>();
 
 const server = createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats));
+  if (req.method === 'GET' && req.url === '/stats')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats));
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
@@ -23,11 +24,16 @@ const server = createServer((req, res) => {
       stats.unverified += 1;
     }
     if (req.url === '/hang') return void hanging.add(res);
-    const body = req.url === '/refuse' ? { success: false, message: 'Purchase order already closed in the ERP' } : { success: true };
+    const body =
+      req.url === '/refuse'
+        ? { success: false, message: 'Purchase order already closed in the ERP' }
+        : { success: true };
     setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)), erpMs);
   });
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}\n`),
+);
 process.once('SIGTERM', () => {
   for (const res of hanging) res.destroy();
   server.closeAllConnections();

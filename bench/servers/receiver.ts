@@ -8,11 +8,13 @@ import { openDeps } from '../../src/main.js';
 const deps = await openDeps(loadConfig(process.env));
 const http = await listen(buildApp(deps).fetch, { port: 0, host: '127.0.0.1' });
 process.stdout.write(`listening ${http.url}\n`);
-process.once('SIGTERM', () =>
-  void (async () => {
-    await http.close(1000);
-    await deps.queue.stop({ graceMs: 0 });
-    await deps.store.close();
-    process.exit(0);
-  })(),
+process.once(
+  'SIGTERM',
+  () =>
+    void (async () => {
+      await http.close(1000);
+      await deps.queue.stop({ graceMs: 0 });
+      await deps.store.close();
+      process.exit(0);
+    })(),
 );

@@ -26,7 +26,8 @@ export function createErpReceiver(options: ErpReceiverOptions): Server {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      const answer = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const answer = (status: number, body: object) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const headers = {
         'webhook-id': String(req.headers['webhook-id'] ?? ''),
         'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''),
@@ -61,8 +62,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const closed = new Set(['PO-2026-0001']);
   const server = createErpReceiver({
     secret: process.env.ERP_WEBHOOK_SECRET ?? '',
-    decide: (m) => (m.data.documentExternalCode && closed.has(m.data.documentExternalCode) ? `Purchase order ${m.data.documentExternalCode} is already closed` : undefined),
+    decide: (m) =>
+      m.data.documentExternalCode && closed.has(m.data.documentExternalCode)
+        ? `Purchase order ${m.data.documentExternalCode} is already closed`
+        : undefined,
     onEvent: (event, id) => console.log(id, event.type, JSON.stringify(event.data)),
   });
-  server.listen(Number(process.env.PORT ?? 8091), () => console.log(`ERP receiver on port ${process.env.PORT ?? 8091}`));
+  server.listen(Number(process.env.PORT ?? 8091), () =>
+    console.log(`ERP receiver on port ${process.env.PORT ?? 8091}`),
+  );
 }

@@ -14,9 +14,20 @@ export function adminAuth(token: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw authRefusal(c, 'admin', 'bearer', unauthorized('Missing admin bearer token', { 'WWW-Authenticate': CHALLENGE }));
+    if (!match)
+      throw authRefusal(
+        c,
+        'admin',
+        'bearer',
+        unauthorized('Missing admin bearer token', { 'WWW-Authenticate': CHALLENGE }),
+      );
     if (!safeEqual(match[1]!, token)) {
-      throw authRefusal(c, 'admin', 'bearer', unauthorized('Invalid admin bearer token', { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` }));
+      throw authRefusal(
+        c,
+        'admin',
+        'bearer',
+        unauthorized('Invalid admin bearer token', { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` }),
+      );
     }
     await next();
   };

@@ -31,17 +31,25 @@ export const overviewSchema = z
         waiting: z.int(),
         ready: z.int().openapi({ description: 'Waiting jobs whose start time has come' }),
         oldestReadyAt: z.string().nullable().openapi({ format: 'date-time' }),
-        oldestReadyAgeSeconds: z.number().nullable().openapi({ description: 'How long the oldest ready job has waited for a worker' }),
+        oldestReadyAgeSeconds: z
+          .number()
+          .nullable()
+          .openapi({ description: 'How long the oldest ready job has waited for a worker' }),
         active: z.int(),
         dead: z.int().openapi({ description: 'Jobs that failed their last attempt' }),
       })
       .openapi({ description: 'The job queue of the whole service (every connection shares it)' }),
-    reconciliation: z.object({ last: runSummarySchema.nullable().openapi({ description: 'The newest run, whatever its status' }) }),
+    reconciliation: z.object({
+      last: runSummarySchema.nullable().openapi({ description: 'The newest run, whatever its status' }),
+    }),
     wms: z
       .object({
         tokenRequests: z.int(),
         tokenFailures: z.int(),
-        tokenExpiresInSeconds: z.int().nullable().openapi({ description: 'Life left of the cached token; null when none is cached' }),
+        tokenExpiresInSeconds: z
+          .int()
+          .nullable()
+          .openapi({ description: 'Life left of the cached token; null when none is cached' }),
       })
       .openapi({ description: "This process's token requests to the connection's WMS since it started" }),
     health: z.object({ store: probeSchema, queue: probeSchema }),
@@ -71,7 +79,9 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
   const totals = { pending: 0, synced: 0, failed: 0 };
   for (const e of entities) for (const s of ['pending', 'synced', 'failed'] as const) totals[s] += e[s];
   // Where the jobs run on `serve`'s worker thread, the token cache they use is that thread's.
-  const tokens = deps.thread ? await deps.thread.tokens(connection.name) : wmsTokenView(deps.wms.get(connection).tokens);
+  const tokens = deps.thread
+    ? await deps.thread.tokens(connection.name)
+    : wmsTokenView(deps.wms.get(connection).tokens);
   return {
     connection: connection.name,
     at: now.toISOString(),
@@ -82,12 +92,18 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
       waiting: backlog.waiting,
       ready: backlog.ready,
       oldestReadyAt: backlog.oldestReadyAt?.toISOString() ?? null,
-      oldestReadyAgeSeconds: backlog.oldestReadyAt ? Math.max(0, (now.getTime() - backlog.oldestReadyAt.getTime()) / 1000) : null,
+      oldestReadyAgeSeconds: backlog.oldestReadyAt
+        ? Math.max(0, (now.getTime() - backlog.oldestReadyAt.getTime()) / 1000)
+        : null,
       active: jobs.active,
       dead: jobs.failed,
     },
     reconciliation: { last: runs.runs[0] ?? null },
-    wms: { tokenRequests: tokens.requests, tokenFailures: tokens.failures, tokenExpiresInSeconds: tokens.expiresInSeconds },
+    wms: {
+      tokenRequests: tokens.requests,
+      tokenFailures: tokens.failures,
+      tokenExpiresInSeconds: tokens.expiresInSeconds,
+    },
     health: { store, queue },
   };
 }

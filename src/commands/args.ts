@@ -1,11 +1,15 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig } from '../lib/config.js';
 import type { CommandContext } from './types.js';
 
 export class UsageError extends Error {}
 
 /** node:util parseArgs, with unknown options reported as a usage error (exit 2). */
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
@@ -17,7 +21,10 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
  * Reads the configuration, with command-line overrides applied as if they were env variables.
  * A bad value prints one line naming the variable and returns undefined (the caller exits 1).
  */
-export function configFrom(ctx: CommandContext, overrides: Record<string, string | undefined> = {}): Config | undefined {
+export function configFrom(
+  ctx: CommandContext,
+  overrides: Record<string, string | undefined> = {},
+): Config | undefined {
   const env = { ...ctx.env };
   for (const [k, v] of Object.entries(overrides)) if (v !== undefined) env[k] = v;
   try {

@@ -7,12 +7,18 @@ import { UsageError } from './args.js';
 export function pickConnection(config: Config, name: string | undefined): ConnectionConfig {
   if (name) {
     const found = config.connections.find((c) => c.name === name);
-    if (!found) throw new UsageError(`no connection named "${name}" (configured: ${config.connections.map((c) => c.name).join(', ') || 'none'})`);
+    if (!found)
+      throw new UsageError(
+        `no connection named "${name}" (configured: ${config.connections.map((c) => c.name).join(', ') || 'none'})`,
+      );
     return found;
   }
   if (config.connections.length === 1) return config.connections[0]!;
-  if (config.connections.length === 0) throw new UsageError('no connection is configured (WMS_BASE_URL… or CONNECTIONS_FILE)');
-  throw new UsageError(`several connections are configured: choose one with --connection (${config.connections.map((c) => c.name).join(', ')})`);
+  if (config.connections.length === 0)
+    throw new UsageError('no connection is configured (WMS_BASE_URL… or CONNECTIONS_FILE)');
+  throw new UsageError(
+    `several connections are configured: choose one with --connection (${config.connections.map((c) => c.name).join(', ')})`,
+  );
 }
 
 /** An ERP record kind given on the command line (products, delivery-points, documents). */

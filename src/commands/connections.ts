@@ -21,7 +21,8 @@ export const connectionsCommand: Command = {
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
       const { positionals } = parse(args, {}, true);
-      if (positionals.length !== 1 || positionals[0] !== 'secret') throw new UsageError(`expected "secret", got "${positionals.join(' ')}"`);
+      if (positionals.length !== 1 || positionals[0] !== 'secret')
+        throw new UsageError(`expected "secret", got "${positionals.join(' ')}"`);
       ctx.stdout.write(`${newWebhookSecret()}\n`);
       return 0;
     }),

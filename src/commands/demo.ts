@@ -46,10 +46,12 @@ export const demoCommand: Command = {
       });
       for (const option of ['service', 'emulator', 'erp'] as const) {
         const url = values[option];
-        if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--${option} expects an http(s) URL, got "${url}"`);
+        if (url !== undefined && !/^https?:\/\/[^/]/.test(url))
+          throw new UsageError(`--${option} expects an http(s) URL, got "${url}"`);
       }
       const timeoutMs = values['timeout-ms'] === undefined ? 30_000 : Number(values['timeout-ms']);
-      if (!Number.isInteger(timeoutMs) || timeoutMs < 1000) throw new UsageError('--timeout-ms expects an integer ≥ 1000');
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1000)
+        throw new UsageError('--timeout-ms expects an integer ≥ 1000');
       const out = (line: string) => ctx.stdout.write(`${line}\n`);
 
       if (values.embedded) {
@@ -63,11 +65,23 @@ export const demoCommand: Command = {
           RECONCILE_SETTLE_SECONDS: ctx.env.RECONCILE_SETTLE_SECONDS ?? DEMO_SETTLE_SECONDS,
         });
         if (!config) return 1;
-        const stack = await startDemoStack(config, { logger: silentLogger(), emulatorInMemory: true, sampleErp: { port: 0 } });
+        const stack = await startDemoStack(config, {
+          logger: silentLogger(),
+          emulatorInMemory: true,
+          sampleErp: { port: 0 },
+        });
         try {
-          out(`embedded: service ${stack.serviceUrl}, emulator ${stack.emulator.url}, sample ERP ${stack.sampleErp!.url}`);
+          out(
+            `embedded: service ${stack.serviceUrl}, emulator ${stack.emulator.url}, sample ERP ${stack.sampleErp!.url}`,
+          );
           const result = await runScenario(
-            { serviceUrl: stack.serviceUrl, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken, erpUrl: stack.sampleErp!.url },
+            {
+              serviceUrl: stack.serviceUrl,
+              emulatorUrl: stack.emulator.url,
+              tenant: DEMO_TENANT,
+              erpToken: stack.secrets.erpApiToken,
+              erpUrl: stack.sampleErp!.url,
+            },
             out,
             { timeoutMs },
           );
@@ -83,7 +97,9 @@ export const demoCommand: Command = {
       let token = values.token;
       if (!token) {
         if (!existsSync(demoSecretsFile(config.dataDir))) {
-          ctx.stderr.write(`wms-sync demo: no ${demoSecretsFile(config.dataDir)}: start \`wms-sync start\` first, or pass --token or --embedded\n`);
+          ctx.stderr.write(
+            `wms-sync demo: no ${demoSecretsFile(config.dataDir)}: start \`wms-sync start\` first, or pass --token or --embedded\n`,
+          );
           return 1;
         }
         token = loadOrCreateDemoSecrets(config.dataDir).erpApiToken;
@@ -110,7 +126,9 @@ export const demoCommand: Command = {
         );
       } catch (err) {
         if (!(err instanceof UnreachableError)) throw err;
-        ctx.stderr.write(`wms-sync demo: ${err.message}: is \`wms-sync start\` running there? Point at it with --service URL --emulator URL\n`);
+        ctx.stderr.write(
+          `wms-sync demo: ${err.message}: is \`wms-sync start\` running there? Point at it with --service URL --emulator URL\n`,
+        );
         return 1;
       }
       return report(result.failures, out);

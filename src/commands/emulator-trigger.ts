@@ -55,10 +55,24 @@ interface Delivery {
 function lineOf(text: string, withExpiry: boolean): Record<string, unknown> {
   const [product, quantity, lot, expiry, ...rest] = text.split(':');
   const q = Number(quantity);
-  if (!product || quantity === undefined || quantity.trim() === '' || !Number.isFinite(q) || rest.length > 0 || (!withExpiry && expiry !== undefined)) {
-    throw new UsageError(`--line expects ${withExpiry ? 'PRODUCT:QUANTITY[:LOT[:EXPIRY]]' : 'PRODUCT:QUANTITY[:LOT]'}, got "${text}"`);
+  if (
+    !product ||
+    quantity === undefined ||
+    quantity.trim() === '' ||
+    !Number.isFinite(q) ||
+    rest.length > 0 ||
+    (!withExpiry && expiry !== undefined)
+  ) {
+    throw new UsageError(
+      `--line expects ${withExpiry ? 'PRODUCT:QUANTITY[:LOT[:EXPIRY]]' : 'PRODUCT:QUANTITY[:LOT]'}, got "${text}"`,
+    );
   }
-  return { productExternalCode: product, quantity: q, ...(lot ? { lotCode: lot } : {}), ...(expiry ? { expirationDate: expiry } : {}) };
+  return {
+    productExternalCode: product,
+    quantity: q,
+    ...(lot ? { lotCode: lot } : {}),
+    ...(expiry ? { expirationDate: expiry } : {}),
+  };
 }
 
 function client(url: string, tenant: string, adminToken: string | undefined) {
@@ -69,13 +83,22 @@ function client(url: string, tenant: string, adminToken: string | undefined) {
     if (adminToken) headers.authorization = `Bearer ${adminToken}`;
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
     } catch (err) {
-      throw new ControlApiError(`cannot reach the emulator at ${url}: ${errorMessage((err as { cause?: unknown }).cause ?? err)}`);
+      throw new ControlApiError(
+        `cannot reach the emulator at ${url}: ${errorMessage((err as { cause?: unknown }).cause ?? err)}`,
+      );
     }
     const text = await res.text();
     const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    if (!res.ok) throw new ControlApiError(`${method} ${path}: ${res.status} ${String(parsed.error ?? '')}: ${String(parsed.message ?? text)}`);
+    if (!res.ok)
+      throw new ControlApiError(
+        `${method} ${path}: ${res.status} ${String(parsed.error ?? '')}: ${String(parsed.message ?? text)}`,
+      );
     return parsed as T;
   };
 }
@@ -86,22 +109,28 @@ async function reception(call: Call, v: Record<string, unknown>, out: (line: str
   const documents = (v.document as string[] | undefined) ?? [];
   if (documents.length === 0) throw new UsageError('reception needs at least one --document');
   const lines = ((v.line as string[] | undefined) ?? []).map((l) => lineOf(l, true));
-  const opened = await call<{ receptionCode: string }>('POST', '/receptions', { documents, ...(v.warehouse ? { warehouse: v.warehouse } : {}) });
+  const opened = await call<{ receptionCode: string }>('POST', '/receptions', {
+    documents,
+    ...(v.warehouse ? { warehouse: v.warehouse } : {}),
+  });
   const code = opened.receptionCode;
   out(`reception ${code} opened for ${documents.join(', ')}`);
   for (const line of lines) {
     await call('POST', `/receptions/${code}/lines`, line);
-    out(`  received ${String(line.productExternalCode)} × ${String(line.quantity)}${line.lotCode ? ` lot ${String(line.lotCode)}` : ''}`);
+    out(
+      `  received ${String(line.productExternalCode)} × ${String(line.quantity)}${line.lotCode ? ` lot ${String(line.lotCode)}` : ''}`,
+    );
   }
   if (v.submit) out(`  status ${(await call<{ status: string }>('POST', `/receptions/${code}/submit`)).status}`);
   if (!v.close) return [];
-  const closed = await call<{ status: string; deliveries: number[]; closingDocuments: { closingDocumentCode: string; documentExternalCode: string; integration: { status: string } }[] }>(
-    'POST',
-    `/receptions/${code}/close`,
-    v.observations ? { observations: v.observations } : undefined,
-  );
+  const closed = await call<{
+    status: string;
+    deliveries: number[];
+    closingDocuments: { closingDocumentCode: string; documentExternalCode: string; integration: { status: string } }[];
+  }>('POST', `/receptions/${code}/close`, v.observations ? { observations: v.observations } : undefined);
   out(`reception ${code} ${closed.status}`);
-  for (const c of closed.closingDocuments) out(`  closing document ${c.closingDocumentCode} for ${c.documentExternalCode}: webhook ${c.integration.status}`);
+  for (const c of closed.closingDocuments)
+    out(`  closing document ${c.closingDocumentCode} for ${c.documentExternalCode}: webhook ${c.integration.status}`);
   return closed.deliveries;
 }
 
@@ -109,27 +138,56 @@ async function shipment(call: Call, v: Record<string, unknown>, out: (line: stri
   const documents = (v.document as string[] | undefined) ?? [];
   if (documents.length !== 1) throw new UsageError('shipment needs exactly one --document');
   const lines = ((v.line as string[] | undefined) ?? []).map((l) => lineOf(l, false));
-  const opened = await call<{ shippingOrderCode: string }>('POST', '/shipping-orders', { document: documents[0], ...(v.warehouse ? { warehouse: v.warehouse } : {}) });
+  const opened = await call<{ shippingOrderCode: string }>('POST', '/shipping-orders', {
+    document: documents[0],
+    ...(v.warehouse ? { warehouse: v.warehouse } : {}),
+  });
   const code = opened.shippingOrderCode;
   out(`shipping order ${code} opened for ${documents[0]!}`);
-  const picked = await call<{ picks: { productExternalCode: string; quantity: number; lotCode: string | null }[] }>('POST', `/shipping-orders/${code}/pick`, lines.length > 0 ? { lines } : undefined);
-  for (const p of picked.picks) out(`  picked ${p.productExternalCode} × ${p.quantity}${p.lotCode ? ` lot ${p.lotCode}` : ''}`);
+  const picked = await call<{ picks: { productExternalCode: string; quantity: number; lotCode: string | null }[] }>(
+    'POST',
+    `/shipping-orders/${code}/pick`,
+    lines.length > 0 ? { lines } : undefined,
+  );
+  for (const p of picked.picks)
+    out(`  picked ${p.productExternalCode} × ${p.quantity}${p.lotCode ? ` lot ${p.lotCode}` : ''}`);
   if (v.pack) {
     const weight = v.weight === undefined ? undefined : Number(v.weight);
-    if (weight !== undefined && !(weight >= 0)) throw new UsageError(`--weight expects kilograms, got "${String(v.weight)}"`);
-    const everything = (await call<{ picks: { productExternalCode: string; quantity: number; lotCode: string | null }[] }>('GET', `/shipping-orders/${code}`)).picks;
-    const packed = await call<{ packings: { barcode: string; sscc: string }[] }>('POST', `/shipping-orders/${code}/pack`, {
-      packings: [{ ...(weight !== undefined ? { grossWeight: weight } : {}), lines: everything.map((p) => ({ productExternalCode: p.productExternalCode, quantity: p.quantity, lotCode: p.lotCode })) }],
-    });
+    if (weight !== undefined && !(weight >= 0))
+      throw new UsageError(`--weight expects kilograms, got "${String(v.weight)}"`);
+    const everything = (
+      await call<{ picks: { productExternalCode: string; quantity: number; lotCode: string | null }[] }>(
+        'GET',
+        `/shipping-orders/${code}`,
+      )
+    ).picks;
+    const packed = await call<{ packings: { barcode: string; sscc: string }[] }>(
+      'POST',
+      `/shipping-orders/${code}/pack`,
+      {
+        packings: [
+          {
+            ...(weight !== undefined ? { grossWeight: weight } : {}),
+            lines: everything.map((p) => ({
+              productExternalCode: p.productExternalCode,
+              quantity: p.quantity,
+              lotCode: p.lotCode,
+            })),
+          },
+        ],
+      },
+    );
     out(`  packed into ${packed.packings[0]!.barcode} (SSCC ${packed.packings[0]!.sscc})`);
   }
   if (!v.dispatch) return [];
-  const dispatched = await call<{ status: string; deliveries: number[]; closingDocuments: { closingDocumentCode: string; integration: { status: string } }[] }>(
-    'POST',
-    `/shipping-orders/${code}/dispatch`,
-  );
+  const dispatched = await call<{
+    status: string;
+    deliveries: number[];
+    closingDocuments: { closingDocumentCode: string; integration: { status: string } }[];
+  }>('POST', `/shipping-orders/${code}/dispatch`);
   out(`shipping order ${code} ${dispatched.status}`);
-  for (const c of dispatched.closingDocuments) out(`  closing document ${c.closingDocumentCode}: webhook ${c.integration.status}`);
+  for (const c of dispatched.closingDocuments)
+    out(`  closing document ${c.closingDocumentCode}: webhook ${c.integration.status}`);
   return dispatched.deliveries;
 }
 
@@ -145,7 +203,9 @@ async function regularization(call: Call, v: Record<string, unknown>, out: (line
     ...(v.warehouse ? { warehouse: v.warehouse } : {}),
     ...(v.location ? { location: v.location } : {}),
   });
-  out(`stock of ${String(v.product)}${v.lot ? ` lot ${String(v.lot)}` : ''} ${quantity > 0 ? '+' : ''}${quantity} in ${done.warehouse}`);
+  out(
+    `stock of ${String(v.product)}${v.lot ? ` lot ${String(v.lot)}` : ''} ${quantity > 0 ? '+' : ''}${quantity} in ${done.warehouse}`,
+  );
   return done.deliveries;
 }
 
@@ -172,11 +232,23 @@ export async function runTrigger(args: string[], ctx: CommandContext): Promise<n
           allowPositionals: true,
           strict: true,
           options: {
-            url: { type: 'string' }, tenant: { type: 'string' }, 'admin-token': { type: 'string' }, wait: { type: 'boolean' },
-            document: { type: 'string', multiple: true }, line: { type: 'string', multiple: true }, warehouse: { type: 'string' },
-            submit: { type: 'boolean' }, close: { type: 'boolean' }, observations: { type: 'string' }, pack: { type: 'boolean' },
-            weight: { type: 'string' }, dispatch: { type: 'boolean' }, product: { type: 'string' }, quantity: { type: 'string' },
-            lot: { type: 'string' }, location: { type: 'string' },
+            url: { type: 'string' },
+            tenant: { type: 'string' },
+            'admin-token': { type: 'string' },
+            wait: { type: 'boolean' },
+            document: { type: 'string', multiple: true },
+            line: { type: 'string', multiple: true },
+            warehouse: { type: 'string' },
+            submit: { type: 'boolean' },
+            close: { type: 'boolean' },
+            observations: { type: 'string' },
+            pack: { type: 'boolean' },
+            weight: { type: 'string' },
+            dispatch: { type: 'boolean' },
+            product: { type: 'string' },
+            quantity: { type: 'string' },
+            lot: { type: 'string' },
+            location: { type: 'string' },
           },
         });
       } catch (err) {
@@ -185,7 +257,12 @@ export async function runTrigger(args: string[], ctx: CommandContext): Promise<n
     })();
     const [name, ...extra] = positionals;
     const action = ACTIONS[name as keyof typeof ACTIONS];
-    if (!action || extra.length > 0) throw new UsageError(name ? `unknown trigger "${[name, ...extra].join(' ')}"` : 'which trigger? reception, shipment or regularization');
+    if (!action || extra.length > 0)
+      throw new UsageError(
+        name
+          ? `unknown trigger "${[name, ...extra].join(' ')}"`
+          : 'which trigger? reception, shipment or regularization',
+      );
     let config;
     try {
       config = loadConfig(ctx.env);
@@ -202,9 +279,12 @@ export async function runTrigger(args: string[], ctx: CommandContext): Promise<n
       await call('POST', '/webhook-deliveries/settle', { timeoutMs: 60_000 });
       for (const id of deliveries) {
         const d = await call<Delivery>('GET', `/webhook-deliveries/${id}`);
-        out(`  webhook ${d.kind}${d.closingDocumentCode ? ` ${d.closingDocumentCode}` : ''}: ${d.status}${d.response ? ` (HTTP ${d.response.status})` : ''}${d.error ? `: ${d.error}` : ''}`);
+        out(
+          `  webhook ${d.kind}${d.closingDocumentCode ? ` ${d.closingDocumentCode}` : ''}: ${d.status}${d.response ? ` (HTTP ${d.response.status})` : ''}${d.error ? `: ${d.error}` : ''}`,
+        );
       }
-    } else if (deliveries.length > 0) out(`  webhooks queued: ${deliveries.join(', ')} (see GET /_emulator/tenants/${tenant}/webhook-deliveries)`);
+    } else if (deliveries.length > 0)
+      out(`  webhooks queued: ${deliveries.join(', ')} (see GET /_emulator/tenants/${tenant}/webhook-deliveries)`);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

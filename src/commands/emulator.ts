@@ -51,17 +51,24 @@ export const emulatorCommand: Command = {
     try {
       ({ values } = parseArgs({
         args,
-        options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, seed: { type: 'string' } },
+        options: {
+          port: { type: 'string' },
+          host: { type: 'string' },
+          data: { type: 'string' },
+          seed: { type: 'string' },
+        },
         strict: true,
         allowPositionals: false,
       }));
     } catch (err) {
       return usage(ctx, errorMessage(err));
     }
-    if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) return usage(ctx, `--port expects a number 0-65535, got "${values.port}"`);
+    if (values.port !== undefined && !/^\d{1,5}$/.test(values.port))
+      return usage(ctx, `--port expects a number 0-65535, got "${values.port}"`);
     const port = values.port === undefined ? undefined : Number(values.port);
     if (port !== undefined && port > 65535) return usage(ctx, `--port expects a number 0-65535, got "${values.port}"`);
-    if (values.seed !== undefined && values.seed !== 'demo') return usage(ctx, `--seed accepts only "demo", got "${values.seed}"`);
+    if (values.seed !== undefined && values.seed !== 'demo')
+      return usage(ctx, `--seed accepts only "demo", got "${values.seed}"`);
 
     let config;
     try {
@@ -102,7 +109,8 @@ export const emulatorCommand: Command = {
       `  state          ${values.data ?? 'in memory'}`,
       `  snapshots      ${join(values.data ? dirname(values.data) : config.dataDir, 'snapshots')}  (POST /_emulator/snapshot {name})`,
     ];
-    if (values.seed === 'demo') lines.push(`  demo tenant    "demo", client_id ${settings.demoClientId} (secret: EMULATOR_DEMO_CLIENT_SECRET)`);
+    if (values.seed === 'demo')
+      lines.push(`  demo tenant    "demo", client_id ${settings.demoClientId} (secret: EMULATOR_DEMO_CLIENT_SECRET)`);
     ctx.stdout.write(`${lines.join('\n')}\n`);
 
     const signal = await ctx.stopSignal;

@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { actorName, correctEvent } from '../inbound/correct-event.js';
 import { effectivePayloadOf } from '../inbound/effects.js';
-import { parseSetting, PathError, setPath } from '../inbound/json-path.js';
+import { PathError, parseSetting, setPath } from '../inbound/json-path.js';
 import type { Config } from '../lib/config.js';
 import { parse, UsageError } from './args.js';
 import { eventId, withServiceDeps } from './service-deps.js';
@@ -40,7 +40,8 @@ function viaEditor(editor: string, payload: unknown): string {
     writeFileSync(file, `${JSON.stringify(payload, null, 2)}\n`);
     // Through the shell, so EDITOR may carry arguments ("code --wait").
     const result = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`the editor (${editor}) exited with ${result.status ?? result.signal}; nothing stored`);
+    if (result.status !== 0)
+      throw new Error(`the editor (${editor}) exited with ${result.status ?? result.signal}; nothing stored`);
     return readFileSync(file, 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -59,7 +60,12 @@ function parseJson(text: string, where: string): unknown {
 export async function editEvent(args: string[], ctx: CommandContext, config: Config): Promise<number> {
   const { positionals, values } = parse(
     args,
-    { set: { type: 'string', multiple: true }, file: { type: 'string' }, actor: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    {
+      set: { type: 'string', multiple: true },
+      file: { type: 'string' },
+      actor: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    },
     true,
   );
   if (positionals.length !== 1) throw new UsageError('events edit takes one event id');
@@ -85,7 +91,10 @@ export async function editEvent(args: string[], ctx: CommandContext, config: Con
       ? parseJson(readFileSync(values.file, 'utf8'), values.file)
       : settings.length > 0
         ? parseJson(effectivePayloadOf(event), `the stored payload of event ${id}`)
-        : parseJson(viaEditor(editor!, parseJson(effectivePayloadOf(event), `the stored payload of event ${id}`)), 'the edited payload');
+        : parseJson(
+            viaEditor(editor!, parseJson(effectivePayloadOf(event), `the stored payload of event ${id}`)),
+            'the edited payload',
+          );
     try {
       for (const s of settings) payload = setPath(payload, s.path, s.value);
     } catch (err) {
@@ -95,7 +104,8 @@ export async function editEvent(args: string[], ctx: CommandContext, config: Con
     const result = await correctEvent(deps, { id, payload, actor, dryRun: values['dry-run'] ?? false });
     if (!result.ok) {
       if (result.reason === 'not_found') ctx.stderr.write(`event ${id}: no such event\n`);
-      else if (result.reason === 'not_editable') ctx.stderr.write(`event ${id} is ${result.status}: only quarantined and failed events can be corrected\n`);
+      else if (result.reason === 'not_editable')
+        ctx.stderr.write(`event ${id} is ${result.status}: only quarantined and failed events can be corrected\n`);
       else {
         ctx.stderr.write(`event ${id}: the correction has problems; nothing stored\n`);
         for (const p of result.problems) ctx.stderr.write(`  ${p.path}: ${p.message}\n`);
@@ -107,7 +117,10 @@ export async function editEvent(args: string[], ctx: CommandContext, config: Con
         ? `event ${id}: correction #${result.edit!.id} stored by ${actor}; queued for processing again\n`
         : `event ${id}: the correction is valid (dry run: nothing stored)\n`,
     );
-    for (const c of result.changes) ctx.stdout.write(`  ${c.path}: ${JSON.stringify(c.before) ?? '(absent)'} → ${JSON.stringify(c.after) ?? '(absent)'}\n`);
+    for (const c of result.changes)
+      ctx.stdout.write(
+        `  ${c.path}: ${JSON.stringify(c.before) ?? '(absent)'} → ${JSON.stringify(c.after) ?? '(absent)'}\n`,
+      );
     return 0;
   });
 }

@@ -8,7 +8,9 @@ const value = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v))
 export function printDetail(d: EventDetail, out: Writable): void {
   out.write(`${JSON.stringify(d.event, null, 2)}\n`);
   const pruned = d.event.payloadPrunedAt;
-  out.write(`--- raw body as received ---\n${pruned ? `(pruned at ${pruned}: older than the retention setting)` : d.payload.raw}\n`);
+  out.write(
+    `--- raw body as received ---\n${pruned ? `(pruned at ${pruned}: older than the retention setting)` : d.payload.raw}\n`,
+  );
   if (d.correction) out.write(`--- correction (what processing uses) ---\n${pretty(d.correction)}\n`);
   if (d.edits.length > 0) {
     out.write('--- edits ---\n');

@@ -1,10 +1,10 @@
 import type { ServiceDeps } from '../deps.js';
-import type { Config } from '../lib/config.js';
 import { eventDetail } from '../inbound/event-views.js';
 import { retryEvent } from '../inbound/retry-event.js';
+import type { Config } from '../lib/config.js';
 import { INBOUND_STATUSES, type InboundEvent, type InboundStatus } from '../store/index.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
-import { editEvent, EDIT_HELP } from './events-edit.js';
+import { EDIT_HELP, editEvent } from './events-edit.js';
 import { printDetail } from './events-show.js';
 import { eventId, withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
@@ -46,7 +46,8 @@ export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: Command
   let code = 0;
   for (const id of ids) {
     const result = await retryEvent(deps, id);
-    if (result.ok) ctx.stdout.write(`event ${id}: queued for processing again (${result.event.kind} ${result.event.dedupeKey})\n`);
+    if (result.ok)
+      ctx.stdout.write(`event ${id}: queued for processing again (${result.event.kind} ${result.event.dedupeKey})\n`);
     else {
       code = 1;
       ctx.stderr.write(`event ${id}: ${RETRY_REFUSALS[result.reason]}\n`);
@@ -58,16 +59,34 @@ export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: Command
 function row(e: InboundEvent): string {
   const note = e.status === 'quarantined' ? e.quarantineReason : e.error;
   const error = note ? note.replace(/\s+/g, ' ').slice(0, 60) : '';
-  return [String(e.id).padStart(6), e.connection.padEnd(12), e.kind.padEnd(22), e.status.padEnd(9), String(e.attempts).padStart(3), String(e.duplicates).padStart(4), e.receivedAt.toISOString(), e.dedupeKey, error].join('  ');
+  return [
+    String(e.id).padStart(6),
+    e.connection.padEnd(12),
+    e.kind.padEnd(22),
+    e.status.padEnd(9),
+    String(e.attempts).padStart(3),
+    String(e.duplicates).padStart(4),
+    e.receivedAt.toISOString(),
+    e.dedupeKey,
+    error,
+  ].join('  ');
 }
 
 async function list(args: string[], ctx: CommandContext, config: Config): Promise<number> {
   const { values } = parse(args, {
-    status: { type: 'string' }, kind: { type: 'string' }, connection: { type: 'string' }, code: { type: 'string' }, limit: { type: 'string' }, before: { type: 'string' }, json: { type: 'boolean' },
+    status: { type: 'string' },
+    kind: { type: 'string' },
+    connection: { type: 'string' },
+    code: { type: 'string' },
+    limit: { type: 'string' },
+    before: { type: 'string' },
+    json: { type: 'boolean' },
   });
-  if (values.status && !(INBOUND_STATUSES as readonly string[]).includes(values.status)) throw new UsageError(`--status must be one of ${INBOUND_STATUSES.join(', ')}`);
+  if (values.status && !(INBOUND_STATUSES as readonly string[]).includes(values.status))
+    throw new UsageError(`--status must be one of ${INBOUND_STATUSES.join(', ')}`);
   const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be an integer from 1 to 10000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new UsageError('--limit must be an integer from 1 to 10000');
   const events = await withServiceDeps(config, (deps) =>
     deps.store.inbox.list({
       limit,
@@ -82,7 +101,9 @@ async function list(args: string[], ctx: CommandContext, config: Config): Promis
     for (const e of events) ctx.stdout.write(`${JSON.stringify(e)}\n`);
     return 0;
   }
-  ctx.stdout.write(`${['    id', 'connection'.padEnd(12), 'kind'.padEnd(22), 'status'.padEnd(9), 'att', 'dups', 'received at'.padEnd(24), 'key', 'error'].join('  ')}\n`);
+  ctx.stdout.write(
+    `${['    id', 'connection'.padEnd(12), 'kind'.padEnd(22), 'status'.padEnd(9), 'att', 'dups', 'received at'.padEnd(24), 'key', 'error'].join('  ')}\n`,
+  );
   for (const e of events) ctx.stdout.write(`${row(e)}\n`);
   return 0;
 }
@@ -108,7 +129,8 @@ export const eventsCommand: Command = {
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
       const [sub, ...rest] = args;
-      if (sub !== 'list' && sub !== 'show' && sub !== 'retry' && sub !== 'edit') throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand');
+      if (sub !== 'list' && sub !== 'show' && sub !== 'retry' && sub !== 'edit')
+        throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand');
       if (sub === 'retry') {
         const { positionals } = parse(rest, {}, true);
         if (positionals.length === 0) throw new UsageError('events retry takes one or more event ids');

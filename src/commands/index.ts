@@ -1,8 +1,8 @@
 import { connectionsCommand } from './connections.js';
+import { deliveriesCommand } from './deliveries.js';
 import { demoCommand } from './demo.js';
 import { emulatorCommand } from './emulator.js';
 import { eventsCommand } from './events.js';
-import { deliveriesCommand } from './deliveries.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
 import { pushCommand } from './push.js';

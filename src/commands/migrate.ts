@@ -26,7 +26,8 @@ export const migrateCommand: Command = {
           await queue.start();
           await queue.stop({ graceMs: 0 });
         }
-        const where = config.database.kind === 'sqlite' ? config.database.file : `postgres (schema ${config.database.schema})`;
+        const where =
+          config.database.kind === 'sqlite' ? config.database.file : `postgres (schema ${config.database.schema})`;
         ctx.stdout.write(`wms-sync: database migrated: ${where}\n`);
         return 0;
       } finally {

@@ -1,5 +1,5 @@
 import { silentLogger } from '../lib/logger.js';
-import { runPrune, type PruneResult } from '../retention/prune.js';
+import { type PruneResult, runPrune } from '../retention/prune.js';
 import { configFrom, parse, withUsage } from './args.js';
 import { withServiceDeps } from './service-deps.js';
 import type { Command } from './types.js';
@@ -22,10 +22,24 @@ Options:
 function table(results: PruneResult[], dryRun: boolean): string {
   const rows = [
     ['STEP', 'KEPT', 'OLDER THAN', dryRun ? 'WOULD GO' : 'PRUNED'],
-    ...results.map((r) => [r.step, `${r.days} d`, r.cutoff.toISOString(), Object.entries(r.counts).map(([k, n]) => `${k} ${n}`).join(', ')]),
+    ...results.map((r) => [
+      r.step,
+      `${r.days} d`,
+      r.cutoff.toISOString(),
+      Object.entries(r.counts)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', '),
+    ]),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((v, c) => v.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((v, c) => v.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export const pruneCommand: Command = {
@@ -38,9 +52,12 @@ export const pruneCommand: Command = {
       const config = configFrom(ctx);
       if (!config) return 1;
       const dryRun = values['dry-run'] === true;
-      const results = await withServiceDeps(config, (deps) => runPrune({ ...deps, logger: silentLogger() }, { dryRun }));
+      const results = await withServiceDeps(config, (deps) =>
+        runPrune({ ...deps, logger: silentLogger() }, { dryRun }),
+      );
       if (values.json) {
-        for (const r of results) ctx.stdout.write(`${JSON.stringify({ ...r, cutoff: r.cutoff.toISOString(), dryRun })}\n`);
+        for (const r of results)
+          ctx.stdout.write(`${JSON.stringify({ ...r, cutoff: r.cutoff.toISOString(), dryRun })}\n`);
       } else {
         ctx.stdout.write(`${table(results, dryRun)}\n`);
       }

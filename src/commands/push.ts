@@ -4,7 +4,7 @@ import { failedOf, followSync, loadItems, type StateCounts } from '../outbound/b
 import { FileFormatError, readItems } from '../outbound/files.js';
 import { outboundJobs } from '../outbound/jobs.js';
 import { startWorkers } from '../worker.js';
-import { UsageError, configFrom, parse, withUsage } from './args.js';
+import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { intakeKindArg, pickConnection } from './connection-arg.js';
 import { ProgressLine } from './progress.js';
 import type { Command } from './types.js';
@@ -41,7 +41,8 @@ export const pushCommand: Command = {
       const file = positionals[1];
       if (!file || positionals.length > 2) throw new UsageError('expected one FILE.json or FILE.csv');
       const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-      if (timeout !== undefined && !(timeout > 0)) throw new UsageError('--timeout expects a positive number of seconds');
+      if (timeout !== undefined && !(timeout > 0))
+        throw new UsageError('--timeout expects a positive number of seconds');
       const config = configFrom(ctx);
       if (!config) return 1;
       const connection = pickConnection(config, values.connection);
@@ -62,9 +63,13 @@ export const pushCommand: Command = {
         if (!values['queue-only']) await startWorkers(deps, [outboundJobs]);
         const started = Date.now();
         const load = await loadItems(deps, connection.name, kind, items);
-        ctx.stdout.write(`${kind}: ${load.read} read, ${load.invalid.length} invalid, ${load.queued} queued, ${load.unchanged} unchanged\n`);
+        ctx.stdout.write(
+          `${kind}: ${load.read} read, ${load.invalid.length} invalid, ${load.queued} queued, ${load.unchanged} unchanged\n`,
+        );
         for (const bad of load.invalid.slice(0, 20)) {
-          ctx.stdout.write(`  invalid ${bad.source}${bad.externalCode ? ` (${bad.externalCode})` : ''}: ${bad.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}\n`);
+          ctx.stdout.write(
+            `  invalid ${bad.source}${bad.externalCode ? ` (${bad.externalCode})` : ''}: ${bad.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}\n`,
+          );
         }
         if (values['queue-only']) return load.invalid.length > 0 ? 1 : 0;
 
@@ -76,7 +81,11 @@ export const pushCommand: Command = {
           ...(timeout !== undefined ? { deadline: started + timeout * 1000 } : {}),
           onTick: (c) => {
             const secs = (Date.now() - started) / 1000;
-            bar.update(c.synced + c.failed, total, `synced ${c.synced} failed ${c.failed} pending ${c.pending} (${Math.round((c.synced + c.failed) / Math.max(secs, 0.001))}/s)`);
+            bar.update(
+              c.synced + c.failed,
+              total,
+              `synced ${c.synced} failed ${c.failed} pending ${c.pending} (${Math.round((c.synced + c.failed) / Math.max(secs, 0.001))}/s)`,
+            );
           },
         });
         bar.end();
@@ -86,9 +95,12 @@ export const pushCommand: Command = {
             ` (${Math.round((counts.synced + counts.failed) / Math.max(secs, 0.001))} items/s)\n`,
         );
         for (const r of await failedOf(deps, connection.name, kind, load.recordIds, 20)) {
-          ctx.stdout.write(`  failed ${r.externalCode}: ${String((r.lastError as { message?: unknown } | null)?.message ?? 'unknown error')}\n`);
+          ctx.stdout.write(
+            `  failed ${r.externalCode}: ${String((r.lastError as { message?: unknown } | null)?.message ?? 'unknown error')}\n`,
+          );
         }
-        if (counts.failed > 0) ctx.stdout.write(`retry after fixing the data: wms-sync sync retry ${kind} CODE... (or --failed)\n`);
+        if (counts.failed > 0)
+          ctx.stdout.write(`retry after fixing the data: wms-sync sync retry ${kind} CODE... (or --failed)\n`);
         return load.invalid.length > 0 || counts.failed > 0 || counts.pending > 0 ? 1 : 0;
       } finally {
         await deps.queue.stop({ graceMs: config.shutdownGraceMs });

@@ -1,5 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger } from '../lib/logger.js';
 import { openDeps } from '../main.js';
 import { getRun } from '../reconcile/get-run.js';
@@ -46,12 +46,28 @@ export function printFindings(out: Writable, run: ReconciliationRunView): void {
   if (run.items.length > 0) {
     const rows = [
       ['PRODUCT', 'LOT', 'STATUS', 'WMS', 'EXPECTED', 'DELTA'],
-      ...run.items.map((i) => [i.productExternalCode, i.lotCode ?? '-', i.status, num(i.wms?.existence ?? null), num(i.expected?.existence ?? null), num(i.delta)]),
+      ...run.items.map((i) => [
+        i.productExternalCode,
+        i.lotCode ?? '-',
+        i.status,
+        num(i.wms?.existence ?? null),
+        num(i.expected?.existence ?? null),
+        num(i.delta),
+      ]),
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-    for (const r of rows) out.write(`${r.map((v, c) => (c >= 3 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join('  ').trimEnd()}\n`);
+    for (const r of rows)
+      out.write(
+        `${r
+          .map((v, c) => (c >= 3 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!)))
+          .join('  ')
+          .trimEnd()}\n`,
+      );
   }
-  const seconds = run.startedAt && run.finishedAt ? ((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000).toFixed(1) : '?';
+  const seconds =
+    run.startedAt && run.finishedAt
+      ? ((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000).toFixed(1)
+      : '?';
   out.write(
     `run ${run.id} ${run.status} in ${seconds} s: ${run.productsChecked} products, ${run.rowsChecked} rows checked, ` +
       `${run.driftCount} drift, ${run.notFoundCount} not found, ${run.unsettledCount} unsettled, ${run.requests} WMS requests\n`,
@@ -90,13 +106,19 @@ export const reconcileCommand: Command = {
           view = await getRun(deps.store, { connection, id: run.id, itemsLimit: 1 });
           if (!view || FINISHED.has(view.status)) break;
           const waiting = view.status === 'queued' ? ' (waiting for the connection’s running run)' : '';
-          bar.update(view.productsChecked, view.productsTotal ?? 0, `rows ${view.rowsChecked} drift ${view.driftCount}${waiting}`);
+          bar.update(
+            view.productsChecked,
+            view.productsTotal ?? 0,
+            `rows ${view.rowsChecked} drift ${view.driftCount}${waiting}`,
+          );
           if (interrupted) break;
           await delay(200);
         }
         bar.end();
         if (interrupted) {
-          ctx.stderr.write(`interrupted: run ${run.id} starts again with the next worker of ${connection} (or the next wms-sync reconcile)\n`);
+          ctx.stderr.write(
+            `interrupted: run ${run.id} starts again with the next worker of ${connection} (or the next wms-sync reconcile)\n`,
+          );
           return 1;
         }
         const final = (await allItems(deps.store, connection, run.id))!;

@@ -4,10 +4,10 @@ import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { WEBHOOK_KINDS, type WebhookKind } from '../wms/webhooks.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
+import { pickConnection } from './connection-arg.js';
 import { retryEvents } from './events.js';
 import { withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
-import { pickConnection } from './connection-arg.js';
 
 const help = `Usage: wms-sync replay FILE... --to URL [--connection NAME] [--kind KIND]
        wms-sync replay --event ID [--event ID]...
@@ -34,7 +34,13 @@ export function kindOfFile(file: string): WebhookKind | undefined {
   return [...WEBHOOK_KINDS].sort((a, b) => b.length - a.length).find((k) => name.startsWith(k));
 }
 
-async function deliver(ctx: CommandContext, files: string[], to: string, connection: ConnectionConfig, kind: WebhookKind | undefined): Promise<number> {
+async function deliver(
+  ctx: CommandContext,
+  files: string[],
+  to: string,
+  connection: ConnectionConfig,
+  kind: WebhookKind | undefined,
+): Promise<number> {
   const { username, password } = connection.webhookCredentials[0]!;
   const authorization = basicAuthorization(username, password);
   const plan = files.map((file) => {
@@ -47,13 +53,19 @@ async function deliver(ctx: CommandContext, files: string[], to: string, connect
     const body = await readFile(file);
     const url = `${to.replace(/\/+$/, '')}/webhooks/${encodeURIComponent(connection.name)}/${k}`;
     try {
-      const res = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body,
+      });
       const text = (await res.text()).replace(/\s+/g, ' ').slice(0, 300);
       if (!res.ok) code = 1;
       ctx.stdout.write(`${file} → ${k}: ${res.status} ${text}\n`);
     } catch (err) {
       code = 1;
-      ctx.stderr.write(`${file} → ${k}: ${url} unreachable (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})\n`);
+      ctx.stderr.write(
+        `${file} → ${k}: ${url} unreachable (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})\n`,
+      );
     }
   }
   return code;
@@ -67,12 +79,19 @@ export const replayCommand: Command = {
     withUsage(ctx, help, async () => {
       const { values, positionals } = parse(
         args,
-        { to: { type: 'string' }, connection: { type: 'string' }, kind: { type: 'string' }, event: { type: 'string', multiple: true } },
+        {
+          to: { type: 'string' },
+          connection: { type: 'string' },
+          kind: { type: 'string' },
+          event: { type: 'string', multiple: true },
+        },
         true,
       );
-      if (values.kind !== undefined && !(WEBHOOK_KINDS as readonly string[]).includes(values.kind)) throw new UsageError(`--kind must be one of ${WEBHOOK_KINDS.join(', ')}`);
+      if (values.kind !== undefined && !(WEBHOOK_KINDS as readonly string[]).includes(values.kind))
+        throw new UsageError(`--kind must be one of ${WEBHOOK_KINDS.join(', ')}`);
       if (values.event) {
-        if (positionals.length > 0 || values.to) throw new UsageError('--event replays stored events: it takes no FILE and no --to');
+        if (positionals.length > 0 || values.to)
+          throw new UsageError('--event replays stored events: it takes no FILE and no --to');
         const ids = values.event.map((raw) => {
           if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`"${raw}" is not an event id`);
           return Number(raw);

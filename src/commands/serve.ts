@@ -26,7 +26,10 @@ export const serveCommand: Command = {
       const service = await runService(config, { http: true, worker: config.worker.thread ? 'thread' : true });
       // A worker thread that died leaves webhooks acknowledged but never processed: stop, and say
       // so in the exit code, for the supervisor to restart the service.
-      const died = await Promise.race([ctx.stopSignal.then(() => undefined), service.died ?? new Promise<never>(() => undefined)]);
+      const died = await Promise.race([
+        ctx.stopSignal.then(() => undefined),
+        service.died ?? new Promise<never>(() => undefined),
+      ]);
       if (died) service.deps.logger.fatal({ err: died.message }, 'the worker thread ended; stopping');
       await service.close();
       return died ? 1 : 0;

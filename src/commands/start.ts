@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoSecretsFile, DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME } from '../demo/connection.js';
-import { startDemoStack, type DemoStack } from '../demo/stack.js';
+import { DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME, demoSecretsFile } from '../demo/connection.js';
+import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { DEMO_TENANT } from '../emulator/index.js';
 import { createLogger } from '../lib/logger.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
@@ -57,13 +57,23 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string,
     '',
     line('Service', url, '/healthz  /readyz  /metrics'),
     line('Console', `${url}/console`, 'sign in with the admin token'),
-    line('Admin token', stack.adminTokenFromEnv ? '(ADMIN_TOKEN)' : stack.adminToken, 'also Authorization: Bearer … on /admin/v1'),
+    line(
+      'Admin token',
+      stack.adminTokenFromEnv ? '(ADMIN_TOKEN)' : stack.adminToken,
+      'also Authorization: Bearer … on /admin/v1',
+    ),
     ...(publicUrl ? [line('Public URL', publicUrl, `webhooks: ${publicUrl}/webhooks/${DEMO_CONNECTION}/{kind}`)] : []),
     line('API docs', `${url}/docs`, `OpenAPI: ${url}/openapi.json`),
     line('Emulator', emulator, `tenant "${DEMO_TENANT}"`),
     line('Emulator docs', `${emulator}/_emulator/docs`),
     ...(stack.sampleErp
-      ? [line('Sample ERP', stack.sampleErp.url, 'GET /messages   PUT /reject/{documentCode} {"message":…}   (docs/erp-delivery.md)')]
+      ? [
+          line(
+            'Sample ERP',
+            stack.sampleErp.url,
+            'GET /messages   PUT /reject/{documentCode} {"message":…}   (docs/erp-delivery.md)',
+          ),
+        ]
       : []),
     '',
     `  Demo connection "${DEMO_CONNECTION}"`,
@@ -71,9 +81,19 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string,
     line('  WMS client', `${stack.demoClient.clientId} / ${stack.demoClient.clientSecret}`),
     line('  Webhooks', `Basic ${DEMO_WEBHOOK_USERNAME} / ${stack.secrets.webhookPassword}`),
     ...(stack.sampleErp
-      ? [line('  ERP webhook', stack.sampleErp.webhookUrl, `signed with ${stack.secrets.erpWebhookSecret.slice(0, 12)}…; close documents: sync`)]
+      ? [
+          line(
+            '  ERP webhook',
+            stack.sampleErp.webhookUrl,
+            `signed with ${stack.secrets.erpWebhookSecret.slice(0, 12)}…; close documents: sync`,
+          ),
+        ]
       : []),
-    line('  ERP sample', stack.loaded.map((l) => `${l.kind} ${l.queued + l.unchanged}`).join(', '), `(${queued} queued for the WMS)`),
+    line(
+      '  ERP sample',
+      stack.loaded.map((l) => `${l.kind} ${l.queued + l.unchanged}`).join(', '),
+      `(${queued} queued for the WMS)`,
+    ),
     line('  Data', dataDir, 'wms-sync start --fresh starts over'),
     '',
     'Try:',
@@ -109,8 +129,13 @@ export const startCommand: Command = {
       const sqliteFile = config.database.kind === 'sqlite' ? config.database.file : undefined;
       if (values.fresh) for (const f of stateFiles(config.dataDir, sqliteFile)) rmSync(f, { force: true });
       const logger = createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'warn' });
-      const stack = await startDemoStack(config, { logger, ...(values['no-sample-erp'] ? {} : { sampleErp: { port: erpPort } }) });
-      ctx.stdout.write(startSummary(stack, sqliteFile ? `SQLite ${sqliteFile}` : 'Postgres', config.dataDir, config.publicUrl));
+      const stack = await startDemoStack(config, {
+        logger,
+        ...(values['no-sample-erp'] ? {} : { sampleErp: { port: erpPort } }),
+      });
+      ctx.stdout.write(
+        startSummary(stack, sqliteFile ? `SQLite ${sqliteFile}` : 'Postgres', config.dataDir, config.publicUrl),
+      );
       await ctx.stopSignal;
       await stack.close();
       return 0;

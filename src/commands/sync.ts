@@ -3,7 +3,7 @@ import { openDeps } from '../main.js';
 import { KINDS } from '../outbound/entities.js';
 import { recordView } from '../outbound/record-view.js';
 import { retryFailed, retryRecord } from '../outbound/retry.js';
-import { UsageError, configFrom, parse, withUsage } from './args.js';
+import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { intakeKindArg, pickConnection } from './connection-arg.js';
 import type { Command } from './types.js';
 
@@ -44,7 +44,9 @@ export const syncCommand: Command = {
       if (!config) return 1;
       const connection = pickConnection(config, values.connection).name;
 
-      const deps = await openDeps(config, { logger: createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'error' }) });
+      const deps = await openDeps(config, {
+        logger: createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'error' }),
+      });
       const intake = { store: deps.store, queue: deps.queue, clock: deps.clock };
       try {
         if (action === 'show') {
@@ -53,7 +55,9 @@ export const syncCommand: Command = {
             ctx.stderr.write(`wms-sync sync: no ${KINDS[kind!].label} ${codes[0]} for connection ${connection}\n`);
             return 1;
           }
-          ctx.stdout.write(`${JSON.stringify(recordView(record, await deps.store.outbox.waitsOf(record.id)), null, 2)}\n`);
+          ctx.stdout.write(
+            `${JSON.stringify(recordView(record, await deps.store.outbox.waitsOf(record.id)), null, 2)}\n`,
+          );
           return 0;
         }
         if (values.failed) {
@@ -64,14 +68,16 @@ export const syncCommand: Command = {
         }
         let missing = 0;
         for (const code of codes) {
-          const entities = kind === 'documents' ? (['document', 'document-cancel'] as const) : ([KINDS[kind!].entity] as const);
+          const entities =
+            kind === 'documents' ? (['document', 'document-cancel'] as const) : ([KINDS[kind!].entity] as const);
           const outcomes = [];
           for (const entity of entities) outcomes.push(await retryRecord(intake, connection, entity, code));
           const main = outcomes[0]!;
           if (main.outcome === 'not-found') {
             missing += 1;
             ctx.stdout.write(`  ${code}: not found\n`);
-          } else if (outcomes.some((o) => o.outcome === 'busy')) ctx.stdout.write(`  ${code}: being pushed right now, try again once it settles\n`);
+          } else if (outcomes.some((o) => o.outcome === 'busy'))
+            ctx.stdout.write(`  ${code}: being pushed right now, try again once it settles\n`);
           else if (outcomes.some((o) => o.outcome === 'queued')) ctx.stdout.write(`  ${code}: queued\n`);
           else ctx.stdout.write(`  ${code}: synced, nothing to retry\n`);
         }

@@ -9,6 +9,9 @@ const own = (name: string) => fileURLToPath(new URL(`./assets/${name}`, import.m
 export function registerAssets(app: ConsoleApp): void {
   app.get(`${ASSETS}/console.css`, staticFile(own('console.css'), 'text/css; charset=utf-8'));
   app.get(`${ASSETS}/console.js`, staticFile(own('console.js'), 'text/javascript; charset=utf-8'));
-  app.get(`${ASSETS}/htmx.min.js`, staticFile(packageFile('htmx.org', 'dist/htmx.min.js'), 'text/javascript; charset=utf-8'));
+  app.get(
+    `${ASSETS}/htmx.min.js`,
+    staticFile(packageFile('htmx.org', 'dist/htmx.min.js'), 'text/javascript; charset=utf-8'),
+  );
   app.get(`${ASSETS}/*`, (c) => c.text('Not found', 404));
 }

@@ -3,9 +3,9 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { AppError } from '../lib/errors.js';
-import { CONSOLE, type NavId } from './nav.js';
 import type { ConsoleDeps, ConsoleEnv } from './env.js';
-import { Layout, type Flash, type Frame } from './ui/layout.js';
+import { CONSOLE, type NavId } from './nav.js';
+import { type Flash, type Frame, Layout } from './ui/layout.js';
 
 export type ConsoleContext = Context<ConsoleEnv>;
 export type ConsoleApp = Hono<ConsoleEnv>;
@@ -17,7 +17,12 @@ const FLASH_COOKIE = 'wms_console_flash';
 
 /** Says how an action went, on the page it redirects to (post/redirect/get). */
 export function setFlash(c: ConsoleContext, flash: Flash): void {
-  setCookie(c, FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), { path: CONSOLE, httpOnly: true, sameSite: 'Strict', maxAge: 60 });
+  setCookie(c, FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), {
+    path: CONSOLE,
+    httpOnly: true,
+    sameSite: 'Strict',
+    maxAge: 60,
+  });
 }
 
 function takeFlash(c: ConsoleContext): Flash | undefined {
@@ -26,14 +31,21 @@ function takeFlash(c: ConsoleContext): Flash | undefined {
   deleteCookie(c, FLASH_COOKIE, { path: CONSOLE });
   try {
     const flash = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Flash;
-    return (flash.tone === 'ok' || flash.tone === 'bad' || flash.tone === 'info') && typeof flash.message === 'string' ? flash : undefined;
+    return (flash.tone === 'ok' || flash.tone === 'bad' || flash.tone === 'info') && typeof flash.message === 'string'
+      ? flash
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** The frame of a page of `connection` (or of no connection). */
-export function frameFor(c: ConsoleContext, deps: ConsoleDeps, connection: string | undefined, active: NavId | undefined): Frame {
+export function frameFor(
+  c: ConsoleContext,
+  deps: ConsoleDeps,
+  connection: string | undefined,
+  active: NavId | undefined,
+): Frame {
   return {
     connection,
     connections: deps.connections.all().map((x) => x.name),
@@ -45,13 +57,26 @@ export function frameFor(c: ConsoleContext, deps: ConsoleDeps, connection: strin
 }
 
 /** A whole page: doctype, frame, content. */
-export function renderPage(c: ConsoleContext, title: string, frame: Frame, body: Child, status: 200 | 400 | 404 | 409 | 429 = 200) {
-  return c.html(`<!DOCTYPE html>${String(<Layout title={title} frame={frame}>{body}</Layout>)}`, status);
+export function renderPage(
+  c: ConsoleContext,
+  title: string,
+  frame: Frame,
+  body: Child,
+  status: 200 | 400 | 404 | 409 | 429 = 200,
+) {
+  return c.html(
+    `<!DOCTYPE html>${String(
+      <Layout title={title} frame={frame}>
+        {body}
+      </Layout>,
+    )}`,
+    status,
+  );
 }
 
 /** A fragment for htmx to swap in (a refreshed part of a page). */
 export function renderFragment(c: ConsoleContext, body: Child) {
-  return c.html(String(<>{body}</>));
+  return c.html(String(body));
 }
 
 /** The connection named in the path; a 404 page when it is not configured. */

@@ -7,7 +7,7 @@ import { registerSignIn } from './auth/routes.js';
 import { sessionKey } from './auth/session.js';
 import { SignInThrottle } from './auth/throttle.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleOptions } from './env.js';
-import { ASSETS, CONSOLE, NAV, pageHref, SIGN_IN, type NavId } from './nav.js';
+import { ASSETS, CONSOLE, NAV, type NavId, pageHref, SIGN_IN } from './nav.js';
 import { errorPage } from './pages/errors.js';
 import { PAGES } from './pages/index.js';
 
@@ -53,12 +53,22 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
   });
   const guard = requireSession(key, service.clock);
   app.use(CONSOLE, guard);
-  app.use(`${CONSOLE}/*`, (c, next) => (c.req.path === SIGN_IN || c.req.path.startsWith(`${ASSETS}/`) ? next() : guard(c, next)));
+  app.use(`${CONSOLE}/*`, (c, next) =>
+    c.req.path === SIGN_IN || c.req.path.startsWith(`${ASSETS}/`) ? next() : guard(c, next),
+  );
 
   // The first connection's overview; the connection switcher keeps the page when it changes connection.
   app.get(CONSOLE, (c) => {
     const first = deps.connections.all()[0];
-    return first ? c.redirect(pageHref(first.name, 'overview'), 303) : errorPage(c, deps, 404, 'No connection', 'This service has no connection configured: set WMS_* and WEBHOOK_* (or CONNECTIONS_FILE).');
+    return first
+      ? c.redirect(pageHref(first.name, 'overview'), 303)
+      : errorPage(
+          c,
+          deps,
+          404,
+          'No connection',
+          'This service has no connection configured: set WMS_* and WEBHOOK_* (or CONNECTIONS_FILE).',
+        );
   });
   app.get(`${CONSOLE}/`, (c) => c.redirect(CONSOLE, 301));
   app.get(`${CONSOLE}/go`, (c) => {
@@ -72,7 +82,8 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
 
   app.all(`${CONSOLE}/*`, (c) => errorPage(c, deps, 404, 'Not found', `No console page ${c.req.path}`));
   app.onError((err, c) => {
-    if (err instanceof AppError && (err.status === 404 || err.status === 400 || err.status === 409)) return errorPage(c, deps, err.status, err.status === 404 ? 'Not found' : 'Refused', err.message);
+    if (err instanceof AppError && (err.status === 404 || err.status === 400 || err.status === 409))
+      return errorPage(c, deps, err.status, err.status === 404 ? 'Not found' : 'Refused', err.message);
     throw err;
   });
   return app;

@@ -14,7 +14,12 @@ export const CLOSED: BreakerRow = { state: 'closed', failures: 0, openedAt: null
  * threshold. Open: only probes were sent; one success closes it, a failure keeps it open until
  * the next probe time, which `takeProbe` already moved on.
  */
-export function stepBreaker(current: BreakerRow | undefined, results: readonly boolean[], settings: BreakerSettings, now: Date): BreakerRow {
+export function stepBreaker(
+  current: BreakerRow | undefined,
+  results: readonly boolean[],
+  settings: BreakerSettings,
+  now: Date,
+): BreakerRow {
   let row = current ?? CLOSED;
   for (const ok of results) {
     if (ok) {
@@ -23,7 +28,8 @@ export function stepBreaker(current: BreakerRow | undefined, results: readonly b
     }
     const failures = row.failures + 1;
     if (row.state === 'open') row = { ...row, failures };
-    else if (failures >= settings.failures) row = { state: 'open', failures, openedAt: now, nextProbeAt: new Date(now.getTime() + settings.probeMs) };
+    else if (failures >= settings.failures)
+      row = { state: 'open', failures, openedAt: now, nextProbeAt: new Date(now.getTime() + settings.probeMs) };
     else row = { ...row, failures };
   }
   return row;

@@ -23,8 +23,15 @@ export interface Verdict {
  * than a Retry-After sent with a 429 or 503; after the schedule's last attempt it is dead.
  * `attempts` counts this attempt.
  */
-export function classify(post: PostOutcome, attempts: number, scheduleMs: readonly number[], now: Date, random = Math.random()): Verdict {
-  if (post.kind === 'answered' && post.status >= 200 && post.status < 300) return { outcome: 'delivered', error: null, endpointFailed: false };
+export function classify(
+  post: PostOutcome,
+  attempts: number,
+  scheduleMs: readonly number[],
+  now: Date,
+  random = Math.random(),
+): Verdict {
+  if (post.kind === 'answered' && post.status >= 200 && post.status < 300)
+    return { outcome: 'delivered', error: null, endpointFailed: false };
   const error = post.kind === 'answered' ? `HTTP ${post.status}` : post.timeout ? `timeout: ${post.error}` : post.error;
   if (post.kind === 'answered' && post.status >= 400 && post.status < 500 && !RETRYABLE_4XX.has(post.status)) {
     return { outcome: 'dead', error, endpointFailed: false };
@@ -32,7 +39,9 @@ export function classify(post: PostOutcome, attempts: number, scheduleMs: readon
   const endpointFailed = post.kind === 'no-answer' || post.status >= 500 || post.status === 429 || post.status === 408;
   if (attempts >= scheduleMs.length) return { outcome: 'dead', error, endpointFailed };
   const retryAfterMs =
-    post.kind === 'answered' && (post.status === 429 || post.status === 503) ? parseRetryAfter(post.retryAfter, now.getTime()) : undefined;
+    post.kind === 'answered' && (post.status === 429 || post.status === 503)
+      ? parseRetryAfter(post.retryAfter, now.getTime())
+      : undefined;
   const delay = scheduleDelayMs(scheduleMs, attempts, { retryAfterMs, random });
   return { outcome: 'retry', nextAttemptAt: new Date(now.getTime() + delay), error, endpointFailed };
 }

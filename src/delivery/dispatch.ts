@@ -12,7 +12,11 @@ const DISPATCH_BATCH = 500;
  * is unique per event). Events of types the connection does not push only move the cursor.
  * Returns how many deliveries it added.
  */
-export async function dispatchFeed(store: Store, connection: { name: string; erpWebhook: ErpWebhookConfig }, at: Date): Promise<number> {
+export async function dispatchFeed(
+  store: Store,
+  connection: { name: string; erpWebhook: ErpWebhookConfig },
+  at: Date,
+): Promise<number> {
   const types = new Set(connection.erpWebhook.events);
   let total = 0;
   for (;;) {
@@ -23,7 +27,13 @@ export async function dispatchFeed(store: Store, connection: { name: string; erp
       const wanted = rows.filter((r) => types.has(r.type));
       const n = await tx.deliveries.enqueue(
         connection.name,
-        wanted.map((r) => ({ connection: connection.name, confirmationId: r.id, type: r.type, orderKey: orderKeyOf(r.type, r.data, r.id), feedAt: r.createdAt })),
+        wanted.map((r) => ({
+          connection: connection.name,
+          confirmationId: r.id,
+          type: r.type,
+          orderKey: orderKeyOf(r.type, r.data, r.id),
+          feedAt: r.createdAt,
+        })),
         rows.at(-1)!.id,
         at,
       );

@@ -4,7 +4,9 @@ import { createPoster } from './post.js';
 import { DeliveryWorker, type PushConnection } from './worker.js';
 
 /** The connections that push their feed to the ERP. */
-export function pushConnections(connections: readonly { name: string; erpWebhook?: PushConnection['erpWebhook'] }[]): PushConnection[] {
+export function pushConnections(
+  connections: readonly { name: string; erpWebhook?: PushConnection['erpWebhook'] }[],
+): PushConnection[] {
   return connections.flatMap((c) => (c.erpWebhook ? [{ name: c.name, erpWebhook: c.erpWebhook }] : []));
 }
 
@@ -18,7 +20,10 @@ export const deliveryJobs: JobRegistration = {
   register: async (deps) => {
     const connections = pushConnections(deps.connections.all());
     if (connections.length === 0) return;
-    const poster = createPoster({ timeoutMs: deps.config.delivery.timeoutMs, maxSockets: deps.config.delivery.concurrency });
+    const poster = createPoster({
+      timeoutMs: deps.config.delivery.timeoutMs,
+      maxSockets: deps.config.delivery.concurrency,
+    });
     const worker = new DeliveryWorker({
       store: deps.store,
       clock: deps.clock,

@@ -16,9 +16,11 @@ export interface DeliveryMetrics {
  */
 export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetrics {
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
-    (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter<L>({ name, help, labelNames, registers: [registry] });
+    (registry.getSingleMetric(name) as Counter<L> | undefined) ??
+    new Counter<L>({ name, help, labelNames, registers: [registry] });
   const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
-    (registry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+    (registry.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
   if (!registry.getSingleMetric('wms_sync_erp_deliveries')) {
     new Gauge({
       name: 'wms_sync_erp_deliveries',
@@ -30,7 +32,8 @@ export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetri
         const rows = await store.deliveries.summary();
         for (const r of rows) this.set({ connection: r.connection, status: r.status }, r.n);
         for (const c of new Set(rows.map((r) => r.connection))) {
-          for (const s of DELIVERY_STATUSES) if (!rows.some((r) => r.connection === c && r.status === s)) this.set({ connection: c, status: s }, 0);
+          for (const s of DELIVERY_STATUSES)
+            if (!rows.some((r) => r.connection === c && r.status === s)) this.set({ connection: c, status: s }, 0);
         }
       },
     });
@@ -41,7 +44,8 @@ export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetri
       registers: [registry],
       async collect() {
         this.reset();
-        for (const r of await store.deliveries.summary()) if (r.status === 'dead') this.set({ connection: r.connection }, r.n);
+        for (const r of await store.deliveries.summary())
+          if (r.status === 'dead') this.set({ connection: r.connection }, r.n);
       },
     });
     new Gauge({
@@ -51,13 +55,28 @@ export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetri
       registers: [registry],
       async collect() {
         this.reset();
-        for (const b of await store.deliveries.breakers()) this.set({ connection: b.connection }, b.state === 'open' ? 1 : 0);
+        for (const b of await store.deliveries.breakers())
+          this.set({ connection: b.connection }, b.state === 'open' ? 1 : 0);
       },
     });
   }
   return {
-    attempts: counter('wms_sync_erp_delivery_attempts_total', 'Delivery attempts to the ERP by outcome (delivered, retry, dead)', ['connection', 'outcome']),
-    latencySeconds: histogram('wms_sync_erp_delivery_latency_seconds', 'Time the ERP took to answer one delivery attempt', ['connection'], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15]),
-    lagSeconds: histogram('wms_sync_erp_delivery_lag_seconds', 'Time from the feed event to its delivery to the ERP', ['connection'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600]),
+    attempts: counter(
+      'wms_sync_erp_delivery_attempts_total',
+      'Delivery attempts to the ERP by outcome (delivered, retry, dead)',
+      ['connection', 'outcome'],
+    ),
+    latencySeconds: histogram(
+      'wms_sync_erp_delivery_latency_seconds',
+      'Time the ERP took to answer one delivery attempt',
+      ['connection'],
+      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    ),
+    lagSeconds: histogram(
+      'wms_sync_erp_delivery_lag_seconds',
+      'Time from the feed event to its delivery to the ERP',
+      ['connection'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
+    ),
   };
 }

@@ -41,24 +41,41 @@ export function createPoster(options: { timeoutMs: number; maxSockets: number; n
           signal?.removeEventListener('abort', onAbort);
           resolve(outcome);
         };
-        const req = lib.request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-          const chunks: Buffer[] = [];
-          let kept = 0;
-          res.on('data', (chunk: Buffer) => {
-            if (kept < RESPONSE_KEEP_BYTES) {
-              chunks.push(chunk);
-              kept += chunk.length;
-            }
-          });
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
-            const retryAfter = res.headers['retry-after'];
-            finish({ kind: 'answered', status: res.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, response: text === '' ? null : text, latencyMs: elapsed() });
-          });
-          res.on('error', (err) => finish({ kind: 'no-answer', timeout: false, error: err.message, latencyMs: elapsed() }));
-        });
+        const req = lib.request(
+          target,
+          { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let kept = 0;
+            res.on('data', (chunk: Buffer) => {
+              if (kept < RESPONSE_KEEP_BYTES) {
+                chunks.push(chunk);
+                kept += chunk.length;
+              }
+            });
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
+              const retryAfter = res.headers['retry-after'];
+              finish({
+                kind: 'answered',
+                status: res.statusCode ?? 0,
+                retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+                response: text === '' ? null : text,
+                latencyMs: elapsed(),
+              });
+            });
+            res.on('error', (err) =>
+              finish({ kind: 'no-answer', timeout: false, error: err.message, latencyMs: elapsed() }),
+            );
+          },
+        );
         const timer = setTimeout(() => {
-          finish({ kind: 'no-answer', timeout: true, error: `no answer within ${options.timeoutMs} ms`, latencyMs: elapsed() });
+          finish({
+            kind: 'no-answer',
+            timeout: true,
+            error: `no answer within ${options.timeoutMs} ms`,
+            latencyMs: elapsed(),
+          });
           req.destroy();
         }, options.timeoutMs);
         const onAbort = () => {
@@ -66,7 +83,14 @@ export function createPoster(options: { timeoutMs: number; maxSockets: number; n
           req.destroy();
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', (err) => finish({ kind: 'no-answer', timeout: false, error: (err as NodeJS.ErrnoException).code ?? err.message, latencyMs: elapsed() }));
+        req.on('error', (err) =>
+          finish({
+            kind: 'no-answer',
+            timeout: false,
+            error: (err as NodeJS.ErrnoException).code ?? err.message,
+            latencyMs: elapsed(),
+          }),
+        );
         req.end(body);
       }),
     close: () => {

@@ -32,7 +32,9 @@ function keyOf(secret: string): Buffer {
 export function signMessage(secrets: readonly string[], messageId: string, at: Date, body: string): SignedHeaders {
   if (secrets.length === 0) throw new Error('signMessage: no secret');
   const seconds = Math.floor(at.getTime() / 1000);
-  const signature = secrets.map((s) => `v1,${createHmac('sha256', keyOf(s)).update(`${messageId}.${seconds}.${body}`).digest('base64')}`).join(' ');
+  const signature = secrets
+    .map((s) => `v1,${createHmac('sha256', keyOf(s)).update(`${messageId}.${seconds}.${body}`).digest('base64')}`)
+    .join(' ');
   return {
     'content-type': 'application/json',
     'webhook-id': messageId,

@@ -1,4 +1,4 @@
-import { toFeedEvent, type FeedEvent } from '../erp/feed.js';
+import { type FeedEvent, toFeedEvent } from '../erp/feed.js';
 import type { Delivery, DeliveryAttempt, DeliveryFilter, Store } from '../store/index.js';
 import { webhookIdOf } from './webhook-id.js';
 
@@ -70,22 +70,46 @@ export function deliverySummary(d: Delivery): DeliverySummary {
 }
 
 function attemptView(a: DeliveryAttempt): AttemptView {
-  return { id: a.id, at: a.at.toISOString(), outcome: a.outcome, status: a.status, latencyMs: a.latencyMs, response: a.response, error: a.error, probe: a.probe };
+  return {
+    id: a.id,
+    at: a.at.toISOString(),
+    outcome: a.outcome,
+    status: a.status,
+    latencyMs: a.latencyMs,
+    response: a.response,
+    error: a.error,
+    probe: a.probe,
+  };
 }
 
-export async function listDeliveries(store: Store, filter: DeliveryFilter, page: { limit: number; before?: number | undefined }): Promise<DeliveryPage> {
+export async function listDeliveries(
+  store: Store,
+  filter: DeliveryFilter,
+  page: { limit: number; before?: number | undefined },
+): Promise<DeliveryPage> {
   const [rows, total] = await Promise.all([
     store.deliveries.list({ ...filter, limit: page.limit, ...(page.before ? { beforeId: page.before } : {}) }),
     store.deliveries.count(filter),
   ]);
-  return { deliveries: rows.map(deliverySummary), total, nextBefore: rows.length === page.limit ? rows.at(-1)!.id : null };
+  return {
+    deliveries: rows.map(deliverySummary),
+    total,
+    nextBefore: rows.length === page.limit ? rows.at(-1)!.id : null,
+  };
 }
 
 export async function deliveryDetail(store: Store, id: number): Promise<DeliveryDetail | undefined> {
   const d = await store.deliveries.get(id);
   if (!d) return undefined;
-  const [event, attempts] = await Promise.all([store.confirmations.get(d.connection, d.confirmationId), store.deliveries.attemptsOf(id)]);
-  return { delivery: deliverySummary(d), event: event ? toFeedEvent(event) : null, attempts: attempts.map(attemptView) };
+  const [event, attempts] = await Promise.all([
+    store.confirmations.get(d.connection, d.confirmationId),
+    store.deliveries.attemptsOf(id),
+  ]);
+  return {
+    delivery: deliverySummary(d),
+    event: event ? toFeedEvent(event) : null,
+    attempts: attempts.map(attemptView),
+  };
 }
 
 export type ResendOne = { ok: true; delivery: DeliverySummary } | { ok: false; reason: 'not_found' | 'pending' };
@@ -107,7 +131,12 @@ export async function resendOne(store: Store, id: number, at: Date): Promise<Res
 export const RESEND_MAX = 10_000;
 
 /** Sends every dead delivery that matches again (oldest first, at most RESEND_MAX); `dryRun` only counts. */
-export async function resendDead(store: Store, filter: Omit<DeliveryFilter, 'status'>, at: Date, dryRun: boolean): Promise<{ matched: number; resent: number; dryRun: boolean }> {
+export async function resendDead(
+  store: Store,
+  filter: Omit<DeliveryFilter, 'status'>,
+  at: Date,
+  dryRun: boolean,
+): Promise<{ matched: number; resent: number; dryRun: boolean }> {
   const matched = await store.deliveries.count({ ...filter, status: 'dead' });
   if (dryRun) return { matched, resent: 0, dryRun };
   const ids = await store.deliveries.resend({ ...filter, status: 'dead' }, at, RESEND_MAX, ['dead']);

@@ -104,17 +104,27 @@ export class DeliveryWorker {
       return;
     }
     this.#running = this.#loop()
-      .catch((err: unknown) => this.#d.logger.error({ err: (err as Error).message }, 'delivery loop failed; it runs again at the next poll'))
+      .catch((err: unknown) =>
+        this.#d.logger.error({ err: (err as Error).message }, 'delivery loop failed; it runs again at the next poll'),
+      )
       .finally(() => {
         this.#running = undefined;
         if (this.#again) this.wake();
-        else if (this.#inFlight.size === 0 && this.#results.length === 0 && !this.#flushing) for (const f of this.#idle.splice(0)) f();
+        else if (this.#inFlight.size === 0 && this.#results.length === 0 && !this.#flushing)
+          for (const f of this.#idle.splice(0)) f();
       });
   }
 
   /** Resolves once nothing is in flight or waiting to be written (tests, the bench). */
   settled(): Promise<void> {
-    if (!this.#running && this.#inFlight.size === 0 && this.#results.length === 0 && !this.#flushing && !this.#flushScheduled) return Promise.resolve();
+    if (
+      !this.#running &&
+      this.#inFlight.size === 0 &&
+      this.#results.length === 0 &&
+      !this.#flushing &&
+      !this.#flushScheduled
+    )
+      return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
@@ -130,7 +140,11 @@ export class DeliveryWorker {
       if (performance.now() - this.#headsCheckedAt >= HEADS_CHECK_MS) {
         this.#headsCheckedAt = performance.now();
         const mended = await this.#d.store.deliveries.repairHeads();
-        if (mended > 0) this.#d.logger.warn({ keys: mended }, 'order keys with pending deliveries and no head mark mended (a process of an older version ran beside this one?)');
+        if (mended > 0)
+          this.#d.logger.warn(
+            { keys: mended },
+            'order keys with pending deliveries and no head mark mended (a process of an older version ran beside this one?)',
+          );
       }
       if (performance.now() - this.#breakersReadAt >= this.#d.settings.pollMs) {
         this.#breakersReadAt = performance.now();
@@ -140,15 +154,35 @@ export class DeliveryWorker {
       // Under load, claim in batches (a quarter of the slots): each claim reads past the leased
       // rows, so one per finished request would cost more than the requests.
       if (free <= 0 || (free < this.#d.settings.concurrency / 4 && this.#inFlight.size > 0)) return;
-      const closed = this.#d.connections.filter((c) => (this.#breakers.get(c.name)?.state ?? 'closed') === 'closed').map((c) => c.name);
+      const closed = this.#d.connections
+        .filter((c) => (this.#breakers.get(c.name)?.state ?? 'closed') === 'closed')
+        .map((c) => c.name);
       const leaseUntil = new Date(now.getTime() + this.#d.settings.timeoutMs * 2 + 30_000);
-      const claimed = await this.#d.store.deliveries.claim({ connections: closed, owner: this.#owner, now, leaseUntil, limit: free });
+      const claimed = await this.#d.store.deliveries.claim({
+        connections: closed,
+        owner: this.#owner,
+        now,
+        leaseUntil,
+        limit: free,
+      });
       for (const c of claimed) this.#send(c, false);
       for (const c of this.#d.connections) {
         const b = this.#breakers.get(c.name);
         if (b?.state !== 'open' || !b.nextProbeAt || b.nextProbeAt > now) continue;
-        if (!(await this.#d.store.deliveries.takeProbe(c.name, now, new Date(now.getTime() + this.#d.settings.breakerProbeMs)))) continue;
-        const probe = await this.#d.store.deliveries.claimProbe({ connection: c.name, owner: this.#owner, now, leaseUntil });
+        if (
+          !(await this.#d.store.deliveries.takeProbe(
+            c.name,
+            now,
+            new Date(now.getTime() + this.#d.settings.breakerProbeMs),
+          ))
+        )
+          continue;
+        const probe = await this.#d.store.deliveries.claimProbe({
+          connection: c.name,
+          owner: this.#owner,
+          now,
+          leaseUntil,
+        });
         if (probe) this.#send(probe, true);
       }
       if (claimed.length === free) this.#again = true;
@@ -164,17 +198,42 @@ export class DeliveryWorker {
       let result: DeliveryResult;
       let ok = true;
       if (!event) {
-        result = { id: delivery.id, outcome: 'dead', status: null, latencyMs: 0, response: null, error: 'the feed event was pruned before it could be delivered', probe, at };
+        result = {
+          id: delivery.id,
+          outcome: 'dead',
+          status: null,
+          latencyMs: 0,
+          response: null,
+          error: 'the feed event was pruned before it could be delivered',
+          probe,
+          at,
+        };
       } else {
         const body = JSON.stringify(toFeedEvent(event));
-        const headers = signMessage(connection.erpWebhook.secrets, webhookIdOf(delivery.connection, delivery.confirmationId), at, body);
-        const post = await this.#d.poster.post(connection.erpWebhook.url, { ...headers, 'user-agent': 'wms-sync' }, body, controller.signal);
+        const headers = signMessage(
+          connection.erpWebhook.secrets,
+          webhookIdOf(delivery.connection, delivery.confirmationId),
+          at,
+          body,
+        );
+        const post = await this.#d.poster.post(
+          connection.erpWebhook.url,
+          { ...headers, 'user-agent': 'wms-sync' },
+          body,
+          controller.signal,
+        );
         if (controller.signal.aborted) {
           this.#inFlight.delete(delivery.id);
           return;
         }
         const ended = this.#d.clock.now();
-        const verdict = classify(post, delivery.attempts + 1, this.#d.settings.retryScheduleMs, ended, (this.#d.random ?? Math.random)());
+        const verdict = classify(
+          post,
+          delivery.attempts + 1,
+          this.#d.settings.retryScheduleMs,
+          ended,
+          (this.#d.random ?? Math.random)(),
+        );
         ok = !verdict.endpointFailed;
         result = {
           id: delivery.id,
@@ -188,7 +247,11 @@ export class DeliveryWorker {
           at: ended,
         };
         this.#d.metrics?.latencySeconds.observe({ connection: delivery.connection }, post.latencyMs / 1000);
-        if (verdict.outcome === 'delivered') this.#d.metrics?.lagSeconds.observe({ connection: delivery.connection }, Math.max(0, ended.getTime() - delivery.feedAt.getTime()) / 1000);
+        if (verdict.outcome === 'delivered')
+          this.#d.metrics?.lagSeconds.observe(
+            { connection: delivery.connection },
+            Math.max(0, ended.getTime() - delivery.feedAt.getTime()) / 1000,
+          );
       }
       this.#d.metrics?.attempts.inc({ connection: delivery.connection, outcome: result.outcome });
       // The slot stays taken until the attempt is written: the breaker and the key order then
@@ -206,7 +269,9 @@ export class DeliveryWorker {
     this.#flushScheduled = true;
     setImmediate(() => {
       this.#flushScheduled = false;
-      void this.#flush().catch((err: unknown) => this.#d.logger.error({ err: (err as Error).message }, 'recording delivery attempts failed'));
+      void this.#flush().catch((err: unknown) =>
+        this.#d.logger.error({ err: (err as Error).message }, 'recording delivery attempts failed'),
+      );
     });
   }
 
@@ -219,7 +284,10 @@ export class DeliveryWorker {
         while (this.#results.length > 0) {
           const batch = this.#results.splice(0);
           try {
-            await this.#d.store.deliveries.finish(this.#owner, batch.map((b) => b.result));
+            await this.#d.store.deliveries.finish(
+              this.#owner,
+              batch.map((b) => b.result),
+            );
             await this.#updateBreakers(batch);
           } finally {
             for (const b of batch) this.#inFlight.delete(b.result.id);
@@ -242,9 +310,17 @@ export class DeliveryWorker {
       // The common case, everything fine and the breaker closed: no write.
       if (known.state === 'closed' && known.failures === 0 && outcomes.every((ok) => ok)) continue;
       const before = known.state;
-      const row = await this.#d.store.deliveries.updateBreaker(name, (current) => stepBreaker(current, outcomes, settings, now), now);
+      const row = await this.#d.store.deliveries.updateBreaker(
+        name,
+        (current) => stepBreaker(current, outcomes, settings, now),
+        now,
+      );
       this.#breakers.set(name, row);
-      if (row.state === 'open' && before !== 'open') this.#d.logger.warn({ connection: name, failures: row.failures }, 'ERP endpoint failing: circuit breaker open, sending probes only');
+      if (row.state === 'open' && before !== 'open')
+        this.#d.logger.warn(
+          { connection: name, failures: row.failures },
+          'ERP endpoint failing: circuit breaker open, sending probes only',
+        );
       if (before === 'open' && row.state === 'closed') {
         // Deliveries held by the breaker (not by their own failures) go now, not at their retry times.
         const n = await this.#d.store.deliveries.rescheduleNow(name, now);

@@ -38,13 +38,19 @@ export function loadOrCreateDemoSecrets(dataDir: string): DemoSecrets {
     try {
       stored = JSON.parse(readFileSync(file, 'utf8'));
     } catch (err) {
-      throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix it, or start over with wms-sync start --fresh`);
+      throw new Error(
+        `${file} is not valid JSON (${(err as Error).message}): fix it, or start over with wms-sync start --fresh`,
+      );
     }
     const parsed = secretsSchema.safeParse(stored);
     if (parsed.success) {
       const { adminToken, erpWebhookSecret } = parsed.data;
       if (adminToken && erpWebhookSecret) return { ...parsed.data, adminToken, erpWebhookSecret };
-      return writeSecrets(file, { ...parsed.data, adminToken: adminToken ?? newAdminToken(), erpWebhookSecret: erpWebhookSecret ?? newErpSecret() });
+      return writeSecrets(file, {
+        ...parsed.data,
+        adminToken: adminToken ?? newAdminToken(),
+        erpWebhookSecret: erpWebhookSecret ?? newErpSecret(),
+      });
     }
   }
   return writeSecrets(file, {
@@ -66,14 +72,32 @@ function writeSecrets(file: string, secrets: DemoSecrets): DemoSecrets {
  * with `erpWebhookUrl` (the sample ERP), every feed event pushed there and close documents
  * acknowledged synchronously, so the sample ERP can refuse one.
  */
-export function demoConnection(options: { emulatorUrl: string; clientId: string; clientSecret: string; secrets: DemoSecrets; erpWebhookUrl?: string }): ConnectionConfig {
+export function demoConnection(options: {
+  emulatorUrl: string;
+  clientId: string;
+  clientSecret: string;
+  secrets: DemoSecrets;
+  erpWebhookUrl?: string;
+}): ConnectionConfig {
   return {
     name: DEMO_CONNECTION,
-    wms: { baseUrl: options.emulatorUrl, authMode: 'client', clientId: options.clientId, clientSecret: options.clientSecret },
+    wms: {
+      baseUrl: options.emulatorUrl,
+      authMode: 'client',
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+    },
     webhookCredentials: [{ username: DEMO_WEBHOOK_USERNAME, password: options.secrets.webhookPassword }],
     erpApiToken: options.secrets.erpApiToken,
     ...(options.erpWebhookUrl
-      ? { erpWebhook: { url: options.erpWebhookUrl, secrets: [options.secrets.erpWebhookSecret], events: [...CONFIRMATION_TYPES] }, erpCloseAck: 'sync' as const }
+      ? {
+          erpWebhook: {
+            url: options.erpWebhookUrl,
+            secrets: [options.secrets.erpWebhookSecret],
+            events: [...CONFIRMATION_TYPES],
+          },
+          erpCloseAck: 'sync' as const,
+        }
       : { erpCloseAck: 'async' as const }),
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { JsonHttp, expectStatus } from './http.js';
+import { expectStatus, JsonHttp } from './http.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/erp/', import.meta.url));
 

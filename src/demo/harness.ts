@@ -1,4 +1,4 @@
-import { JsonHttp, expectStatus } from './http.js';
+import { expectStatus, JsonHttp } from './http.js';
 
 export interface FeedEvent {
   id: number;
@@ -31,14 +31,21 @@ export class DemoHarness {
     readonly timeoutMs = 30_000,
   ) {
     this.erp = new JsonHttp(targets.serviceUrl, { authorization: `Bearer ${targets.erpToken}` });
-    this.control = new JsonHttp(targets.emulatorUrl, targets.adminToken ? { authorization: `Bearer ${targets.adminToken}` } : {});
+    this.control = new JsonHttp(
+      targets.emulatorUrl,
+      targets.adminToken ? { authorization: `Bearer ${targets.adminToken}` } : {},
+    );
     this.tenantPath = `/_emulator/tenants/${targets.tenant}`;
   }
 
   /** Moves the feed cursor past every event already there, so a step only sees what it caused. */
   async skipExistingEvents(): Promise<void> {
     for (;;) {
-      const page = expectStatus(await this.erp.get<{ events: FeedEvent[]; next: number }>(`/erp/v1/events?after=${this.#cursor}&limit=1000`), 200, 'read the ERP feed');
+      const page = expectStatus(
+        await this.erp.get<{ events: FeedEvent[]; next: number }>(`/erp/v1/events?after=${this.#cursor}&limit=1000`),
+        200,
+        'read the ERP feed',
+      );
       if (page.events.length === 0) return;
       this.#cursor = page.next;
     }
@@ -58,7 +65,11 @@ export class DemoHarness {
   /** The next feed events, up to and including the first that matches. */
   async nextEvent(what: string, match: (e: FeedEvent) => boolean): Promise<FeedEvent> {
     return this.eventually(what, async () => {
-      const page = expectStatus(await this.erp.get<{ events: FeedEvent[]; next: number }>(`/erp/v1/events?after=${this.#cursor}&limit=100`), 200, 'read the ERP feed');
+      const page = expectStatus(
+        await this.erp.get<{ events: FeedEvent[]; next: number }>(`/erp/v1/events?after=${this.#cursor}&limit=100`),
+        200,
+        'read the ERP feed',
+      );
       for (const event of page.events) {
         this.#cursor = event.id;
         if (match(event)) return event;
@@ -67,28 +78,46 @@ export class DemoHarness {
     });
   }
 
-  async put(kind: 'products' | 'delivery-points' | 'documents', body: { externalCode: string; [field: string]: unknown }): Promise<void> {
-    expectStatus(await this.erp.put(`/erp/v1/${kind}/${encodeURIComponent(body.externalCode)}`, body), [200, 202], `PUT ${kind} ${body.externalCode}`);
+  async put(
+    kind: 'products' | 'delivery-points' | 'documents',
+    body: { externalCode: string; [field: string]: unknown },
+  ): Promise<void> {
+    expectStatus(
+      await this.erp.put(`/erp/v1/${kind}/${encodeURIComponent(body.externalCode)}`, body),
+      [200, 202],
+      `PUT ${kind} ${body.externalCode}`,
+    );
   }
 
   /** Waits until the service has pushed a record to the WMS (documents wait for their references). */
   async synced(kind: 'products' | 'delivery-points' | 'documents', code: string): Promise<void> {
     await this.eventually(`${kind} ${code} synced`, async () => {
-      const record = expectStatus(await this.erp.get<{ state: string; lastError: unknown }>(`/erp/v1/${kind}/${encodeURIComponent(code)}`), 200, `GET ${kind} ${code}`);
-      if (record.state === 'failed') throw new Error(`${kind} ${code} failed to sync: ${JSON.stringify(record.lastError)}`);
+      const record = expectStatus(
+        await this.erp.get<{ state: string; lastError: unknown }>(`/erp/v1/${kind}/${encodeURIComponent(code)}`),
+        200,
+        `GET ${kind} ${code}`,
+      );
+      if (record.state === 'failed')
+        throw new Error(`${kind} ${code} failed to sync: ${JSON.stringify(record.lastError)}`);
       return record.state === 'synced' ? true : undefined;
     });
   }
 
   /** A warehouse action on the emulator's control API. */
   async action<T = Record<string, unknown>>(path: string, body?: unknown): Promise<T> {
-    return expectStatus(await this.control.post<T>(`${this.tenantPath}${path}`, body), [200, 201, 202], `emulator ${path}`);
+    return expectStatus(
+      await this.control.post<T>(`${this.tenantPath}${path}`, body),
+      [200, 201, 202],
+      `emulator ${path}`,
+    );
   }
 
   /** Waits until the emulator has delivered (or failed) every webhook it queued. */
   async settleWebhooks(): Promise<void> {
     const body = expectStatus(
-      await this.control.post<{ settled: boolean; pending: number }>(`${this.tenantPath}/webhook-deliveries/settle`, { timeoutMs: this.timeoutMs }),
+      await this.control.post<{ settled: boolean; pending: number }>(`${this.tenantPath}/webhook-deliveries/settle`, {
+        timeoutMs: this.timeoutMs,
+      }),
       200,
       'settle webhook deliveries',
     );

@@ -49,7 +49,9 @@ export class UnreachableError extends Error {
     readonly url: string,
     cause: unknown,
   ) {
-    const reason = isTimeoutError(cause) ? 'no answer in time' : ((cause as { cause?: { code?: string; message?: string } }).cause?.code ?? (cause as Error).message);
+    const reason = isTimeoutError(cause)
+      ? 'no answer in time'
+      : ((cause as { cause?: { code?: string; message?: string } }).cause?.code ?? (cause as Error).message);
     super(`cannot reach ${url} (${reason})`);
     this.name = 'UnreachableError';
   }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { Webhook } from 'standardwebhooks';
 import { CLOSE_DOCUMENT_RECEIVED } from '../inbound/close-ack.js';
-import { listen, type Listening } from '../lib/listen.js';
+import { type Listening, listen } from '../lib/listen.js';
 
 /**
  * A tiny ERP receiver for the demo (`wms-sync start` wires it): it verifies every message's
@@ -47,7 +47,11 @@ export function sampleErpApp(options: SampleErpOptions) {
     if (length > BODY_LIMIT) return c.json({ success: false, message: 'body too large' }, 413);
     const raw = await c.req.text();
     if (raw.length > BODY_LIMIT) return c.json({ success: false, message: 'body too large' }, 413);
-    const headers = { 'webhook-id': c.req.header('webhook-id') ?? '', 'webhook-timestamp': c.req.header('webhook-timestamp') ?? '', 'webhook-signature': c.req.header('webhook-signature') ?? '' };
+    const headers = {
+      'webhook-id': c.req.header('webhook-id') ?? '',
+      'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
+      'webhook-signature': c.req.header('webhook-signature') ?? '',
+    };
     const body = verifiers.map((v) => verified(v, raw, headers)).find((b) => b !== undefined);
     if (body === undefined) {
       refused += 1;
@@ -57,11 +61,20 @@ export function sampleErpApp(options: SampleErpOptions) {
     let answer: { success: boolean; message?: string } = { success: true };
     if (type === CLOSE_DOCUMENT_RECEIVED) {
       const data = (body.data ?? {}) as { documentExternalCode?: unknown; closingDocumentCode?: unknown };
-      const reason = [data.documentExternalCode, data.closingDocumentCode].map((code) => (typeof code === 'string' ? rejections.get(code) : undefined)).find((r) => r !== undefined);
+      const reason = [data.documentExternalCode, data.closingDocumentCode]
+        .map((code) => (typeof code === 'string' ? rejections.get(code) : undefined))
+        .find((r) => r !== undefined);
       if (reason !== undefined) answer = { success: false, message: reason };
     }
     seq += 1;
-    messages.push({ seq, receivedAt: new Date().toISOString(), webhookId: headers['webhook-id'], type, body, answer: { status: 200, body: answer } });
+    messages.push({
+      seq,
+      receivedAt: new Date().toISOString(),
+      webhookId: headers['webhook-id'],
+      type,
+      body,
+      answer: { status: 200, body: answer },
+    });
     if (messages.length > keep) messages.splice(0, messages.length - keep);
     return c.json(answer, 200);
   });
@@ -70,18 +83,28 @@ export function sampleErpApp(options: SampleErpOptions) {
     const type = c.req.query('type');
     const code = c.req.query('code');
     const after = Number(c.req.query('after') ?? 0);
-    const list = messages.filter((m) => m.seq > after && (!type || m.type === type) && (!code || mentions(m.body, code)));
+    const list = messages.filter(
+      (m) => m.seq > after && (!type || m.type === type) && (!code || mentions(m.body, code)),
+    );
     return c.json({ messages: list, refused });
   });
 
   app.put('/reject/:code', async (c) => {
     const body = (await c.req.json().catch(() => undefined)) as { message?: unknown } | undefined;
-    if (typeof body?.message !== 'string' || body.message.trim() === '') return c.json({ success: false, message: 'expected a JSON body {"message": "why the ERP refuses this document"}' }, 400);
+    if (typeof body?.message !== 'string' || body.message.trim() === '')
+      return c.json(
+        { success: false, message: 'expected a JSON body {"message": "why the ERP refuses this document"}' },
+        400,
+      );
     rejections.set(c.req.param('code'), body.message);
     return c.json({ documentCode: c.req.param('code'), message: body.message }, 200);
   });
 
-  app.delete('/reject/:code', (c) => (rejections.delete(c.req.param('code')) ? c.body(null, 204) : c.json({ success: false, message: 'no refusal for that code' }, 404)));
+  app.delete('/reject/:code', (c) =>
+    rejections.delete(c.req.param('code'))
+      ? c.body(null, 204)
+      : c.json({ success: false, message: 'no refusal for that code' }, 404),
+  );
 
   app.get('/rejections', (c) => c.json(Object.fromEntries(rejections)));
 
@@ -89,10 +112,16 @@ export function sampleErpApp(options: SampleErpOptions) {
   return app;
 }
 
-function verified(verifier: Webhook, raw: string, headers: Record<string, string>): Record<string, unknown> | undefined {
+function verified(
+  verifier: Webhook,
+  raw: string,
+  headers: Record<string, string>,
+): Record<string, unknown> | undefined {
   try {
     const body = verifier.verify(raw, headers);
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    return body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -110,6 +139,9 @@ export interface SampleErp extends Listening {
 }
 
 export async function startSampleErp(options: SampleErpOptions & { port: number; host?: string }): Promise<SampleErp> {
-  const listening = await listen(sampleErpApp(options).fetch, { port: options.port, host: options.host ?? '127.0.0.1' });
+  const listening = await listen(sampleErpApp(options).fetch, {
+    port: options.port,
+    host: options.host ?? '127.0.0.1',
+  });
   return { ...listening, webhookUrl: `${listening.url}/webhooks` };
 }

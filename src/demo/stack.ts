@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { DEMO_TENANT, startEmulatorServer, type EmulatorServer } from '../emulator/index.js';
+import { DEMO_TENANT, type EmulatorServer, startEmulatorServer } from '../emulator/index.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import { runService, type RunningService } from '../main.js';
+import { type RunningService, runService } from '../main.js';
 import type { QueueTuning } from '../queue/index.js';
-import { demoConnection, DEMO_CONNECTION, loadOrCreateDemoSecrets, type DemoSecrets } from './connection.js';
-import { loadErpFixtures, type LoadSummary } from './fixtures.js';
-import { startSampleErp, type SampleErp } from './sample-erp.js';
+import { DEMO_CONNECTION, type DemoSecrets, demoConnection, loadOrCreateDemoSecrets } from './connection.js';
+import { type LoadSummary, loadErpFixtures } from './fixtures.js';
+import { type SampleErp, startSampleErp } from './sample-erp.js';
 import { wireWebhooks } from './wire.js';
 
 export interface DemoStack {
@@ -33,7 +33,12 @@ export interface DemoStack {
  */
 export async function startDemoStack(
   config: Config,
-  options: { logger: Logger; emulatorInMemory?: boolean; queueTuning?: QueueTuning; sampleErp?: { port: number; host?: string } },
+  options: {
+    logger: Logger;
+    emulatorInMemory?: boolean;
+    queueTuning?: QueueTuning;
+    sampleErp?: { port: number; host?: string };
+  },
 ): Promise<DemoStack> {
   const demoClient = { clientId: config.emulator.demoClientId, clientSecret: config.emulator.demoClientSecret };
   const emulator = await startEmulatorServer({
@@ -52,8 +57,14 @@ export async function startDemoStack(
   let sampleErp: SampleErp | undefined;
   try {
     const secrets = loadOrCreateDemoSecrets(config.dataDir);
-    if (options.sampleErp) sampleErp = await startSampleErp({ ...options.sampleErp, secrets: [secrets.erpWebhookSecret] });
-    const connection = demoConnection({ emulatorUrl: emulator.url, ...demoClient, secrets, ...(sampleErp ? { erpWebhookUrl: sampleErp.webhookUrl } : {}) });
+    if (options.sampleErp)
+      sampleErp = await startSampleErp({ ...options.sampleErp, secrets: [secrets.erpWebhookSecret] });
+    const connection = demoConnection({
+      emulatorUrl: emulator.url,
+      ...demoClient,
+      secrets,
+      ...(sampleErp ? { erpWebhookUrl: sampleErp.webhookUrl } : {}),
+    });
     const adminToken = config.admin.token ?? secrets.adminToken;
     service = await runService(
       {
@@ -66,7 +77,12 @@ export async function startDemoStack(
         worker: true,
         logger: options.logger,
         // The console's emulator panel reaches the emulator over HTTP (the service never imports it).
-        emulator: { url: emulator.url, tenant: DEMO_TENANT, connection: DEMO_CONNECTION, adminToken: config.emulator.adminToken },
+        emulator: {
+          url: emulator.url,
+          tenant: DEMO_TENANT,
+          connection: DEMO_CONNECTION,
+          adminToken: config.emulator.adminToken,
+        },
         ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),
       },
     );

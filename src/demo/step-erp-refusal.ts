@@ -17,11 +17,18 @@ type ErpMessage = { type: string; webhookId: string; answer: { body: { success: 
  */
 export async function erpRefusal(h: DemoHarness, c: ScenarioCodes): Promise<void> {
   if (!h.targets.erpUrl) {
-    h.out('    skipped: no sample ERP wired (`wms-sync start` wires one unless --no-sample-erp; `wms-sync demo --erp URL`)');
+    h.out(
+      '    skipped: no sample ERP wired (`wms-sync start` wires one unless --no-sample-erp; `wms-sync demo --erp URL`)',
+    );
     return;
   }
   const erp = new JsonHttp(h.targets.erpUrl);
-  await h.put('products', { externalCode: c.flour, description: 'Wheat flour 1 kg (demo)', handlingUnit: 'UN', weight: 1 });
+  await h.put('products', {
+    externalCode: c.flour,
+    description: 'Wheat flour 1 kg (demo)',
+    handlingUnit: 'UN',
+    weight: 1,
+  });
   await h.put('documents', {
     externalCode: c.refusedOrder,
     documentNumber: `PO ${c.refusedOrder}`,
@@ -30,39 +37,80 @@ export async function erpRefusal(h: DemoHarness, c: ScenarioCodes): Promise<void
   });
   await h.synced('documents', c.refusedOrder);
   const reason = `Purchase order ${c.refusedOrder} is already closed in the ERP: reopen it before receiving`;
-  expectStatus(await erp.put(`/reject/${encodeURIComponent(c.refusedOrder)}`, { message: reason }), 200, 'tell the sample ERP to refuse');
-  h.out(`    ERP pushed ${c.refusedOrder}: 40 × ${c.flour}; then closed it on its side (the sample ERP will refuse it)`);
+  expectStatus(
+    await erp.put(`/reject/${encodeURIComponent(c.refusedOrder)}`, { message: reason }),
+    200,
+    'tell the sample ERP to refuse',
+  );
+  h.out(
+    `    ERP pushed ${c.refusedOrder}: 40 × ${c.flour}; then closed it on its side (the sample ERP will refuse it)`,
+  );
 
   const { receptionCode } = await h.action<{ receptionCode: string }>('/receptions', { documents: [c.refusedOrder] });
   await h.action(`/receptions/${receptionCode}/lines`, { productExternalCode: c.flour, quantity: 40 });
   await h.action(`/receptions/${receptionCode}/close`, {});
   await h.settleWebhooks();
   const closing = (await reception(h, receptionCode)).closingDocuments[0];
-  h.out(`    WMS reception ${receptionCode}: closed; the operator sees: integration ${closing?.integration.status}: "${closing?.integration.message}"`);
-  h.check(closing?.integration.status === 'failed' && closing.integration.message === reason, "the emulator shows the operator the ERP's reason");
+  h.out(
+    `    WMS reception ${receptionCode}: closed; the operator sees: integration ${closing?.integration.status}: "${closing?.integration.message}"`,
+  );
+  h.check(
+    closing?.integration.status === 'failed' && closing.integration.message === reason,
+    "the emulator shows the operator the ERP's reason",
+  );
   const refused = (await deliveries(h, closing?.closingDocumentCode ?? '')).at(-1);
   h.check(
-    refused?.response?.status === 200 && JSON.stringify(refused.response.body) === JSON.stringify({ success: false, message: reason }),
+    refused?.response?.status === 200 &&
+      JSON.stringify(refused.response.body) === JSON.stringify({ success: false, message: reason }),
     `the service answered the WMS {success:false, message} (emulator delivery log: ${JSON.stringify(refused?.response?.body)})`,
   );
-  const asked = expectStatus(await erp.get<{ messages: ErpMessage[] }>(`/messages?type=${CLOSE_DOCUMENT_RECEIVED}&code=${encodeURIComponent(c.refusedOrder)}`), 200, 'read the sample ERP');
-  h.check(asked.messages.length === 1 && asked.messages[0]!.answer.body.success === false, `the sample ERP got one signed ${CLOSE_DOCUMENT_RECEIVED} and refused it`);
+  const asked = expectStatus(
+    await erp.get<{ messages: ErpMessage[] }>(
+      `/messages?type=${CLOSE_DOCUMENT_RECEIVED}&code=${encodeURIComponent(c.refusedOrder)}`,
+    ),
+    200,
+    'read the sample ERP',
+  );
+  h.check(
+    asked.messages.length === 1 && asked.messages[0]!.answer.body.success === false,
+    `the sample ERP got one signed ${CLOSE_DOCUMENT_RECEIVED} and refused it`,
+  );
 
   expectStatus(await erp.request('DELETE', `/reject/${encodeURIComponent(c.refusedOrder)}`), 204, 'lift the refusal');
-  expectStatus(await h.control.post(`${h.tenantPath}/webhook-deliveries/${refused?.id}/resend`), 202, 're-send the close document');
+  expectStatus(
+    await h.control.post(`${h.tenantPath}/webhook-deliveries/${refused?.id}/resend`),
+    202,
+    're-send the close document',
+  );
   await h.settleWebhooks();
   h.out(`    ERP reopened ${c.refusedOrder}; the operator re-sent the reception's webhook`);
-  const event = await h.nextEvent('reception.closed', (e) => e.type === 'reception.closed' && e.data.documentExternalCode === c.refusedOrder);
+  const event = await h.nextEvent(
+    'reception.closed',
+    (e) => e.type === 'reception.closed' && e.data.documentExternalCode === c.refusedOrder,
+  );
   h.out(`    feed #${event.id} ${event.type}: ${JSON.stringify(event.data.lines)}`);
   const after = (await reception(h, receptionCode)).closingDocuments[0];
   h.check(after?.integration.status === 'succeeded', 'accepted this time: the integration succeeded');
-  h.check((event.data.lines as { quantity: number }[] | undefined)?.[0]?.quantity === 40, `the feed tells the ERP: 40 × ${c.flour} received`);
+  h.check(
+    (event.data.lines as { quantity: number }[] | undefined)?.[0]?.quantity === 40,
+    `the feed tells the ERP: 40 × ${c.flour} received`,
+  );
 }
 
 async function reception(h: DemoHarness, code: string): Promise<Reception> {
-  return expectStatus(await h.control.get<Reception>(`${h.tenantPath}/receptions/${code}`), 200, `emulator reception ${code}`);
+  return expectStatus(
+    await h.control.get<Reception>(`${h.tenantPath}/receptions/${code}`),
+    200,
+    `emulator reception ${code}`,
+  );
 }
 
 async function deliveries(h: DemoHarness, closingDocumentCode: string): Promise<Delivery[]> {
-  return expectStatus(await h.control.get<Delivery[]>(`${h.tenantPath}/webhook-deliveries?closingDocumentCode=${encodeURIComponent(closingDocumentCode)}`), 200, 'emulator delivery log');
+  return expectStatus(
+    await h.control.get<Delivery[]>(
+      `${h.tenantPath}/webhook-deliveries?closingDocumentCode=${encodeURIComponent(closingDocumentCode)}`,
+    ),
+    200,
+    'emulator delivery log',
+  );
 }

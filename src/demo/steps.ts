@@ -30,7 +30,13 @@ const lineOf = (lines: unknown, product: string) => (lines as Line[]).find((l) =
 const show = (e: FeedEvent) => `    feed #${e.id} ${e.type}: ${JSON.stringify(e.data.lines ?? e.data)}`;
 
 export async function purchaseOrder(h: DemoHarness, c: ScenarioCodes): Promise<void> {
-  await h.put('products', { externalCode: c.oil, description: 'Olive oil 1 L (demo)', withLots: true, handlingUnit: 'UN', weight: 0.95 });
+  await h.put('products', {
+    externalCode: c.oil,
+    description: 'Olive oil 1 L (demo)',
+    withLots: true,
+    handlingUnit: 'UN',
+    weight: 0.95,
+  });
   await h.put('products', { externalCode: c.rice, description: 'Rice 1 kg (demo)', handlingUnit: 'UN', weight: 1 });
   await h.put('products', { externalCode: c.salt, description: 'Sea salt 500 g (demo)', handlingUnit: 'UN' });
   await h.put('documents', {
@@ -46,25 +52,48 @@ export async function purchaseOrder(h: DemoHarness, c: ScenarioCodes): Promise<v
   h.out(`    ERP pushed ${c.purchaseOrder}: 100 × ${c.oil}, 50 × ${c.rice}`);
 
   const { receptionCode } = await h.action<{ receptionCode: string }>('/receptions', { documents: [c.purchaseOrder] });
-  await h.action(`/receptions/${receptionCode}/lines`, { productExternalCode: c.oil, quantity: 90, lotCode: c.lot, expirationDate: '2027-12-31' });
+  await h.action(`/receptions/${receptionCode}/lines`, {
+    productExternalCode: c.oil,
+    quantity: 90,
+    lotCode: c.lot,
+    expirationDate: '2027-12-31',
+  });
   await h.action(`/receptions/${receptionCode}/lines`, { productExternalCode: c.rice, quantity: 60 });
   await h.action(`/receptions/${receptionCode}/lines`, { productExternalCode: c.salt, quantity: 5 });
   await h.action(`/receptions/${receptionCode}/close`, { observations: 'Two pallets, one damaged box of oil' });
-  h.out(`    WMS reception ${receptionCode}: received 90 × oil (lot ${c.lot}), 60 × rice, 5 × salt (not ordered); closed`);
+  h.out(
+    `    WMS reception ${receptionCode}: received 90 × oil (lot ${c.lot}), 60 × rice, 5 × salt (not ordered); closed`,
+  );
   await h.settleWebhooks();
 
-  const event = await h.nextEvent('reception.closed', (e) => e.type === 'reception.closed' && e.data.documentExternalCode === c.purchaseOrder);
+  const event = await h.nextEvent(
+    'reception.closed',
+    (e) => e.type === 'reception.closed' && e.data.documentExternalCode === c.purchaseOrder,
+  );
   h.out(show(event));
-  const differences = event.data.differences as { lines: DiffLine[]; unknownProducts: { productExternalCode: string; received: number }[] } | null;
+  const differences = event.data.differences as {
+    lines: DiffLine[];
+    unknownProducts: { productExternalCode: string; received: number }[];
+  } | null;
   const diff = (p: string) => differences?.lines.find((l) => l.productExternalCode === p);
   h.check(diff(c.oil)?.difference === -10 && diff(c.oil)?.kind === 'shortage', `shortage of 10 × ${c.oil}`);
   h.check(diff(c.rice)?.difference === 10 && diff(c.rice)?.kind === 'surplus', `surplus of 10 × ${c.rice}`);
-  h.check(differences?.unknownProducts.some((u) => u.productExternalCode === c.salt && u.received === 5) === true, `5 × ${c.salt} received but not ordered`);
+  h.check(
+    differences?.unknownProducts.some((u) => u.productExternalCode === c.salt && u.received === 5) === true,
+    `5 × ${c.salt} received but not ordered`,
+  );
   h.check(lineOf(event.data.lines, c.oil)?.lotCode === c.lot, `the oil line carries lot ${c.lot}`);
 }
 
 export async function expedition(h: DemoHarness, c: ScenarioCodes): Promise<void> {
-  await h.put('delivery-points', { externalCode: c.shop, active: true, name: 'Demo corner shop', types: ['CLIENT'], city: 'Porto', country: 'PT' });
+  await h.put('delivery-points', {
+    externalCode: c.shop,
+    active: true,
+    name: 'Demo corner shop',
+    types: ['CLIENT'],
+    city: 'Porto',
+    country: 'PT',
+  });
   await h.put('documents', {
     externalCode: c.expedition,
     documentNumber: `SO ${c.expedition}`,
@@ -79,7 +108,9 @@ export async function expedition(h: DemoHarness, c: ScenarioCodes): Promise<void
   await h.synced('documents', c.expedition);
   h.out(`    ERP pushed ${c.expedition} for ${c.shop}: 30 × oil, 20 × rice`);
 
-  const { shippingOrderCode } = await h.action<{ shippingOrderCode: string }>('/shipping-orders', { document: c.expedition });
+  const { shippingOrderCode } = await h.action<{ shippingOrderCode: string }>('/shipping-orders', {
+    document: c.expedition,
+  });
   await h.action(`/shipping-orders/${shippingOrderCode}/pick`, {});
   await h.action(`/shipping-orders/${shippingOrderCode}/pack`, {
     packings: [
@@ -91,9 +122,15 @@ export async function expedition(h: DemoHarness, c: ScenarioCodes): Promise<void
   h.out(`    WMS shipping order ${shippingOrderCode}: picked, packed into two boxes, dispatched`);
   await h.settleWebhooks();
 
-  const event = await h.nextEvent('shipment.closed', (e) => e.type === 'shipment.closed' && e.data.documentExternalCode === c.expedition);
+  const event = await h.nextEvent(
+    'shipment.closed',
+    (e) => e.type === 'shipment.closed' && e.data.documentExternalCode === c.expedition,
+  );
   h.out(show(event));
-  h.check(lineOf(event.data.lines, c.oil)?.quantity === 30 && lineOf(event.data.lines, c.rice)?.quantity === 20, 'shipped 30 × oil and 20 × rice');
+  h.check(
+    lineOf(event.data.lines, c.oil)?.quantity === 30 && lineOf(event.data.lines, c.rice)?.quantity === 20,
+    'shipped 30 × oil and 20 × rice',
+  );
   const packing = event.data.packingList as { lines: unknown[] }[] | null;
   h.check(packing?.length === 2, `packing list of 2 packings (got ${packing?.length ?? 0})`);
   h.check(event.data.deliveryPointExternalCode === c.shop, `delivered to ${c.shop}`);
@@ -114,7 +151,10 @@ export async function clientReturn(h: DemoHarness, c: ScenarioCodes): Promise<vo
   h.out(`    WMS reception ${receptionCode}: 5 × oil returned by the shop; closed`);
   await h.settleWebhooks();
 
-  const event = await h.nextEvent('client_return.closed', (e) => e.type === 'client_return.closed' && e.data.documentExternalCode === c.clientReturn);
+  const event = await h.nextEvent(
+    'client_return.closed',
+    (e) => e.type === 'client_return.closed' && e.data.documentExternalCode === c.clientReturn,
+  );
   h.out(show(event));
   h.check(lineOf(event.data.lines, c.oil)?.quantity === 5, 'returned 5 × oil');
 }
@@ -122,25 +162,45 @@ export async function clientReturn(h: DemoHarness, c: ScenarioCodes): Promise<vo
 export async function regularizations(h: DemoHarness, c: ScenarioCodes): Promise<void> {
   await h.action('/stock/regularizations', { productExternalCode: c.rice, quantity: 2 });
   await h.settleWebhooks();
-  const adjusted = await h.nextEvent('stock.adjusted', (e) => e.type === 'stock.adjusted' && e.data.productExternalCode === c.rice);
+  const adjusted = await h.nextEvent(
+    'stock.adjusted',
+    (e) => e.type === 'stock.adjusted' && e.data.productExternalCode === c.rice,
+  );
   h.out(show(adjusted));
   h.check(adjusted.data.quantity === 2, 'count found 2 more rice: stock.adjusted +2');
 
   // The next stock-regularization webhook is not sent: the spec says the WMS never re-sends it.
-  const fault = await h.control.post<{ id: string }>('/_emulator/faults', { scope: 'webhook', path: '**/stock-regularization', drop: true, count: 1 });
+  const fault = await h.control.post<{ id: string }>('/_emulator/faults', {
+    scope: 'webhook',
+    path: '**/stock-regularization',
+    drop: true,
+    count: 1,
+  });
   if (fault.status !== 201) throw new Error(`could not inject the webhook fault: HTTP ${fault.status}`);
   await h.action('/stock/regularizations', { productExternalCode: c.rice, quantity: -4 });
   await h.settleWebhooks();
-  type Delivery = { resendable: boolean; error: string | null; request: { body: { productExternalCode?: string; quantity?: number } } };
-  const log = await h.control.get<Delivery[]>(`${h.tenantPath}/webhook-deliveries?kind=stock-regularization&status=failed`);
-  const lost = (log.body ?? []).filter((d) => d.request.body.productExternalCode === c.rice && d.request.body.quantity === -4);
+  type Delivery = {
+    resendable: boolean;
+    error: string | null;
+    request: { body: { productExternalCode?: string; quantity?: number } };
+  };
+  const log = await h.control.get<Delivery[]>(
+    `${h.tenantPath}/webhook-deliveries?kind=stock-regularization&status=failed`,
+  );
+  const lost = (log.body ?? []).filter(
+    (d) => d.request.body.productExternalCode === c.rice && d.request.body.quantity === -4,
+  );
   h.out('    WMS regularized −4 rice; its webhook was lost on the way (fault injected)');
-  h.check(lost.length === 1 && !lost[0]!.resendable, `the emulator logged it as failed (${lost[0]?.error ?? 'not found'}), not re-sendable`);
+  h.check(
+    lost.length === 1 && !lost[0]!.resendable,
+    `the emulator logged it as failed (${lost[0]?.error ?? 'not found'}), not re-sendable`,
+  );
 }
 
 export async function reconciliation(h: DemoHarness, c: ScenarioCodes): Promise<void> {
   const started = await h.erp.post<{ id: number }>('/erp/v1/reconciliations', {});
-  if (started.status !== 202 && started.status !== 200) throw new Error(`start reconciliation: HTTP ${started.status} ${JSON.stringify(started.body)}`);
+  if (started.status !== 202 && started.status !== 200)
+    throw new Error(`start reconciliation: HTTP ${started.status} ${JSON.stringify(started.body)}`);
   const id = started.body.id;
   type Item = { productExternalCode: string; lotCode: string | null; status: string; delta: number | null };
   type Run = { status: string; rowsChecked: number; driftCount: number; items: Item[] };
@@ -150,10 +210,18 @@ export async function reconciliation(h: DemoHarness, c: ScenarioCodes): Promise<
     return r.status === 200 && !['queued', 'running'].includes(r.body.status) ? r.body : undefined;
   });
   const drift = run.items.filter((i) => i.status === 'drift');
-  h.out(`    reconciliation ${id}: ${run.status}, ${run.rowsChecked} rows checked, drift: ${drift.map((d) => `${d.productExternalCode} ${d.delta}`).join(', ') || 'none'}`);
+  h.out(
+    `    reconciliation ${id}: ${run.status}, ${run.rowsChecked} rows checked, drift: ${drift.map((d) => `${d.productExternalCode} ${d.delta}`).join(', ') || 'none'}`,
+  );
   h.check(run.status === 'completed', 'the reconciliation completed');
-  h.check(drift.length === 1 && drift[0]!.productExternalCode === c.rice && drift[0]!.delta === -4, `exactly one drift: ${c.rice} −4`);
-  const event = await h.nextEvent('stock.drift', (e) => e.type === 'stock.drift' && e.data.productExternalCode === c.rice);
+  h.check(
+    drift.length === 1 && drift[0]!.productExternalCode === c.rice && drift[0]!.delta === -4,
+    `exactly one drift: ${c.rice} −4`,
+  );
+  const event = await h.nextEvent(
+    'stock.drift',
+    (e) => e.type === 'stock.drift' && e.data.productExternalCode === c.rice,
+  );
   h.out(show(event));
   h.check(event.data.delta === -4, 'the ERP feed tells the ERP to apply −4 rice');
 }

@@ -1,5 +1,5 @@
 import { DEMO_WEBHOOK_USERNAME } from './connection.js';
-import { JsonHttp, expectStatus } from './http.js';
+import { expectStatus, JsonHttp } from './http.js';
 
 const KINDS = {
   receptionCloseUrl: 'reception-close',
@@ -25,9 +25,15 @@ export async function wireWebhooks(options: {
   timeoutMs?: number;
   adminToken?: string;
 }): Promise<void> {
-  const control = new JsonHttp(options.emulatorUrl, options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {});
+  const control = new JsonHttp(
+    options.emulatorUrl,
+    options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {},
+  );
   const urls = Object.fromEntries(
-    Object.entries(KINDS).map(([member, kind]) => [member, `${options.serviceUrl}/webhooks/${options.connection}/${kind}`]),
+    Object.entries(KINDS).map(([member, kind]) => [
+      member,
+      `${options.serviceUrl}/webhooks/${options.connection}/${kind}`,
+    ]),
   );
   expectStatus(
     await control.put(`/_emulator/tenants/${options.tenant}/webhooks`, {

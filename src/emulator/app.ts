@@ -2,10 +2,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit, requestContext } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
-import { WMS_PATHS, WMS_BASE_PATH } from '../wms/index.js';
-import { bearerAuth } from './http/auth.js';
+import { WMS_BASE_PATH, WMS_PATHS } from '../wms/index.js';
 import { capacityLimit } from './capacity/middleware.js';
 import { faultInjection } from './faults/middleware.js';
+import { bearerAuth } from './http/auth.js';
 import { controlAuth } from './http/control-auth.js';
 import type { EmulatorApp, EmulatorEnv, EmulatorServices } from './http/env.js';
 import { onEmulatorError, onEmulatorNotFound, validationHook } from './http/errors.js';
@@ -16,9 +16,9 @@ import { controlFaultRoutes, type StateFiles } from './routes/control-faults.js'
 import { controlReceptionRoutes } from './routes/control-receptions.js';
 import { controlShippingRoutes } from './routes/control-shipping.js';
 import { controlStockRoutes } from './routes/control-stock.js';
-import { controlWebhookRoutes } from './routes/control-webhooks.js';
-import { controlWebhookStyleRoutes } from './routes/control-webhook-style.js';
 import { controlTenantRoutes } from './routes/control-tenants.js';
+import { controlWebhookStyleRoutes } from './routes/control-webhook-style.js';
+import { controlWebhookRoutes } from './routes/control-webhooks.js';
 import { deliveryPointRoutes } from './routes/delivery-points.js';
 import { documentRoutes } from './routes/documents.js';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, OPENAPI_PATH, openApiRoutes } from './routes/openapi.js';
@@ -48,7 +48,11 @@ export function createEmulatorApp(services: EmulatorServices, options: EmulatorA
     bodyLimit(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, () => new HTTPException(413)),
   );
   const control = controlAuth(services.adminToken);
-  app.use(`${CONTROL_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH || c.req.path === DOCS_PATH || c.req.path === DOCS_SCRIPT_PATH ? next() : control(c, next)));
+  app.use(`${CONTROL_PREFIX}/*`, (c, next) =>
+    c.req.path === OPENAPI_PATH || c.req.path === DOCS_PATH || c.req.path === DOCS_SCRIPT_PATH
+      ? next()
+      : control(c, next),
+  );
   const bearer = bearerAuth(services);
   // Endpoint 21 needs no token; endpoint 20 takes OAuth2 tokens only, checked by its own route.
   const open = new Set<string>([WMS_PATHS.authToken, WMS_PATHS.storageSystemDispatched]);

@@ -1,14 +1,14 @@
-import { dirname } from 'node:path';
 import { EventEmitter } from 'node:events';
-import { systemClock, type Clock } from '../lib/clock.js';
-import { silentLogger, type Logger } from '../lib/logger.js';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, systemClock } from '../lib/clock.js';
+import { type Logger, silentLogger } from '../lib/logger.js';
 import { createEmulatorApp } from './app.js';
+import { CapacityRegistry } from './capacity/registry.js';
 import type { EmulatorContext } from './context.js';
 import { openEmulatorDatabase } from './db/open.js';
 import { statementCache } from './db/statements.js';
 import type { EmulatorEventMap, EmulatorEvents } from './events.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CapacityRegistry } from './capacity/registry.js';
 import { FaultRegistry } from './faults/registry.js';
 import type { EmulatorApp, EmulatorServices } from './http/env.js';
 import { seedDemo } from './seed/demo.js';
@@ -88,7 +88,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const state: EmulatorState = {
     ctx,
     events,
-    tokens: { key: resolveSigningKey(ctx, options.signingKey), apiClientTokensDisabled: options.tokenServiceDisabled ?? false },
+    tokens: {
+      key: resolveSigningKey(ctx, options.signingKey),
+      apiClientTokensDisabled: options.tokenServiceDisabled ?? false,
+    },
     adminToken: options.adminToken,
     webhooks,
     faults,

@@ -41,7 +41,9 @@ export const wmsError = {
   badRequest: (entityName: string, errorKey: string, title: string, message?: string) =>
     new WmsApiError(400, entityName, errorKey, title, message ? { message } : {}),
   validation: (entityName: string, details: string) =>
-    new WmsApiError(400, entityName, 'validation', `Invalid ${entityName} data: ${details}`, { type: PROBLEM_TYPES.validation }),
+    new WmsApiError(400, entityName, 'validation', `Invalid ${entityName} data: ${details}`, {
+      type: PROBLEM_TYPES.validation,
+    }),
   notFound: (entityName: string, title: string) =>
     new WmsApiError(404, entityName, 'notfound', title, { type: PROBLEM_TYPES.notFound }),
   conflict: (entityName: string, errorKey: string, title: string) => new WmsApiError(409, entityName, errorKey, title),

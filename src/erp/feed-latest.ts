@@ -1,5 +1,5 @@
 import type { Store } from '../store/types.js';
-import { toFeedEvent, type FeedEvent } from './feed.js';
+import { type FeedEvent, toFeedEvent } from './feed.js';
 
 export interface LatestFeedPage {
   /** Newest first, each exactly as the ERP reads it from GET /erp/v1/events. */
@@ -9,7 +9,10 @@ export interface LatestFeedPage {
 }
 
 /** The connection's latest feed events, newest first (the ERP reads them oldest first, after a cursor). */
-export async function latestFeed(store: Store, input: { connection: string; before?: number | undefined; limit: number }): Promise<LatestFeedPage> {
+export async function latestFeed(
+  store: Store,
+  input: { connection: string; before?: number | undefined; limit: number },
+): Promise<LatestFeedPage> {
   const rows = await store.readModels.feedBefore(input.connection, input.before, input.limit + 1);
   const page = rows.slice(0, input.limit);
   return { events: page.map(toFeedEvent), nextBefore: rows.length > input.limit ? page.at(-1)!.id : null };

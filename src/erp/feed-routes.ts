@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../deps.js';
-import { ERP_SECURITY, erpAuth, type ErpEnv } from '../lib/erp-auth.js';
+import { ERP_SECURITY, type ErpEnv, erpAuth } from '../lib/erp-auth.js';
 import { notFound } from '../lib/errors.js';
 import { errorResponse } from '../lib/openapi-errors.js';
 import { getFeedEvent, listFeed } from './feed.js';

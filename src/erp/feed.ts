@@ -21,12 +21,18 @@ export function toFeedEvent(c: Confirmation): FeedEvent {
 }
 
 /** The connection's confirmations after the cursor, oldest first. */
-export async function listFeed(store: Store, input: { connection: string; after: number; limit: number }): Promise<FeedPage> {
+export async function listFeed(
+  store: Store,
+  input: { connection: string; after: number; limit: number },
+): Promise<FeedPage> {
   const rows = await store.confirmations.listAfter(input.connection, input.after, input.limit);
   return { events: rows.map(toFeedEvent), next: rows.at(-1)?.id ?? input.after };
 }
 
-export async function getFeedEvent(store: Store, input: { connection: string; id: number }): Promise<FeedEvent | undefined> {
+export async function getFeedEvent(
+  store: Store,
+  input: { connection: string; id: number },
+): Promise<FeedEvent | undefined> {
   const row = await store.confirmations.get(input.connection, input.id);
   return row ? toFeedEvent(row) : undefined;
 }

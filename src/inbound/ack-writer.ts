@@ -1,8 +1,8 @@
 import type { Config } from '../lib/config.js';
 import type { Queue, RetryOptions } from '../queue/types.js';
 import type { HeldEvent, InboxRepo, NewInboundEvent, RecordedEvent, Store } from '../store/types.js';
-import { groupCommit, type GroupCommit } from './group-commit.js';
-import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
+import { type GroupCommit, groupCommit } from './group-commit.js';
+import { INBOUND_QUEUE, type ProcessJobData, processJobOptions } from './queue.js';
 
 export interface AckResult {
   event: RecordedEvent;
@@ -42,10 +42,17 @@ export async function writeEvents(deps: AckWriterDeps, items: readonly Delivery[
   const { inbox } = deps.store;
   const recorded =
     inbox.recordManyWithJobs && deps.queue.jobsInStatement
-      ? await inOneStatement(inbox.recordManyWithJobs.bind(inbox), deps.queue.jobsInStatement.bind(deps.queue), sorted, jobOptions)
+      ? await inOneStatement(
+          inbox.recordManyWithJobs.bind(inbox),
+          deps.queue.jobsInStatement.bind(deps.queue),
+          sorted,
+          jobOptions,
+        )
       : await inTransaction(deps, sorted, jobOptions);
   const results = new Array<AckResult>(items.length);
-  recorded.forEach((result, n) => (results[order[n]!] = result));
+  recorded.forEach((result, n) => {
+    results[order[n]!] = result;
+  });
   return results;
 }
 
@@ -61,7 +68,11 @@ async function inOneStatement(
   return recorded;
 }
 
-async function inTransaction(deps: AckWriterDeps, sorted: readonly Delivery[], jobOptions: RetryOptions): Promise<AckResult[]> {
+async function inTransaction(
+  deps: AckWriterDeps,
+  sorted: readonly Delivery[],
+  jobOptions: RetryOptions,
+): Promise<AckResult[]> {
   return deps.store.transaction(async (tx) => {
     const recorded = await tx.inbox.recordMany(sorted);
     const eventIds: number[] = [];
@@ -72,8 +83,18 @@ async function inTransaction(deps: AckWriterDeps, sorted: readonly Delivery[], j
       if (seconds) held.push({ id: result.event.id, seconds });
       else eventIds.push(result.event.id);
     });
-    if (eventIds.length > 0) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: eventIds.sort((a, b) => a - b) }, { ...jobOptions, tx });
-    for (const h of held) await deps.queue.send<ProcessJobData>(INBOUND_QUEUE, { eventIds: [h.id] }, { ...jobOptions, startAfter: h.seconds, tx });
+    if (eventIds.length > 0)
+      await deps.queue.send<ProcessJobData>(
+        INBOUND_QUEUE,
+        { eventIds: eventIds.sort((a, b) => a - b) },
+        { ...jobOptions, tx },
+      );
+    for (const h of held)
+      await deps.queue.send<ProcessJobData>(
+        INBOUND_QUEUE,
+        { eventIds: [h.id] },
+        { ...jobOptions, startAfter: h.seconds, tx },
+      );
     return recorded;
   });
 }

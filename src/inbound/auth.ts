@@ -3,7 +3,7 @@ import { basicAuthorization } from '../lib/basic-auth.js';
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { secretMatcher } from '../lib/crypto.js';
-import { unauthorized, type AppError } from '../lib/errors.js';
+import { type AppError, unauthorized } from '../lib/errors.js';
 
 export const WEBHOOK_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="wms-sync webhooks", charset="UTF-8"' };
 
@@ -34,12 +34,17 @@ export function webhookAuthenticator(connections: ConnectionRegistry) {
     candidatesFor: (connectionName: string): readonly string[] => (expected.get(connectionName) ?? unknown).values,
 
     /** The connection the delivery is for, or the 401 to answer (unknown connection or wrong credentials alike). */
-    authenticate(connectionName: string, header: string | undefined): { connection: ConnectionConfig } | { refused: AppError } {
+    authenticate(
+      connectionName: string,
+      header: string | undefined,
+    ): { connection: ConnectionConfig } | { refused: AppError } {
       const accepted = expected.get(connectionName) ?? unknown;
       const match = accepted.match(header ? normalizeScheme(header) : '') >= 0;
       const connection = connections.get(connectionName);
       if (match && connection) return { connection };
-      return { refused: unauthorized(header ? 'Invalid Basic credentials' : 'Missing Basic credentials', WEBHOOK_CHALLENGE) };
+      return {
+        refused: unauthorized(header ? 'Invalid Basic credentials' : 'Missing Basic credentials', WEBHOOK_CHALLENGE),
+      };
     },
   };
 }

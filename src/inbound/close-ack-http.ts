@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { signMessage } from '../delivery/sign.js';
 
 /**
@@ -44,7 +44,8 @@ export function judgeErpAnswer(status: number, body: string, ms: number): ErpAns
   } catch {
     return { decision: 'accepted', status, ms };
   }
-  if (parsed === null || typeof parsed !== 'object' || (parsed as { success?: unknown }).success !== false) return { decision: 'accepted', status, ms };
+  if (parsed === null || typeof parsed !== 'object' || (parsed as { success?: unknown }).success !== false)
+    return { decision: 'accepted', status, ms };
   const message = (parsed as { message?: unknown }).message;
   const text = typeof message === 'string' && message.trim() !== '' ? message.slice(0, ERP_MESSAGE_LIMIT) : NO_MESSAGE;
   return { decision: 'rejected', status, message: text, ms };
@@ -89,9 +90,15 @@ export async function askErp(input: AskErpInput): Promise<ErpAnswer> {
     const text = await readCapped(res.body, ERP_BODY_LIMIT);
     return judgeErpAnswer(res.statusCode, text ?? '', ms());
   } catch (err) {
-    if (timedOut) return { decision: 'none', reason: 'timeout', detail: `no answer within ${input.timeoutMs} ms`, ms: ms() };
+    if (timedOut)
+      return { decision: 'none', reason: 'timeout', detail: `no answer within ${input.timeoutMs} ms`, ms: ms() };
     const e = err as { code?: string; message?: string; cause?: { code?: string } };
-    return { decision: 'none', reason: 'unreachable', detail: e.cause?.code ?? e.code ?? e.message ?? String(err), ms: ms() };
+    return {
+      decision: 'none',
+      reason: 'unreachable',
+      detail: e.cause?.code ?? e.code ?? e.message ?? String(err),
+      ms: ms(),
+    };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener('abort', stop);

@@ -22,13 +22,22 @@ export { CLOSE_DOCUMENT_RECEIVED, type CloseDocumentMessage } from './close-ack-
  */
 
 /** The four close documents; stock regularizations are never re-sent by the WMS, so never held. */
-const CLOSE_KINDS: ReadonlySet<WebhookKind> = new Set(['reception-close', 'client-return-close', 'shipping-order-close', 'supplier-return-close']);
+const CLOSE_KINDS: ReadonlySet<WebhookKind> = new Set([
+  'reception-close',
+  'client-return-close',
+  'shipping-order-close',
+  'supplier-return-close',
+]);
 
 /** Held processing starts this long after the ERP's budget: the ERP's decision always comes first. */
 const SAFETY_MARGIN_SECONDS = 60;
 
 /** `{ holdSeconds }` when this delivery waits for the ERP's decision; undefined when it does not. */
-export function closeAckPlan(connection: ConnectionConfig, kind: WebhookKind, config: Config): { holdSeconds: number } | undefined {
+export function closeAckPlan(
+  connection: ConnectionConfig,
+  kind: WebhookKind,
+  config: Config,
+): { holdSeconds: number } | undefined {
   if (connection.erpCloseAck !== 'sync' || !connection.erpWebhook || !CLOSE_KINDS.has(kind)) return undefined;
   return { holdSeconds: Math.ceil(config.erpCloseAck.timeoutMs / 1000) + SAFETY_MARGIN_SECONDS };
 }
@@ -71,7 +80,13 @@ export async function acknowledgeClose(deps: CloseAckDeps, input: CloseAckInput)
   if (!forward || !connection.erpWebhook) return undefined;
   const canonical = readDelivery(input.kind, input.body);
   const data = canonical.json ? canonical.canonical : undefined;
-  if (data === undefined) return settle(deps, input, { decision: 'none', reason: 'unreadable', detail: 'not forwarded: no canonical reading', ms: 0 });
+  if (data === undefined)
+    return settle(deps, input, {
+      decision: 'none',
+      reason: 'unreadable',
+      detail: 'not forwarded: no canonical reading',
+      ms: 0,
+    });
   const answer = await askErp({
     url: connection.erpWebhook.url,
     secrets: connection.erpWebhook.secrets,
@@ -82,32 +97,54 @@ export async function acknowledgeClose(deps: CloseAckDeps, input: CloseAckInput)
     timeoutMs: deps.config.erpCloseAck.timeoutMs,
     ...(deps.stopping ? { signal: deps.stopping } : {}),
   });
-  deps.metrics.answers.inc({ connection: connection.name, outcome: answer.decision === 'none' ? answer.reason : answer.decision });
+  deps.metrics.answers.inc({
+    connection: connection.name,
+    outcome: answer.decision === 'none' ? answer.reason : answer.decision,
+  });
   deps.metrics.seconds.observe({ connection: connection.name }, answer.ms / 1000);
   return settle(deps, input, answer);
 }
 
-async function settle(deps: CloseAckDeps, input: CloseAckInput, answer: ErpAnswer): Promise<CloseAckAnswer | undefined> {
+async function settle(
+  deps: CloseAckDeps,
+  input: CloseAckInput,
+  answer: ErpAnswer,
+): Promise<CloseAckAnswer | undefined> {
   const { event } = input;
   const at = deps.clock.now();
   if (answer.decision === 'rejected') {
     try {
-      if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at)) return { success: false, message: answer.message };
-      deps.log.warn({ eventId: event.id }, 'the ERP refused a close document already processed meanwhile; acknowledged');
+      if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at))
+        return { success: false, message: answer.message };
+      deps.log.warn(
+        { eventId: event.id },
+        'the ERP refused a close document already processed meanwhile; acknowledged',
+      );
       return undefined;
     } catch (err) {
       // The refusal could not be kept: acknowledge, the held job processes it (never a loss).
-      deps.log.error({ err: errorMessage(err), eventId: event.id }, 'could not record the ERP refusal; the document will be processed');
+      deps.log.error(
+        { err: errorMessage(err), eventId: event.id },
+        'could not record the ERP refusal; the document will be processed',
+      );
       return undefined;
     }
   }
-  if (answer.decision === 'none') deps.log.warn({ eventId: event.id, reason: answer.reason, detail: answer.detail }, 'the ERP did not decide on a close document; processed as usual');
+  if (answer.decision === 'none')
+    deps.log.warn(
+      { eventId: event.id, reason: answer.reason, detail: answer.detail },
+      'the ERP did not decide on a close document; processed as usual',
+    );
   const queue = () =>
     deps.store.transaction(async (tx) => {
       if (input.duplicate) await tx.inbox.reopen(event.id, at);
       await deps.queue.send(INBOUND_QUEUE, { eventIds: [event.id] }, { ...processJobOptions(deps.config), tx });
     });
-  const failed = (err: unknown) => deps.log.error({ err: errorMessage(err), eventId: event.id }, 'could not queue the processing of an accepted close document');
+  const failed = (err: unknown) =>
+    deps.log.error(
+      { err: errorMessage(err), eventId: event.id },
+      'could not queue the processing of an accepted close document',
+    );
   if (!input.duplicate) {
     // Not waited for: the WMS has waited for the ERP already, and should this job not be written,
     // the held one processes the document.

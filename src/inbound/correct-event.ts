@@ -6,7 +6,7 @@ import { effectivePayloadOf } from './effects.js';
 import { jsonChanges } from './json-changes.js';
 import { isWebhookKind } from './kinds.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
-import { readDelivery, type CanonicalPayload, type FieldProblem } from './reading.js';
+import { type CanonicalPayload, type FieldProblem, readDelivery } from './reading.js';
 
 /** What an operator may correct: what processing could not apply. Processed events are in the feed already. */
 export const EDITABLE_STATUSES = ['quarantined', 'failed'] as const;
@@ -21,7 +21,15 @@ export interface CorrectionInput {
 }
 
 export type CorrectionResult =
-  | { ok: true; stored: boolean; event: InboundEvent; canonical: CanonicalPayload; changes: EditChange[]; edit: InboundEventEdit | null; jobId: string | null }
+  | {
+      ok: true;
+      stored: boolean;
+      event: InboundEvent;
+      canonical: CanonicalPayload;
+      changes: EditChange[];
+      edit: InboundEventEdit | null;
+      jobId: string | null;
+    }
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'not_editable'; status: InboundEvent['status'] }
   | { ok: false; reason: 'invalid'; problems: FieldProblem[] };
@@ -43,29 +51,60 @@ export interface CorrectionDeps {
 export async function correctEvent(deps: CorrectionDeps, input: CorrectionInput): Promise<CorrectionResult> {
   const event = await deps.store.inbox.get(input.id);
   if (!event || !isWebhookKind(event.kind)) return { ok: false, reason: 'not_found' };
-  if (!(EDITABLE_STATUSES as readonly string[]).includes(event.status)) return { ok: false, reason: 'not_editable', status: event.status };
+  if (!(EDITABLE_STATUSES as readonly string[]).includes(event.status))
+    return { ok: false, reason: 'not_editable', status: event.status };
   const text = JSON.stringify(input.payload);
   const read = readDelivery(event.kind, text);
   if (!read.json) return { ok: false, reason: 'invalid', problems: [{ path: '(body)', message: read.error }] };
   const problems = [...read.problems];
-  if (event.kind !== 'stock-regularization' && read.closingDocumentCode !== undefined && read.dedupeKey !== event.dedupeKey) {
-    problems.push({ path: 'closingDocumentCode', message: `identifies the delivery and cannot change (it is "${event.dedupeKey.slice(event.kind.length + 1)}")` });
+  if (
+    event.kind !== 'stock-regularization' &&
+    read.closingDocumentCode !== undefined &&
+    read.dedupeKey !== event.dedupeKey
+  ) {
+    problems.push({
+      path: 'closingDocumentCode',
+      message: `identifies the delivery and cannot change (it is "${event.dedupeKey.slice(event.kind.length + 1)}")`,
+    });
   }
   const changes = jsonChanges(previousOf(event), input.payload);
   if (problems.length === 0 && changes.length === 0) {
-    problems.push({ path: '(body)', message: 'the correction changes nothing; to run the processing again, retry the event' });
+    problems.push({
+      path: '(body)',
+      message: 'the correction changes nothing; to run the processing again, retry the event',
+    });
   }
   if (problems.length > 0 || !read.canonical) return { ok: false, reason: 'invalid', problems };
-  if (input.dryRun) return { ok: true, stored: false, event, canonical: read.canonical, changes, edit: null, jobId: null };
+  if (input.dryRun)
+    return { ok: true, stored: false, event, canonical: read.canonical, changes, edit: null, jobId: null };
 
   const at = deps.clock.now();
   const { edit, jobId } = await deps.store.transaction(async (tx) => {
-    const added = await tx.inbox.addEdit({ eventId: event.id, connection: event.connection, actor: input.actor, payload: text, changes, at });
+    const added = await tx.inbox.addEdit({
+      eventId: event.id,
+      connection: event.connection,
+      actor: input.actor,
+      payload: text,
+      changes,
+      at,
+    });
     await tx.inbox.reopen(event.id, at);
-    const job = await deps.queue.send(INBOUND_QUEUE, { eventIds: [event.id] }, { ...processJobOptions(deps.config), tx });
+    const job = await deps.queue.send(
+      INBOUND_QUEUE,
+      { eventIds: [event.id] },
+      { ...processJobOptions(deps.config), tx },
+    );
     return { edit: added, jobId: job };
   });
-  return { ok: true, stored: true, event: (await deps.store.inbox.get(event.id))!, canonical: read.canonical, changes, edit, jobId };
+  return {
+    ok: true,
+    stored: true,
+    event: (await deps.store.inbox.get(event.id))!,
+    canonical: read.canonical,
+    changes,
+    edit,
+    jobId,
+  };
 }
 
 function previousOf(event: InboundEvent): unknown {

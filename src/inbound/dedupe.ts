@@ -19,7 +19,13 @@ import type { WebhookKind } from './kinds.js';
 export function regularizationKeyOf(p: CanonicalStockRegularization): string {
   // Members in sorted order and none undefined: exactly lib/crypto's canonicalJson of the same
   // object (what earlier versions hashed), without sorting on the receiver's hot path.
-  const canonical = JSON.stringify({ lotCode: p.lotCode, movementTime: p.movementTime, productExternalCode: p.productExternalCode, quantity: p.quantity, warehouse: p.warehouse });
+  const canonical = JSON.stringify({
+    lotCode: p.lotCode,
+    movementTime: p.movementTime,
+    productExternalCode: p.productExternalCode,
+    quantity: p.quantity,
+    warehouse: p.warehouse,
+  });
   return `stock-regularization:${sha256Hex(canonical)}`;
 }
 

@@ -60,7 +60,10 @@ function byProduct(lines: readonly QuantityLine[]): Map<string, Map<string, numb
   return out;
 }
 
-export function receptionDifferences(ordered: readonly QuantityLine[], received: readonly QuantityLine[]): ReceptionDifferences {
+export function receptionDifferences(
+  ordered: readonly QuantityLine[],
+  received: readonly QuantityLine[],
+): ReceptionDifferences {
   const orderedByProduct = byProduct(ordered);
   const receivedByProduct = byProduct(received);
   const compared: Omit<DifferenceLine, 'difference' | 'kind'>[] = [];
@@ -78,7 +81,8 @@ export function receptionDifferences(ordered: readonly QuantityLine[], received:
       for (const q of rest.values()) receivedElsewhere += q;
       compared.push({ productExternalCode: product, lotCode: null, ordered: anyLot, received: receivedElsewhere });
     } else {
-      for (const [lot, quantity] of rest) compared.push({ productExternalCode: product, lotCode: lot || null, ordered: 0, received: quantity });
+      for (const [lot, quantity] of rest)
+        compared.push({ productExternalCode: product, lotCode: lot || null, ordered: 0, received: quantity });
     }
   }
 
@@ -86,13 +90,20 @@ export function receptionDifferences(ordered: readonly QuantityLine[], received:
   for (const c of compared) {
     const difference = round(c.received - c.ordered);
     if (difference === 0) continue;
-    lines.push({ ...c, ordered: round(c.ordered), received: round(c.received), difference, kind: difference > 0 ? 'surplus' : 'shortage' });
+    lines.push({
+      ...c,
+      ordered: round(c.ordered),
+      received: round(c.received),
+      difference,
+      kind: difference > 0 ? 'surplus' : 'shortage',
+    });
   }
   const unknownProducts: UnknownProduct[] = [];
   for (const [product, lots] of receivedByProduct) {
     if (orderedByProduct.has(product)) continue;
     for (const [lot, quantity] of lots) {
-      if (round(quantity) !== 0) unknownProducts.push({ productExternalCode: product, lotCode: lot || null, received: round(quantity) });
+      if (round(quantity) !== 0)
+        unknownProducts.push({ productExternalCode: product, lotCode: lot || null, received: round(quantity) });
     }
   }
   const order = (a: { productExternalCode: string; lotCode: string | null }, b: typeof a) =>

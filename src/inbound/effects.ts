@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import type { ConfirmationType } from '../store/values.js';
 import type { InboundEvent, NewLedgerMovement } from '../store/types.js';
-import type { CanonicalCloseReception, CanonicalCloseShipping, CanonicalLine, CanonicalStockRegularization, FieldProblem } from '../wms/webhooks-tolerant.js';
-import { receptionDifferences, type QuantityLine, type ReceptionDifferences } from './differences.js';
+import type { ConfirmationType } from '../store/values.js';
+import type {
+  CanonicalCloseReception,
+  CanonicalCloseShipping,
+  CanonicalLine,
+  CanonicalStockRegularization,
+  FieldProblem,
+} from '../wms/webhooks-tolerant.js';
+import { type QuantityLine, type ReceptionDifferences, receptionDifferences } from './differences.js';
 import { isWebhookKind, KINDS } from './kinds.js';
 import { readDelivery } from './reading.js';
 
@@ -15,7 +21,8 @@ export type StoredPayload =
 export type StoredReading = { ok: true; stored: StoredPayload } | { ok: false; problems: FieldProblem[] };
 
 /** What processing applies: the latest correction when there is one, else the body as received. */
-export const effectivePayloadOf = (event: Pick<InboundEvent, 'payload' | 'correction'>): string => event.correction ?? event.payload;
+export const effectivePayloadOf = (event: Pick<InboundEvent, 'payload' | 'correction'>): string =>
+  event.correction ?? event.payload;
 
 export function readStored(event: Pick<InboundEvent, 'kind' | 'payload' | 'correction'>): StoredReading {
   if (!isWebhookKind(event.kind)) throw new Error(`unknown event kind "${event.kind}"`);
@@ -30,7 +37,9 @@ export function readStored(event: Pick<InboundEvent, 'kind' | 'payload' | 'corre
  * leniently: only product, lot and quantity matter here.
  */
 const orderedDocumentSchema = z.object({
-  lines: z.array(z.object({ productExternalCode: z.string(), quantity: z.number(), lotCode: z.string().nullish() })).nullish(),
+  lines: z
+    .array(z.object({ productExternalCode: z.string(), quantity: z.number(), lotCode: z.string().nullish() }))
+    .nullish(),
 });
 
 export function orderedLinesOf(documentPayload: unknown): QuantityLine[] | undefined {
@@ -57,7 +66,12 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
   const type = KINDS[event.kind].confirmation;
   const common = { eventId: event.id, receivedAt: event.receivedAt.toISOString() };
   const dedupeKey = confirmationKeyOf(event);
-  const movement = (i: number | undefined, productExternalCode: string, lotCode: string | null | undefined, quantity: number) => ({
+  const movement = (
+    i: number | undefined,
+    productExternalCode: string,
+    lotCode: string | null | undefined,
+    quantity: number,
+  ) => ({
     connection: event.connection,
     productExternalCode,
     lotCode: lotCode || null,
@@ -74,15 +88,30 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
     return {
       type,
       dedupeKey,
-      data: { ...common, productExternalCode: p.productExternalCode, lotCode: p.lotCode, quantity: p.quantity, movementTime: p.movementTime, warehouse: p.warehouse },
-      movements: [{ ...movement(undefined, p.productExternalCode, p.lotCode, p.quantity), warehouse: p.warehouse, movementTime: new Date(p.movementTime) }],
+      data: {
+        ...common,
+        productExternalCode: p.productExternalCode,
+        lotCode: p.lotCode,
+        quantity: p.quantity,
+        movementTime: p.movementTime,
+        warehouse: p.warehouse,
+      },
+      movements: [
+        {
+          ...movement(undefined, p.productExternalCode, p.lotCode, p.quantity),
+          warehouse: p.warehouse,
+          movementTime: new Date(p.movementTime),
+        },
+      ],
     };
   }
 
   const p = stored.payload;
   // Receptions add stock, shipments remove it.
   const sign = stored.flow === 'reception' ? 1 : -1;
-  const movements = p.lines.flatMap((l, i) => (l.quantity === 0 ? [] : [movement(i, l.externalCode, l.lotCode, sign * l.quantity)]));
+  const movements = p.lines.flatMap((l, i) =>
+    l.quantity === 0 ? [] : [movement(i, l.externalCode, l.lotCode, sign * l.quantity)],
+  );
   const document = {
     ...common,
     closingDocumentCode: p.closingDocumentCode,
@@ -97,9 +126,17 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
   if (stored.flow === 'reception') {
     const r = stored.payload;
     const differences: ReceptionDifferences | null = ordered
-      ? receptionDifferences(ordered, r.lines.map((l) => ({ productExternalCode: l.externalCode, lotCode: l.lotCode, quantity: l.quantity })))
+      ? receptionDifferences(
+          ordered,
+          r.lines.map((l) => ({ productExternalCode: l.externalCode, lotCode: l.lotCode, quantity: l.quantity })),
+        )
       : null;
-    return { type, dedupeKey, movements, data: { ...document, originCode: r.originCode, receptionDate: r.receptionDate, differences } };
+    return {
+      type,
+      dedupeKey,
+      movements,
+      data: { ...document, originCode: r.originCode, receptionDate: r.receptionDate, differences },
+    };
   }
 
   const s = stored.payload;
@@ -123,5 +160,11 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
 }
 
 function lineOf(l: CanonicalLine) {
-  return { productExternalCode: l.externalCode, quantity: l.quantity, lotCode: l.lotCode, expirationDate: l.expirationDate, serialNumbers: l.serialNumbers };
+  return {
+    productExternalCode: l.externalCode,
+    quantity: l.quantity,
+    lotCode: l.lotCode,
+    expirationDate: l.expirationDate,
+    serialNumbers: l.serialNumbers,
+  };
 }

@@ -1,4 +1,11 @@
-import type { Confirmation, InboundAttempt, InboundEvent, InboundEventEdit, InboxFilter, Store } from '../store/types.js';
+import type {
+  Confirmation,
+  InboundAttempt,
+  InboundEvent,
+  InboundEventEdit,
+  InboxFilter,
+  Store,
+} from '../store/types.js';
 
 /*
  * The operators' read model of inbound events, shared by the admin API and the CLI: the list row,
@@ -62,12 +69,24 @@ export interface EventPage {
   nextCursor: string | null;
 }
 
-export async function listEvents(store: Store, filter: InboxFilter, page: { limit: number; beforeId?: number | undefined }): Promise<EventPage> {
-  const rows = await store.inbox.list({ ...filter, limit: page.limit + 1, ...(page.beforeId ? { beforeId: page.beforeId } : {}) });
+export async function listEvents(
+  store: Store,
+  filter: InboxFilter,
+  page: { limit: number; beforeId?: number | undefined },
+): Promise<EventPage> {
+  const rows = await store.inbox.list({
+    ...filter,
+    limit: page.limit + 1,
+    ...(page.beforeId ? { beforeId: page.beforeId } : {}),
+  });
   const total = await store.inbox.count(filter);
   const events = rows.slice(0, page.limit);
   const more = rows.length > page.limit;
-  return { events: events.map(eventSummary), total, nextCursor: more ? encodeCursor(events[events.length - 1]!.id) : null };
+  return {
+    events: events.map(eventSummary),
+    total,
+    nextCursor: more ? encodeCursor(events[events.length - 1]!.id) : null,
+  };
 }
 
 export interface PayloadView {
@@ -97,13 +116,22 @@ function payloadView(raw: string): PayloadView {
 export async function eventDetail(store: Store, id: number): Promise<EventDetail | undefined> {
   const event = await store.inbox.get(id);
   if (!event) return undefined;
-  const [edits, attempts, confirmations] = await Promise.all([store.inbox.editsOf(id), store.inbox.attemptsOf(id), store.confirmations.bySourceEvent(id)]);
+  const [edits, attempts, confirmations] = await Promise.all([
+    store.inbox.editsOf(id),
+    store.inbox.attemptsOf(id),
+    store.confirmations.bySourceEvent(id),
+  ]);
   return {
     event: eventSummary(event),
     payload: payloadView(event.payload),
     correction: event.correction === null ? null : payloadView(event.correction),
     edits: edits.map((e) => ({ id: e.id, actor: e.actor, at: e.createdAt.toISOString(), changes: e.changes })),
     attempts: attempts.map((a) => ({ id: a.id, at: a.createdAt.toISOString(), outcome: a.outcome, error: a.error })),
-    confirmations: confirmations.map((c) => ({ id: c.id, type: c.type, createdAt: c.createdAt.toISOString(), data: c.data })),
+    confirmations: confirmations.map((c) => ({
+      id: c.id,
+      type: c.type,
+      createdAt: c.createdAt.toISOString(),
+      data: c.data,
+    })),
   };
 }

@@ -48,7 +48,8 @@ export function groupCommit<I, R>(options: GroupCommitOptions<I, R>): GroupCommi
 
   async function commitChecked(items: readonly I[]): Promise<R[]> {
     const results = await options.commit(items);
-    if (results.length !== items.length) throw new Error(`group commit: ${results.length} results for ${items.length} items`);
+    if (results.length !== items.length)
+      throw new Error(`group commit: ${results.length} results for ${items.length} items`);
     return results;
   }
 
@@ -57,7 +58,7 @@ export function groupCommit<I, R>(options: GroupCommitOptions<I, R>): GroupCommi
     try {
       const results = await commitChecked(batch.map((w) => w.item));
       options.onBatch?.({ size: batch.length, ms: performance.now() - started, ok: true });
-      batch.forEach((w, i) => w.resolve(results[i]!));
+      for (const [i, w] of batch.entries()) w.resolve(results[i]!);
       return;
     } catch (err) {
       options.onBatch?.({ size: batch.length, ms: performance.now() - started, ok: false });
@@ -116,6 +117,7 @@ export function groupCommit<I, R>(options: GroupCommitOptions<I, R>): GroupCommi
     get pending() {
       return waiting.length + inFlightItems;
     },
-    idle: () => (waiting.length === 0 && inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
+    idle: () =>
+      waiting.length === 0 && inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),
   };
 }

@@ -49,7 +49,12 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
   if (!checked.ok) {
     ctx.metrics.rejected.inc({ connection: input.connection, kind: input.kind, reason: checked.reason });
     try {
-      await ctx.writer.submit({ ...base, dedupeKey: rejectedKeyOf(input.kind, input.body), status: 'rejected', error: checked.error.message });
+      await ctx.writer.submit({
+        ...base,
+        dedupeKey: rejectedKeyOf(input.kind, input.body),
+        status: 'rejected',
+        error: checked.error.message,
+      });
     } catch (err) {
       // The refusal stands (the WMS shows its message to the operator); only our copy is missing.
       ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a rejected delivery');
@@ -58,7 +63,11 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
   }
   let result: AckResult;
   try {
-    result = await ctx.writer.submit({ ...base, ...checked.stored, ...(input.holdSeconds ? { holdSeconds: input.holdSeconds } : {}) });
+    result = await ctx.writer.submit({
+      ...base,
+      ...checked.stored,
+      ...(input.holdSeconds ? { holdSeconds: input.holdSeconds } : {}),
+    });
   } catch (err) {
     ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a delivery; not acknowledged');
     return {
@@ -67,7 +76,10 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
       error: unavailable('The event could not be stored and was not acknowledged; send it again'),
     };
   }
-  (result.duplicate ? ctx.metrics.duplicates : ctx.metrics.received).inc({ connection: input.connection, kind: input.kind });
+  (result.duplicate ? ctx.metrics.duplicates : ctx.metrics.received).inc({
+    connection: input.connection,
+    kind: input.kind,
+  });
   return { ok: true, event: result.event, duplicate: result.duplicate };
 }
 
@@ -83,11 +95,18 @@ type Checked =
 export function check(input: Pick<IngestInput, 'kind' | 'contentType' | 'body'>): Checked {
   const read = readDelivery(input.kind, input.body);
   if (!read.json) {
-    if (!isJsonContentType(input.contentType)) return { ok: false, reason: 'unsupported_media_type', error: unsupportedMediaType('application/json') };
-    return { ok: false, reason: 'malformed_json', error: new AppError(400, 'malformed_json', `Body is not valid JSON: ${read.error}`) };
+    if (!isJsonContentType(input.contentType))
+      return { ok: false, reason: 'unsupported_media_type', error: unsupportedMediaType('application/json') };
+    return {
+      ok: false,
+      reason: 'malformed_json',
+      error: new AppError(400, 'malformed_json', `Body is not valid JSON: ${read.error}`),
+    };
   }
   if (read.dedupeKey === undefined) {
-    const problems = read.unstorable ? [read.unstorable] : read.problems.filter((p) => p.path === 'closingDocumentCode' || p.path === '(body)');
+    const problems = read.unstorable
+      ? [read.unstorable]
+      : read.problems.filter((p) => p.path === 'closingDocumentCode' || p.path === '(body)');
     return { ok: false, reason: 'invalid_payload', error: validationFailed(problemsMessage(problems), problems) };
   }
   const stored = { dedupeKey: read.dedupeKey, businessCode: read.businessCode };

@@ -1,9 +1,9 @@
 import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job } from '../queue/types.js';
-import { inboundMetrics, type InboundMetrics } from './metrics.js';
+import { type InboundMetrics, inboundMetrics } from './metrics.js';
 import { createEventProcessor, type EventProcessor } from './processor.js';
-import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.js';
+import { INBOUND_QUEUE, type ProcessJobData, processJobOptions } from './queue.js';
 
 /**
  * Runs one processing job: its events go into the process's batches (several events per
@@ -13,7 +13,12 @@ import { INBOUND_QUEUE, processJobOptions, type ProcessJobData } from './queue.j
  * for the operator to see and retry. Events already processed are skipped when the job runs
  * again, so only the failed ones are retried.
  */
-export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, processor: EventProcessor, job: Job<ProcessJobData>): Promise<void> {
+export async function runProcessJob(
+  deps: ServiceDeps,
+  metrics: InboundMetrics,
+  processor: EventProcessor,
+  job: Job<ProcessJobData>,
+): Promise<void> {
   const final = job.retryCount >= job.retryLimit;
   const failures: string[] = [];
   const outcomes = await processor(job.data.eventIds);
@@ -23,23 +28,46 @@ export async function runProcessJob(deps: ServiceDeps, metrics: InboundMetrics, 
     failures.push(`event ${outcome.eventId}: ${message}`);
     await recordFailure(deps, metrics, outcome.eventId, message, final, job.retryCount + 1);
   }
-  if (failures.length > 0) throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
+  if (failures.length > 0)
+    throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
 }
 
-async function recordFailure(deps: ServiceDeps, metrics: InboundMetrics, eventId: number, message: string, final: boolean, attempt: number): Promise<void> {
+async function recordFailure(
+  deps: ServiceDeps,
+  metrics: InboundMetrics,
+  eventId: number,
+  message: string,
+  final: boolean,
+  attempt: number,
+): Promise<void> {
   const at = deps.clock.now();
   try {
     const event = await deps.store.inbox.get(eventId);
-    metrics.processingFailures.inc({ connection: event?.connection ?? 'unknown', kind: event?.kind ?? 'unknown', final: String(final) });
+    metrics.processingFailures.inc({
+      connection: event?.connection ?? 'unknown',
+      kind: event?.kind ?? 'unknown',
+      final: String(final),
+    });
     // One transaction: whoever sees the event failed sees its attempt in the history too.
     await deps.store.transaction(async (tx) => {
       await (final ? tx.inbox.markFailed(eventId, message, at) : tx.inbox.noteError(eventId, message, at));
-      if (event) await tx.inbox.recordAttemptOutcome({ eventId, connection: event.connection, outcome: final ? 'failed' : 'error', error: message, at });
+      if (event)
+        await tx.inbox.recordAttemptOutcome({
+          eventId,
+          connection: event.connection,
+          outcome: final ? 'failed' : 'error',
+          error: message,
+          at,
+        });
     });
   } catch (err) {
     deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
   }
-  (final ? deps.logger.error : deps.logger.warn).call(deps.logger, { eventId, attempt, err: message, final }, 'event processing failed');
+  (final ? deps.logger.error : deps.logger.warn).call(
+    deps.logger,
+    { eventId, attempt, err: message, final },
+    'event processing failed',
+  );
 }
 
 /**
@@ -63,11 +91,17 @@ export const inboundJobs: JobRegistration = {
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {
       if (e.name !== INBOUND_QUEUE || !e.dead) return;
-      onDeadJob(deps, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not mark the events of a dead job'));
+      onDeadJob(deps, e.id, e.error).catch((err: unknown) =>
+        deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not mark the events of a dead job'),
+      );
     });
     await deps.queue.work<ProcessJobData>(
       INBOUND_QUEUE,
-      { batchSize: deps.config.worker.batchSize, concurrency: deps.config.worker.concurrency, pollIntervalMs: deps.config.worker.pollIntervalMs },
+      {
+        batchSize: deps.config.worker.batchSize,
+        concurrency: deps.config.worker.concurrency,
+        pollIntervalMs: deps.config.worker.pollIntervalMs,
+      },
       (job) => runProcessJob(deps, metrics, processor, job),
     );
   },

@@ -8,7 +8,8 @@ function format(path: Path): string {
   return out || '(body)';
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The leaves that differ between two JSON values, as `{path, before, after}` (a member that is

@@ -37,7 +37,8 @@ export function parsePath(text: string): (string | number)[] {
       expectName = false;
     } else expectName = true;
   }
-  if (re.lastIndex !== text.length || parts.length === 0 || expectName) throw new PathError(`path "${text}" is not of the form a.b[0].c`);
+  if (re.lastIndex !== text.length || parts.length === 0 || expectName)
+    throw new PathError(`path "${text}" is not of the form a.b[0].c`);
   return parts;
 }
 
@@ -54,5 +55,8 @@ export function setPath(root: unknown, path: readonly (string | number)[], value
   }
   const base = root === undefined || root === null ? {} : root;
   if (typeof base !== 'object' || Array.isArray(base)) throw new PathError(`${head}: not an object here`);
-  return { ...(base as Record<string, unknown>), [head!]: setPath((base as Record<string, unknown>)[head!], rest, value) };
+  return {
+    ...(base as Record<string, unknown>),
+    [head!]: setPath((base as Record<string, unknown>)[head!], rest, value),
+  };
 }

@@ -18,7 +18,9 @@ export type ProcessResult =
   | { status: 'skipped'; reason: 'missing' | 'already_processed' | 'rejected' | 'quarantined' };
 
 /** One event's outcome in a batch: its result, or the error of its failed attempt (to retry). */
-export type BatchOutcome = { eventId: number; ok: true; result: ProcessResult } | { eventId: number; ok: false; error: Error };
+export type BatchOutcome =
+  | { eventId: number; ok: true; result: ProcessResult }
+  | { eventId: number; ok: false; error: Error };
 
 /**
  * Most events one transaction applies. On SQLite the receiver waits for the single writer while a
@@ -54,7 +56,8 @@ export async function processEvents(deps: ProcessDeps, eventIds: readonly number
   const ids = [...new Set(eventIds)];
   const outcomes = new Map<number, BatchOutcome>();
   for (let i = 0; i < ids.length; i += PROCESS_BATCH_MAX) {
-    for (const outcome of await processChunk(deps, ids.slice(i, i + PROCESS_BATCH_MAX))) outcomes.set(outcome.eventId, outcome);
+    for (const outcome of await processChunk(deps, ids.slice(i, i + PROCESS_BATCH_MAX)))
+      outcomes.set(outcome.eventId, outcome);
   }
   return eventIds.map((id) => outcomes.get(id)!);
 }
@@ -88,14 +91,25 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
   for (const { event, stored } of readable) {
     try {
       const code = stored.flow === 'reception' ? stored.payload.documentExternalCode : null;
-      const effects = effectsOf(event, stored, code === null ? undefined : documents.get(documentKey(event.connection, code)));
+      const effects = effectsOf(
+        event,
+        stored,
+        code === null ? undefined : documents.get(documentKey(event.connection, code)),
+      );
       ready.push({
         event,
         processed: {
           eventId: event.id,
           connection: event.connection,
           movements: effects.movements.map((m) => ({ ...m, at })),
-          confirmation: { connection: event.connection, type: effects.type, dedupeKey: effects.dedupeKey, sourceEventId: event.id, data: effects.data, at },
+          confirmation: {
+            connection: event.connection,
+            type: effects.type,
+            dedupeKey: effects.dedupeKey,
+            sourceEventId: event.id,
+            data: effects.data,
+            at,
+          },
         },
       });
     } catch (err) {
@@ -105,7 +119,8 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
 
   if (quarantine.length > 0) {
     await store.transaction((tx) => tx.processing.quarantine(quarantine, at));
-    for (const q of quarantine) outcomes.push({ eventId: q.eventId, ok: true, result: { status: 'quarantined', reason: q.reason } });
+    for (const q of quarantine)
+      outcomes.push({ eventId: q.eventId, ok: true, result: { status: 'quarantined', reason: q.reason } });
   }
   if (ready.length > 0) outcomes.push(...(await complete(deps, ready, at)));
   return outcomes;
@@ -115,11 +130,23 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
 async function complete(deps: ProcessDeps, ready: Ready[], at: Date): Promise<BatchOutcome[]> {
   const done = (r: Ready, c: { confirmationId: number; created: boolean }): BatchOutcome => {
     deps.metrics.processed.inc({ connection: r.event.connection, kind: r.event.kind });
-    deps.metrics.processingLagSeconds.observe({ kind: r.event.kind }, Math.max(0, at.getTime() - r.event.receivedAt.getTime()) / 1000);
-    return { eventId: r.event.id, ok: true, result: { status: 'processed', confirmationId: c.confirmationId, created: c.created } };
+    deps.metrics.processingLagSeconds.observe(
+      { kind: r.event.kind },
+      Math.max(0, at.getTime() - r.event.receivedAt.getTime()) / 1000,
+    );
+    return {
+      eventId: r.event.id,
+      ok: true,
+      result: { status: 'processed', confirmationId: c.confirmationId, created: c.created },
+    };
   };
   try {
-    const results = await deps.store.transaction((tx) => tx.processing.complete(ready.map((r) => r.processed), at));
+    const results = await deps.store.transaction((tx) =>
+      tx.processing.complete(
+        ready.map((r) => r.processed),
+        at,
+      ),
+    );
     return ready.map((r, i) => done(r, results[i]!));
   } catch (err) {
     if (ready.length === 1) return [{ eventId: ready[0]!.event.id, ok: false, error: toError(err) }];
@@ -142,7 +169,13 @@ async function skipped(store: Store, ids: number[], claimed: Set<number>): Promi
   for (const id of ids) {
     if (claimed.has(id)) continue;
     const event = await store.inbox.get(id);
-    const reason = !event ? 'missing' : event.status === 'processed' ? 'already_processed' : event.status === 'rejected' || event.status === 'rejected_by_erp' ? 'rejected' : 'quarantined';
+    const reason = !event
+      ? 'missing'
+      : event.status === 'processed'
+        ? 'already_processed'
+        : event.status === 'rejected' || event.status === 'rejected_by_erp'
+          ? 'rejected'
+          : 'quarantined';
     outcomes.push({ eventId: id, ok: true, result: { status: 'skipped', reason } });
   }
   return outcomes;
@@ -151,7 +184,10 @@ async function skipped(store: Store, ids: number[], claimed: Set<number>): Promi
 const documentKey = (connection: string, code: string) => `${connection}\u0000${code}`;
 
 /** The ordered lines of the documents the batch's receptions close, when the ERP pushed them. */
-async function orderedDocuments(store: Store, readable: { event: InboundEvent; stored: StoredPayload }[]): Promise<Map<string, QuantityLine[] | undefined>> {
+async function orderedDocuments(
+  store: Store,
+  readable: { event: InboundEvent; stored: StoredPayload }[],
+): Promise<Map<string, QuantityLine[] | undefined>> {
   const wanted = new Map<string, Set<string>>();
   for (const { event, stored } of readable) {
     if (stored.flow !== 'reception' || stored.payload.documentExternalCode === null) continue;

@@ -1,6 +1,6 @@
 import type { Store } from '../store/types.js';
 import { groupCommit } from './group-commit.js';
-import { PROCESS_BATCH_MAX, processEvents, type BatchOutcome, type ProcessDeps } from './process-event.js';
+import { type BatchOutcome, PROCESS_BATCH_MAX, type ProcessDeps, processEvents } from './process-event.js';
 
 /** Processes events; resolves with one outcome per id, in order. */
 export type EventProcessor = (eventIds: readonly number[]) => Promise<BatchOutcome[]>;
@@ -31,7 +31,13 @@ export function createEventProcessor(deps: ProcessDeps): EventProcessor {
   return async (eventIds) => {
     const settled = await Promise.allSettled(eventIds.map((id) => batches.submit(id)));
     return settled.map((s, i) =>
-      s.status === 'fulfilled' ? s.value : { eventId: eventIds[i]!, ok: false, error: s.reason instanceof Error ? s.reason : new Error(String(s.reason)) },
+      s.status === 'fulfilled'
+        ? s.value
+        : {
+            eventId: eventIds[i]!,
+            ok: false,
+            error: s.reason instanceof Error ? s.reason : new Error(String(s.reason)),
+          },
     );
   };
 }

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../lib/crypto.js';
 import { mayNeedPayloadCheck, NUL_MESSAGE, payloadIssue } from '../lib/nul.js';
-import { readWebhookPayload, type CanonicalPayload, type FieldProblem } from '../wms/webhooks-tolerant.js';
+import { type CanonicalPayload, type FieldProblem, readWebhookPayload } from '../wms/webhooks-tolerant.js';
 import { regularizationKeyOf } from './dedupe.js';
 import type { WebhookKind } from './kinds.js';
 
@@ -44,14 +44,28 @@ export function readDelivery(kind: WebhookKind, text: string): DeliveryReading {
   const mayNeedCheck = mayNeedPayloadCheck(text);
   if (kind !== 'stock-regularization') {
     const unstorable = mayNeedCheck ? payloadIssue(parsed, { nul: false }) : undefined;
-    if (unstorable) return { json: true, parsed, canonical: undefined, problems: [unstorable], closingDocumentCode: undefined, dedupeKey: undefined, businessCode: null, unstorable };
+    if (unstorable)
+      return {
+        json: true,
+        parsed,
+        canonical: undefined,
+        problems: [unstorable],
+        closingDocumentCode: undefined,
+        dedupeKey: undefined,
+        businessCode: null,
+        unstorable,
+      };
   }
   const reading = readWebhookPayload(kind, parsed);
   let { value: canonical, problems, closingDocumentCode } = reading;
   // What processing applies (the canonical fields, never the unknown members) must be storable;
   // a closingDocumentCode holding U+0000 cannot even identify the delivery.
   if (mayNeedCheck) {
-    const issue = canonical ? payloadIssue(canonical) : closingDocumentCode?.includes('\u0000') ? { path: 'closingDocumentCode', message: NUL_MESSAGE } : undefined;
+    const issue = canonical
+      ? payloadIssue(canonical)
+      : closingDocumentCode?.includes('\u0000')
+        ? { path: 'closingDocumentCode', message: NUL_MESSAGE }
+        : undefined;
     if (issue) {
       canonical = undefined;
       problems = [...problems, issue];
@@ -59,16 +73,36 @@ export function readDelivery(kind: WebhookKind, text: string): DeliveryReading {
     }
   }
   if (kind !== 'stock-regularization') {
-    return { json: true, parsed, canonical, problems, closingDocumentCode, dedupeKey: closingDocumentCode === undefined ? undefined : `${kind}:${closingDocumentCode}`, businessCode: closingDocumentCode ?? null };
+    return {
+      json: true,
+      parsed,
+      canonical,
+      problems,
+      closingDocumentCode,
+      dedupeKey: closingDocumentCode === undefined ? undefined : `${kind}:${closingDocumentCode}`,
+      businessCode: closingDocumentCode ?? null,
+    };
   }
   // A readable regularization is keyed on what it says (so repeats written differently are one
   // event); an unreadable one on its bytes, the only identity it has.
-  const dedupeKey = canonical && 'productExternalCode' in canonical ? regularizationKeyOf(canonical) : `${kind}:raw:${sha256Hex(text)}`;
-  return { json: true, parsed, canonical, problems, closingDocumentCode: undefined, dedupeKey, businessCode: productOf(parsed) };
+  const dedupeKey =
+    canonical && 'productExternalCode' in canonical ? regularizationKeyOf(canonical) : `${kind}:raw:${sha256Hex(text)}`;
+  return {
+    json: true,
+    parsed,
+    canonical,
+    problems,
+    closingDocumentCode: undefined,
+    dedupeKey,
+    businessCode: productOf(parsed),
+  };
 }
 
 function productOf(parsed: unknown): string | null {
-  const code = parsed !== null && typeof parsed === 'object' ? (parsed as { productExternalCode?: unknown }).productExternalCode : undefined;
+  const code =
+    parsed !== null && typeof parsed === 'object'
+      ? (parsed as { productExternalCode?: unknown }).productExternalCode
+      : undefined;
   return typeof code === 'string' && code.trim() !== '' && !code.includes('\u0000') ? code : null;
 }
 

@@ -5,7 +5,9 @@ import type { InboundEvent, InboxFilter, Store } from '../store/types.js';
 import type { InboundStatus } from '../store/values.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
 
-export type RetryResult = { ok: true; event: InboundEvent; jobId: string | null } | { ok: false; reason: 'not_found' | 'rejected' | 'pruned' };
+export type RetryResult =
+  | { ok: true; event: InboundEvent; jobId: string | null }
+  | { ok: false; reason: 'not_found' | 'rejected' | 'pruned' };
 
 interface RetryDeps {
   store: Store;
@@ -38,14 +40,20 @@ export async function retryEvent(deps: RetryDeps, id: number): Promise<RetryResu
 export const BULK_RETRY_STATUSES: readonly InboundStatus[] = ['failed', 'quarantined'];
 const CHUNK = 200;
 
-export type BulkRetryResult = { ok: true; matched: number; retried: number; dryRun: boolean } | { ok: false; problem: string };
+export type BulkRetryResult =
+  | { ok: true; matched: number; retried: number; dryRun: boolean }
+  | { ok: false; problem: string };
 
 /**
  * Retries every failed or quarantined event matching the filter (`status` may narrow it to one of
  * the two). `dryRun` only counts them. Events are reopened and queued in chunks, each chunk in one
  * transaction with its job; an event that left the retryable statuses meanwhile is skipped.
  */
-export async function retryMatching(deps: RetryDeps, filter: Omit<InboxFilter, 'statuses'>, options: { dryRun: boolean }): Promise<BulkRetryResult> {
+export async function retryMatching(
+  deps: RetryDeps,
+  filter: Omit<InboxFilter, 'statuses'>,
+  options: { dryRun: boolean },
+): Promise<BulkRetryResult> {
   if (filter.status && !BULK_RETRY_STATUSES.includes(filter.status)) {
     return { ok: false, problem: `status: a bulk retry applies to ${BULK_RETRY_STATUSES.join(' and ')} events only` };
   }
@@ -60,7 +68,8 @@ export async function retryMatching(deps: RetryDeps, filter: Omit<InboxFilter, '
     retried += await deps.store.transaction(async (tx) => {
       const reopened: number[] = [];
       for (const id of chunk) if (await tx.inbox.reopen(id, at)) reopened.push(id);
-      if (reopened.length > 0) await deps.queue.send(INBOUND_QUEUE, { eventIds: reopened }, { ...processJobOptions(deps.config), tx });
+      if (reopened.length > 0)
+        await deps.queue.send(INBOUND_QUEUE, { eventIds: reopened }, { ...processJobOptions(deps.config), tx });
       return reopened.length;
     });
   }

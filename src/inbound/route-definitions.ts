@@ -5,7 +5,9 @@ import { webhookAckSchema } from '../wms/webhooks.js';
 import { KINDS, type WebhookKind } from './kinds.js';
 
 const params = z.object({
-  connection: z.string().meta({ description: 'Name of the connection (one WMS tenant) the webhook is configured for', example: 'acme' }),
+  connection: z
+    .string()
+    .meta({ description: 'Name of the connection (one WMS tenant) the webhook is configured for', example: 'acme' }),
 });
 
 /**
@@ -34,15 +36,19 @@ export function webhookRoute(kind: WebhookKind) {
       200: {
         description:
           'Stored (or already stored, or quarantined): acknowledged. On a connection with ERP_CLOSE_ACK=sync, a close document is first ' +
-          'forwarded to the ERP: when the ERP refuses it, `{success:false, message}` with the ERP\'s message (stored as rejected_by_erp; ' +
+          "forwarded to the ERP: when the ERP refuses it, `{success:false, message}` with the ERP's message (stored as rejected_by_erp; " +
           'docs/erp-delivery.md)',
         content: { 'application/json': { schema: webhookAckSchema } },
       },
-      400: errorResponse('Not JSON, or a close document that is not an object or has no usable closingDocumentCode: `message` names it. Stored as rejected.'),
+      400: errorResponse(
+        'Not JSON, or a close document that is not an object or has no usable closingDocumentCode: `message` names it. Stored as rejected.',
+      ),
       401: errorResponse('Missing or wrong Basic credentials'),
       404: errorResponse('Unknown connection'),
       413: errorResponse('Body over the configured limit (BODY_LIMIT_BYTES)'),
-      415: errorResponse('The body is not JSON and the Content-Type is not application/json (a JSON body is read whatever its type). Stored as rejected.'),
+      415: errorResponse(
+        'The body is not JSON and the Content-Type is not application/json (a JSON body is read whatever its type). Stored as rejected.',
+      ),
       503: errorResponse('The event could not be stored; it was not acknowledged'),
     },
   });

@@ -5,7 +5,7 @@ import type { AppEnv } from '../lib/http.js';
 import { createAckWriter } from './ack-writer.js';
 import { webhookAuthenticator } from './auth.js';
 import { acknowledgeClose, closeAckMetrics, closeAckPlan } from './close-ack.js';
-import { ingest, type IngestContext } from './ingest.js';
+import { type IngestContext, ingest } from './ingest.js';
 import { WEBHOOK_KINDS } from './kinds.js';
 import { inboundMetrics, registerInboundGauges } from './metrics.js';
 import { webhookRoute } from './route-definitions.js';
@@ -46,10 +46,31 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
       const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
       const body = await c.req.text();
       const plan = closeAckPlan(connection, kind, deps.config);
-      const outcome = await ingest(ctx, { connection: connection.name, kind, contentType: c.req.header('content-type'), body, requestId: c.get('requestId'), ...plan });
+      const outcome = await ingest(ctx, {
+        connection: connection.name,
+        kind,
+        contentType: c.req.header('content-type'),
+        body,
+        requestId: c.get('requestId'),
+        ...plan,
+      });
       // ERP_CLOSE_ACK=sync: the ERP decides before the WMS gets its answer (close-ack.ts).
-      const answer = plan && outcome.ok ? await acknowledgeClose({ ...deps, log: c.get('log'), metrics: ackMetrics }, { connection, kind, body, ...outcome }) : undefined;
-      const label = outcome.ok ? (answer?.success === false ? 'rejected_by_erp' : outcome.duplicate && !answer ? 'duplicate' : 'accepted') : outcome.reason === 'unavailable' ? 'unavailable' : 'rejected';
+      const answer =
+        plan && outcome.ok
+          ? await acknowledgeClose(
+              { ...deps, log: c.get('log'), metrics: ackMetrics },
+              { connection, kind, body, ...outcome },
+            )
+          : undefined;
+      const label = outcome.ok
+        ? answer?.success === false
+          ? 'rejected_by_erp'
+          : outcome.duplicate && !answer
+            ? 'duplicate'
+            : 'accepted'
+        : outcome.reason === 'unavailable'
+          ? 'unavailable'
+          : 'rejected';
       metrics.ackSeconds.observe({ kind, outcome: label }, (performance.now() - started) / 1000);
       if (!outcome.ok) throw outcome.error;
       if (answer) return c.json(answer, 200);

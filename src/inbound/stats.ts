@@ -2,12 +2,16 @@ import { z } from '@hono/zod-openapi';
 import { INBOUND_STATUSES, type InboundStatus, type Store } from '../store/index.js';
 import { WEBHOOK_KINDS } from '../wms/webhooks.js';
 
-const statusCounts = z.record(z.enum(INBOUND_STATUSES), z.int()).openapi({ description: 'Events per status (every status, zeros included)' });
+const statusCounts = z
+  .record(z.enum(INBOUND_STATUSES), z.int())
+  .openapi({ description: 'Events per status (every status, zeros included)' });
 
 export const recentInboundSchema = z
   .object({
     since: z.string().openapi({ format: 'date-time' }),
-    kinds: z.array(z.object({ kind: z.string(), counts: statusCounts, total: z.int() })).openapi({ description: 'One row per webhook kind' }),
+    kinds: z
+      .array(z.object({ kind: z.string(), counts: statusCounts, total: z.int() }))
+      .openapi({ description: 'One row per webhook kind' }),
     totals: statusCounts,
     total: z.int(),
   })

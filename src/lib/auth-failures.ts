@@ -76,7 +76,10 @@ export class AuthFailureLimiter {
  */
 export function clientAddress(c: Context, trustProxyHops: number): string | undefined {
   if (trustProxyHops > 0) {
-    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const entry = hops[hops.length - trustProxyHops];
     if (entry) return entry;
   }
@@ -107,8 +110,14 @@ export class AuthFailures {
     const counter = (name: string, help: string) =>
       (registry.getSingleMetric(name) as Counter<'area' | 'scheme'> | undefined) ??
       new Counter({ name, help, labelNames: ['area', 'scheme'], registers: [registry] });
-    this.#failures = counter('wms_sync_auth_failures_total', 'Requests with missing or wrong credentials (area: webhooks, erp, admin, metrics)');
-    this.#limited = counter('wms_sync_auth_limited_total', 'Failed authentications answered 429: the client address was over AUTH_FAILURE_LIMIT');
+    this.#failures = counter(
+      'wms_sync_auth_failures_total',
+      'Requests with missing or wrong credentials (area: webhooks, erp, admin, metrics)',
+    );
+    this.#limited = counter(
+      'wms_sync_auth_limited_total',
+      'Failed authentications answered 429: the client address was over AUTH_FAILURE_LIMIT',
+    );
   }
 
   /** The error to throw for a failed authentication: `unauthorized` itself, or a 429. */
@@ -119,9 +128,15 @@ export class AuthFailures {
     const wait = address === undefined ? undefined : this.limiter.fail(address);
     if (wait === undefined) return unauthorized;
     this.#limited.inc({ area, scheme });
-    return new AppError(429, 'too_many_requests', `Too many failed authentications from this address; retry in ${wait} s`, undefined, {
-      'Retry-After': String(wait),
-    });
+    return new AppError(
+      429,
+      'too_many_requests',
+      `Too many failed authentications from this address; retry in ${wait} s`,
+      undefined,
+      {
+        'Retry-After': String(wait),
+      },
+    );
   }
 }
 

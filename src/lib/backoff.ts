@@ -36,7 +36,11 @@ export function backoffCapMs(policy: BackoffPolicy, retry: number): number {
 
 /** Delay before the next attempt, after `retry` earlier retries. */
 export function backoffDelayMs(policy: BackoffPolicy, retry: number, options: DelayOptions = {}): number {
-  return withRetryAfter(jittered(backoffCapMs(policy, retry), policy.jitter ?? 'full', options.random), policy.maxMs, options.retryAfterMs);
+  return withRetryAfter(
+    jittered(backoffCapMs(policy, retry), policy.jitter ?? 'full', options.random),
+    policy.maxMs,
+    options.retryAfterMs,
+  );
 }
 
 /**
@@ -61,7 +65,8 @@ function jittered(cap: number, jitter: NonNullable<BackoffPolicy['jitter']>, ran
 }
 
 function withRetryAfter(delay: number, maxMs: number, retryAfterMs: number | undefined): number {
-  const honoured = retryAfterMs === undefined || !Number.isFinite(retryAfterMs) ? 0 : Math.min(Math.max(0, retryAfterMs), maxMs);
+  const honoured =
+    retryAfterMs === undefined || !Number.isFinite(retryAfterMs) ? 0 : Math.min(Math.max(0, retryAfterMs), maxMs);
   return Math.round(Math.max(delay, honoured));
 }
 
@@ -105,7 +110,10 @@ export async function retryWithBackoff<T>(fn: (attempt: number) => Promise<T>, o
       return await fn(attempt);
     } catch (err) {
       if (attempt >= options.attempts || !options.retryable(err)) throw err;
-      const delayMs = backoffDelayMs(options.policy, attempt - 1, { retryAfterMs: options.retryAfterMs?.(err), random: (options.random ?? Math.random)() });
+      const delayMs = backoffDelayMs(options.policy, attempt - 1, {
+        retryAfterMs: options.retryAfterMs?.(err),
+        random: (options.random ?? Math.random)(),
+      });
       await sleep(delayMs, undefined, options.signal ? { signal: options.signal } : {});
     }
   }

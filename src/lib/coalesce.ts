@@ -41,7 +41,10 @@ interface Waiting<I, O> {
   reject: (err: unknown) => void;
 }
 
-export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: CoalesceOptions<I>): (input: I) => Promise<O> {
+export function coalesce<I, O>(
+  run: (inputs: I[]) => Promise<O[]>,
+  options: CoalesceOptions<I>,
+): (input: I) => Promise<O> {
   const waiting: Waiting<I, O>[] = [];
   const defer = options.defer ?? deferDefault;
   const linger = options.lingerMs ?? 0;
@@ -76,20 +79,22 @@ export function coalesce<I, O>(run: (inputs: I[]) => Promise<O[]>, options: Coal
     while (inFlight < options.maxInFlight && waiting.length > 0) {
       const batch = takeBatch();
       inFlight += 1;
-      void run(batch.map((c) => c.input)).then(
-        (outputs) => {
-          if (outputs.length !== batch.length) {
-            const err = new Error(`coalesce: ${outputs.length} outputs for ${batch.length} inputs`);
+      void run(batch.map((c) => c.input))
+        .then(
+          (outputs) => {
+            if (outputs.length !== batch.length) {
+              const err = new Error(`coalesce: ${outputs.length} outputs for ${batch.length} inputs`);
+              for (const c of batch) c.reject(err);
+            } else for (const [i, c] of batch.entries()) c.resolve(outputs[i]!);
+          },
+          (err: unknown) => {
             for (const c of batch) c.reject(err);
-          } else batch.forEach((c, i) => c.resolve(outputs[i]!));
-        },
-        (err: unknown) => {
-          for (const c of batch) c.reject(err);
-        },
-      ).finally(() => {
-        inFlight -= 1;
-        schedule();
-      });
+          },
+        )
+        .finally(() => {
+          inFlight -= 1;
+          schedule();
+        });
     }
   };
 

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import {
   assertUniqueNames,
   CONNECTION_ENV_NAMES,
-  sharedErpToken,
-  connectionInputSchema,
-  toConnectionConfig,
   type ConnectionConfig,
   type ConnectionInput,
+  connectionInputSchema,
+  sharedErpToken,
+  toConnectionConfig,
 } from './connections.js';
 import { formatPath } from './zod-issues.js';
 
@@ -38,7 +38,10 @@ const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3
 /** `0,5s,5m,2h`: delays in ms (a bare number is seconds). */
 const durationList = z
   .string()
-  .regex(/^\s*\d+(ms|s|m|h|d)?\s*(,\s*\d+(ms|s|m|h|d)?\s*){0,49}$/, 'expected at most 50 comma-separated durations such as 0,5s,5m,30m,2h');
+  .regex(
+    /^\s*\d+(ms|s|m|h|d)?\s*(,\s*\d+(ms|s|m|h|d)?\s*){0,49}$/,
+    'expected at most 50 comma-separated durations such as 0,5s,5m,30m,2h',
+  );
 const durationsMs = (v: string) =>
   v.split(',').map((part) => {
     const [, n, unit] = /^(\d+)(ms|s|m|h|d)?$/.exec(part.trim())!;
@@ -57,7 +60,10 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL (leave unset for SQLite)')
     .optional(),
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier').default('public'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier')
+    .default('public'),
   DATA_DIR: z.string().min(1).default('./data'),
   SQLITE_FILE: optionalString,
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
@@ -150,7 +156,9 @@ export interface Config {
   host: string;
   publicUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
-  database: { kind: 'sqlite'; file: string; synchronous: 'normal' | 'full' } | { kind: 'postgres'; url: string; poolSize: number; schema: string };
+  database:
+    | { kind: 'sqlite'; file: string; synchronous: 'normal' | 'full' }
+    | { kind: 'postgres'; url: string; poolSize: number; schema: string };
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
@@ -165,7 +173,13 @@ export interface Config {
    * Webhook receiver and processing. `batchMax`: most deliveries acknowledged by one commit (1 turns
    * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
    */
-  inbound: { batchMax: number; commitConcurrency: number; retryLimit: number; retryDelaySeconds: number; leaseSeconds: number };
+  inbound: {
+    batchMax: number;
+    commitConcurrency: number;
+    retryLimit: number;
+    retryDelaySeconds: number;
+    leaseSeconds: number;
+  };
   /** Synchronous close acknowledgement (connections with `erpCloseAck: 'sync'`): how long the ERP may take to decide. */
   erpCloseAck: { timeoutMs: number };
   wms: { timeoutMs: number; maxConcurrency: number; initialConcurrency: number };
@@ -175,7 +189,13 @@ export interface Config {
    * Stock reconciliation: `cron` null when scheduled runs are off; `products` = which products a
    * run checks (`wms`: every code endpoint 6 lists; `synced`: the ERP's products synced through wms-sync).
    */
-  reconcile: { cron: string | null; products: 'wms' | 'synced'; batchSize: number; parallelism: number; settleSeconds: number };
+  reconcile: {
+    cron: string | null;
+    products: 'wms' | 'synced';
+    batchSize: number;
+    parallelism: number;
+    settleSeconds: number;
+  };
   connections: ConnectionConfig[];
   /**
    * Pushing the feed to the ERP (issue 13; connections with `erpWebhook`): `retryScheduleMs[i]` is
@@ -184,7 +204,14 @@ export interface Config {
    * opens after `breakerFailures` consecutive failures and probes every `breakerProbeMs`; other
    * processes' new events are found within `pollMs`.
    */
-  delivery: { retryScheduleMs: number[]; timeoutMs: number; concurrency: number; breakerFailures: number; breakerProbeMs: number; pollMs: number };
+  delivery: {
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    concurrency: number;
+    breakerFailures: number;
+    breakerProbeMs: number;
+    pollMs: number;
+  };
   /** The operators' API (/admin/v1) and console: off when `token` is unset; console sessions last `sessionHours`. */
   admin: { token: string | undefined; sessionHours: number };
   /**
@@ -240,13 +267,18 @@ export function loadConfig(source: Source = process.env): Config {
   const env = parsed.data;
   const connections = env.CONNECTIONS_FILE ? connectionsFromFile(env.CONNECTIONS_FILE) : connectionFromEnv(env);
   const duplicate = assertUniqueNames(connections);
-  if (duplicate) throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connection name "${duplicate}" appears twice`);
+  if (duplicate)
+    throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connection name "${duplicate}" appears twice`);
   if (env.WORKER_THREAD && env.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration: WORKER_THREAD: applies to SQLite only; on Postgres run `wms-sync worker` processes beside `serve`');
+    throw new ConfigError(
+      'Invalid configuration: WORKER_THREAD: applies to SQLite only; on Postgres run `wms-sync worker` processes beside `serve`',
+    );
   }
   const shared = sharedErpToken(connections);
   if (shared) {
-    throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connections "${shared[0]}" and "${shared[1]}" have the same erpApiToken; each needs its own`);
+    throw new ConfigError(
+      `Invalid configuration: CONNECTIONS_FILE: connections "${shared[0]}" and "${shared[1]}" have the same erpApiToken; each needs its own`,
+    );
   }
 
   return {
@@ -257,11 +289,20 @@ export function loadConfig(source: Source = process.env): Config {
     logLevel: env.LOG_LEVEL,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, schema: env.DATABASE_SCHEMA }
-      : { kind: 'sqlite', file: env.SQLITE_FILE ?? join(env.DATA_DIR, 'wms-sync.db'), synchronous: env.SQLITE_SYNCHRONOUS },
+      : {
+          kind: 'sqlite',
+          file: env.SQLITE_FILE ?? join(env.DATA_DIR, 'wms-sync.db'),
+          synchronous: env.SQLITE_SYNCHRONOUS,
+        },
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
-    worker: { concurrency: env.WORKER_CONCURRENCY, batchSize: env.WORKER_BATCH_SIZE, pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS, thread: env.WORKER_THREAD },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      batchSize: env.WORKER_BATCH_SIZE,
+      pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS,
+      thread: env.WORKER_THREAD,
+    },
     inbound: {
       batchMax: env.WEBHOOK_BATCH_MAX,
       commitConcurrency: env.WEBHOOK_COMMIT_CONCURRENCY,
@@ -270,7 +311,11 @@ export function loadConfig(source: Source = process.env): Config {
       leaseSeconds: env.INBOUND_LEASE_SECONDS,
     },
     erpCloseAck: { timeoutMs: env.ERP_CLOSE_ACK_TIMEOUT_MS },
-    wms: { timeoutMs: env.WMS_TIMEOUT_MS, maxConcurrency: env.WMS_MAX_CONCURRENCY, initialConcurrency: Math.min(env.WMS_INITIAL_CONCURRENCY, env.WMS_MAX_CONCURRENCY) },
+    wms: {
+      timeoutMs: env.WMS_TIMEOUT_MS,
+      maxConcurrency: env.WMS_MAX_CONCURRENCY,
+      initialConcurrency: Math.min(env.WMS_INITIAL_CONCURRENCY, env.WMS_MAX_CONCURRENCY),
+    },
     outbound: {
       maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
       retryBaseMs: env.OUTBOUND_RETRY_BASE_MS,
@@ -295,7 +340,11 @@ export function loadConfig(source: Source = process.env): Config {
     },
     admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
-    authFailures: { limit: env.AUTH_FAILURE_LIMIT, windowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000, trustProxyHops: env.TRUST_PROXY_HOPS },
+    authFailures: {
+      limit: env.AUTH_FAILURE_LIMIT,
+      windowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000,
+      trustProxyHops: env.TRUST_PROXY_HOPS,
+    },
     retention: {
       inboundDays: env.INBOUND_RETENTION_DAYS,
       rejectedDays: env.INBOUND_REJECTED_RETENTION_DAYS,
@@ -332,12 +381,20 @@ function isCron(value: string): boolean {
 
 function describe(issue: z.core.$ZodIssue, received: string | undefined): string {
   if (received === undefined && issue.code === 'invalid_type') return 'required';
-  const shown = received === undefined ? '' : ` (got "${received.length > 40 ? `${received.slice(0, 40)}…` : received}")`;
+  const shown =
+    received === undefined ? '' : ` (got "${received.length > 40 ? `${received.slice(0, 40)}…` : received}")`;
   return `${issue.message}${shown}`;
 }
 
 function connectionFromEnv(env: Env): ConnectionConfig[] {
-  const wmsKeys = ['WMS_BASE_URL', 'WMS_CLIENT_ID', 'WMS_CLIENT_SECRET', 'WEBHOOK_USERNAME', 'WEBHOOK_PASSWORD', 'ERP_API_TOKEN'] as const;
+  const wmsKeys = [
+    'WMS_BASE_URL',
+    'WMS_CLIENT_ID',
+    'WMS_CLIENT_SECRET',
+    'WEBHOOK_USERNAME',
+    'WEBHOOK_PASSWORD',
+    'ERP_API_TOKEN',
+  ] as const;
   if (!wmsKeys.some((k) => env[k] !== undefined)) return [];
   const input: Record<keyof ConnectionInput, string | undefined> = {
     name: env.CONNECTION_NAME,
@@ -379,7 +436,9 @@ function connectionsFromFile(file: string): ConnectionConfig[] {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: cannot read ${file} as JSON (${(err as Error).message})`);
+    throw new ConfigError(
+      `Invalid configuration: CONNECTIONS_FILE: cannot read ${file} as JSON (${(err as Error).message})`,
+    );
   }
   const parsed = z.array(connectionInputSchema).min(1, 'expected at least one connection').safeParse(raw);
   if (!parsed.success) {

@@ -40,13 +40,20 @@ const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 /** Standard Webhooks' secret form: `whsec_` then base64 of at least 24 random bytes. */
 const webhookSecret = z
   .string()
-  .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'expected a Standard Webhooks secret: "whsec_" then base64 (wms-sync connections secret prints one)');
+  .regex(
+    /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+    'expected a Standard Webhooks secret: "whsec_" then base64 (wms-sync connections secret prints one)',
+  );
 
 /** `a,b` in the environment, or a list in CONNECTIONS_FILE; every name must be a feed type. */
 const feedTypes = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((t) => t.trim()).filter((t) => t !== ''))
-  .pipe(z.array(z.enum(CONFIRMATION_TYPES, { error: `expected feed types among ${CONFIRMATION_TYPES.join(', ')}` })).min(1, 'expected at least one feed type'));
+  .pipe(
+    z
+      .array(z.enum(CONFIRMATION_TYPES, { error: `expected feed types among ${CONFIRMATION_TYPES.join(', ')}` }))
+      .min(1, 'expected at least one feed type'),
+  );
 
 const name = z
   .string()
@@ -81,22 +88,48 @@ export const connectionInputSchema = z
   })
   .superRefine((c, ctx) => {
     if (c.wmsAuthMode === 'oauth2') {
-      if (!c.wmsAuthUrl) ctx.addIssue({ code: 'custom', path: ['wmsAuthUrl'], message: 'required when the auth mode is oauth2' });
-      if (!c.wmsAudience) ctx.addIssue({ code: 'custom', path: ['wmsAudience'], message: 'required when the auth mode is oauth2' });
+      if (!c.wmsAuthUrl)
+        ctx.addIssue({ code: 'custom', path: ['wmsAuthUrl'], message: 'required when the auth mode is oauth2' });
+      if (!c.wmsAudience)
+        ctx.addIssue({ code: 'custom', path: ['wmsAudience'], message: 'required when the auth mode is oauth2' });
     }
     if (c.wmsAuthGrant === 'password') {
-      if (c.wmsAuthMode !== 'oauth2') ctx.addIssue({ code: 'custom', path: ['wmsAuthGrant'], message: 'the password grant is option B: needs the auth mode oauth2' });
-      if (!c.wmsAuthUsername) ctx.addIssue({ code: 'custom', path: ['wmsAuthUsername'], message: 'required when the auth grant is password' });
-      if (!c.wmsAuthPassword) ctx.addIssue({ code: 'custom', path: ['wmsAuthPassword'], message: 'required when the auth grant is password' });
+      if (c.wmsAuthMode !== 'oauth2')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['wmsAuthGrant'],
+          message: 'the password grant is option B: needs the auth mode oauth2',
+        });
+      if (!c.wmsAuthUsername)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['wmsAuthUsername'],
+          message: 'required when the auth grant is password',
+        });
+      if (!c.wmsAuthPassword)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['wmsAuthPassword'],
+          message: 'required when the auth grant is password',
+        });
     }
     if (c.erpWebhookUrl && !c.erpWebhookSecret) {
-      ctx.addIssue({ code: 'custom', path: ['erpWebhookSecret'], message: 'required when the ERP webhook URL is set (wms-sync connections secret prints one)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['erpWebhookSecret'],
+        message: 'required when the ERP webhook URL is set (wms-sync connections secret prints one)',
+      });
     }
     for (const key of ['erpWebhookSecret', 'erpWebhookPreviousSecret', 'erpWebhookEvents'] as const) {
-      if (c[key] !== undefined && !c.erpWebhookUrl) ctx.addIssue({ code: 'custom', path: [key], message: 'needs the ERP webhook URL' });
+      if (c[key] !== undefined && !c.erpWebhookUrl)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'needs the ERP webhook URL' });
     }
     if (c.erpCloseAck === 'sync' && !c.erpWebhookUrl) {
-      ctx.addIssue({ code: 'custom', path: ['erpCloseAck'], message: 'sync needs the ERP webhook URL: the close document is forwarded there' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['erpCloseAck'],
+        message: 'sync needs the ERP webhook URL: the close document is forwarded there',
+      });
     }
     if (!!c.webhookPreviousUsername !== !!c.webhookPreviousPassword) {
       ctx.addIssue({
@@ -132,7 +165,9 @@ export function toConnectionConfig(c: z.output<typeof connectionInputSchema>): C
       ? {
           erpWebhook: {
             url: c.erpWebhookUrl,
-            secrets: c.erpWebhookPreviousSecret ? [c.erpWebhookSecret, c.erpWebhookPreviousSecret] : [c.erpWebhookSecret],
+            secrets: c.erpWebhookPreviousSecret
+              ? [c.erpWebhookSecret, c.erpWebhookPreviousSecret]
+              : [c.erpWebhookSecret],
             events: c.erpWebhookEvents ?? [...CONFIRMATION_TYPES],
           },
         }

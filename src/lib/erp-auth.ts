@@ -25,7 +25,14 @@ export function erpAuth(connections: ConnectionRegistry): MiddlewareHandler<ErpE
     if (!match) throw authRefusal(c, 'erp', 'bearer', unauthorized('Missing bearer token', CHALLENGE));
     const connection = connections.byErpToken(match[1]!);
     if (!connection) {
-      throw authRefusal(c, 'erp', 'bearer', unauthorized('Invalid bearer token', { 'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"` }));
+      throw authRefusal(
+        c,
+        'erp',
+        'bearer',
+        unauthorized('Invalid bearer token', {
+          'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"`,
+        }),
+      );
     }
     c.set('connection', connection);
     await next();

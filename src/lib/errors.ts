@@ -36,8 +36,7 @@ export function errorBody(err: AppError, requestId?: string): ErrorBody {
   };
 }
 
-export const badRequest = (message: string, details?: unknown) =>
-  new AppError(400, 'bad_request', message, details);
+export const badRequest = (message: string, details?: unknown) => new AppError(400, 'bad_request', message, details);
 export const validationFailed = (message: string, details?: unknown) =>
   new AppError(400, 'validation_failed', message, details);
 export const unauthorized = (message = 'Missing or invalid credentials', headers?: Record<string, string>) =>

@@ -34,7 +34,10 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
   };
 }
 
-export function bodyLimit(maxBytes: number, tooLarge: () => Error = () => payloadTooLarge(maxBytes)): MiddlewareHandler {
+export function bodyLimit(
+  maxBytes: number,
+  tooLarge: () => Error = () => payloadTooLarge(maxBytes),
+): MiddlewareHandler {
   const streaming = honoBodyLimit({
     maxSize: maxBytes,
     onError: () => {
@@ -72,7 +75,10 @@ export const onError: ErrorHandler = (err, ctx) => {
 
 export const onNotFound: NotFoundHandler = (c) =>
   c.json(
-    errorBody(new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`), (c as unknown as Context<AppEnv>).get('requestId')),
+    errorBody(
+      new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`),
+      (c as unknown as Context<AppEnv>).get('requestId'),
+    ),
     404,
   );
 

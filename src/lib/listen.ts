@@ -15,7 +15,10 @@ export interface Listening {
 }
 
 /** Serves a fetch handler (a Hono app's `fetch`) on host:port; port 0 picks a free port. */
-export function listen(fetch: (req: Request) => Response | Promise<Response>, options: { port: number; host: string }): Promise<Listening> {
+export function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  options: { port: number; host: string },
+): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port: options.port, hostname: options.host }) as Server;
     server.once('error', reject);

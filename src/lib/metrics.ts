@@ -1,4 +1,4 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 
 /**
  * One Prometheus registry per running service (never prom-client's global one), so that tests

@@ -1,4 +1,4 @@
-import { formatPath, type FieldIssue } from './zod-issues.js';
+import { type FieldIssue, formatPath } from './zod-issues.js';
 
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
@@ -50,7 +50,8 @@ export function payloadIssue(value: unknown, options: { nul?: boolean } = {}): F
       for (let i = 0; i < v.length; i++) children.push({ value: v[i], key: i, parent: node, depth });
     } else {
       for (const [key, member] of Object.entries(v)) {
-        if (nul && key.includes('\u0000')) return { path: pathOf(node, key.replaceAll('\u0000', '\\u0000')), message: NUL_MESSAGE };
+        if (nul && key.includes('\u0000'))
+          return { path: pathOf(node, key.replaceAll('\u0000', '\\u0000')), message: NUL_MESSAGE };
         children.push({ value: member, key, parent: node, depth });
       }
     }

@@ -15,7 +15,9 @@ export async function probe(check: () => Promise<void>, timeoutMs: number): Prom
   try {
     await Promise.race([
       check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
+      ),
     ]);
     return { ok: true, message: 'ok', ms: ms() };
   } catch (err) {

@@ -13,7 +13,8 @@ export function packageRoot(name: string): string {
   let dir = dirname(fileURLToPath(import.meta.resolve(name)));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
+      return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`cannot find the root folder of package ${name}`);
     dir = parent;
@@ -41,7 +42,11 @@ export function staticFile(file: string, contentType: string): (c: Context) => R
   const load = (): Loaded => {
     if (loaded) return loaded;
     const body = readFileSync(file);
-    loaded = { body, gzip: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+    loaded = {
+      body,
+      gzip: gzipSync(body),
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    };
     return loaded;
   };
   return (c) => {
@@ -61,7 +66,10 @@ export function staticFile(file: string, contentType: string): (c: Context) => R
 
 /** Scalar's API reference bundle (`@scalar/api-reference`, browser build), served by /docs pages. */
 export function scalarBundle(): (c: Context) => Response {
-  return staticFile(packageFile('@scalar/api-reference', 'dist/browser/standalone.js'), 'text/javascript; charset=utf-8');
+  return staticFile(
+    packageFile('@scalar/api-reference', 'dist/browser/standalone.js'),
+    'text/javascript; charset=utf-8',
+  );
 }
 
 /**

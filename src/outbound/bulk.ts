@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../lib/zod-issues.js';
 import type { OutboundRecord, OutboundState, OutboxRepo } from '../store/index.js';
-import { KINDS, MAX_BATCH_ITEMS, type IntakeKind } from './entities.js';
+import { type IntakeKind, KINDS, MAX_BATCH_ITEMS } from './entities.js';
 import type { FileItem } from './files.js';
 import { acceptBatch, type IntakeDeps } from './intake.js';
 
@@ -14,14 +14,25 @@ export interface BulkLoad {
 }
 
 /** Takes a file's items in through the same path as the batch API, MAX_BATCH_ITEMS at a time. */
-export async function loadItems(deps: IntakeDeps, connection: string, kind: IntakeKind, items: readonly FileItem[]): Promise<BulkLoad> {
+export async function loadItems(
+  deps: IntakeDeps,
+  connection: string,
+  kind: IntakeKind,
+  items: readonly FileItem[],
+): Promise<BulkLoad> {
   const load: BulkLoad = { read: items.length, invalid: [], queued: 0, unchanged: 0, recordIds: [] };
   for (let start = 0; start < items.length; start += MAX_BATCH_ITEMS) {
     const chunk = items.slice(start, start + MAX_BATCH_ITEMS);
-    const results = await acceptBatch(deps, connection, kind, chunk.map((i) => i.value));
+    const results = await acceptBatch(
+      deps,
+      connection,
+      kind,
+      chunk.map((i) => i.value),
+    );
     const codes: string[] = [];
     for (const r of results) {
-      if (r.result === 'invalid') load.invalid.push({ source: chunk[r.index]!.source, externalCode: r.externalCode, errors: r.errors ?? [] });
+      if (r.result === 'invalid')
+        load.invalid.push({ source: chunk[r.index]!.source, externalCode: r.externalCode, errors: r.errors ?? [] });
       else {
         load[r.result] += 1;
         codes.push(r.externalCode!);
@@ -55,19 +66,32 @@ export async function followSync(
   for (;;) {
     const counts = await deps.store.outbox.summarize(recordIds);
     options.onTick?.(counts);
-    if (counts.pending === 0 || stopped || (options.deadline !== undefined && Date.now() >= options.deadline)) return counts;
+    if (counts.pending === 0 || stopped || (options.deadline !== undefined && Date.now() >= options.deadline))
+      return counts;
     const wait = typeof options.intervalMs === 'number' ? options.intervalMs : options.intervalMs(counts);
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
 /** The failed records of a load, for the summary (the first `limit`). */
-export async function failedOf(deps: Pick<IntakeDeps, 'store'>, connection: string, kind: IntakeKind, recordIds: readonly number[], limit: number): Promise<OutboundRecord[]> {
+export async function failedOf(
+  deps: Pick<IntakeDeps, 'store'>,
+  connection: string,
+  kind: IntakeKind,
+  recordIds: readonly number[],
+  limit: number,
+): Promise<OutboundRecord[]> {
   const ids = new Set(recordIds);
   const out: OutboundRecord[] = [];
   let afterId = 0;
   while (out.length < limit) {
-    const page = await deps.store.outbox.list({ connection, entity: KINDS[kind].entity, state: 'failed', limit: 500, afterId });
+    const page = await deps.store.outbox.list({
+      connection,
+      entity: KINDS[kind].entity,
+      state: 'failed',
+      limit: 500,
+      afterId,
+    });
     if (page.length === 0) break;
     out.push(...page.filter((r) => ids.has(r.id)));
     afterId = page.at(-1)!.id;

@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../lib/zod-issues.js';
 import type { OutboundEntity } from '../store/index.js';
-import { DOT_SEGMENT_MESSAGE, isDotSegment, type Document } from '../wms/index.js';
+import { DOT_SEGMENT_MESSAGE, type Document, isDotSegment } from '../wms/index.js';
 
 /**
  * The codes of a payload that wms-sync will send in a URL path: its own externalCode (endpoints
@@ -17,7 +17,8 @@ export function dotSegmentIssues(entity: OutboundEntity, payload: Record<string,
   check('externalCode', payload.externalCode);
   if (entity === 'document') {
     const doc = payload as Partial<Document>;
-    (doc.lines ?? []).forEach((line, i) => check(`lines[${i}].productExternalCode`, line.productExternalCode));
+    for (const [i, line] of (doc.lines ?? []).entries())
+      check(`lines[${i}].productExternalCode`, line.productExternalCode);
     check('deliveryPointExternalCode', doc.deliveryPointExternalCode);
   }
   return issues;

@@ -16,7 +16,12 @@ export interface KindInfo {
 
 export const KINDS: Record<IntakeKind, KindInfo> = {
   products: { kind: 'products', entity: 'product', schema: productSchema, label: 'product' },
-  'delivery-points': { kind: 'delivery-points', entity: 'delivery-point', schema: deliveryPointSchema, label: 'delivery point' },
+  'delivery-points': {
+    kind: 'delivery-points',
+    entity: 'delivery-point',
+    schema: deliveryPointSchema,
+    label: 'delivery point',
+  },
   documents: { kind: 'documents', entity: 'document', schema: documentSchema, label: 'document' },
 };
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { z } from 'zod';
-import { KINDS, type IntakeKind } from './entities.js';
+import { type IntakeKind, KINDS } from './entities.js';
 
 export class FileFormatError extends Error {}
 
@@ -35,7 +35,8 @@ function fromJson(text: string): FileItem[] {
     throw new FileFormatError(`not valid JSON: ${(err as Error).message}`);
   }
   const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
-  if (!Array.isArray(items)) throw new FileFormatError('expected a JSON array of items, or an object with an "items" array');
+  if (!Array.isArray(items))
+    throw new FileFormatError('expected a JSON array of items, or an object with an "items" array');
   return items.map((v, i) => ({ source: `item ${i}`, value: v }));
 }
 
@@ -47,15 +48,21 @@ function fromCsv(kind: IntakeKind, text: string): FileItem[] {
     throw new FileFormatError(`not valid CSV: ${(err as Error).message}`);
   }
   const schema = KINDS[kind].schema;
-  if (kind !== 'documents') return rows.map((row, i) => ({ source: `row ${i + 2}`, value: build(schema, Object.entries(row)) }));
+  if (kind !== 'documents')
+    return rows.map((row, i) => ({ source: `row ${i + 2}`, value: build(schema, Object.entries(row)) }));
 
   const documents = new Map<string, { source: string; value: Record<string, unknown> }>();
   const order: FileItem[] = [];
   rows.forEach((row, i) => {
     const source = `row ${i + 2}`;
     const entries = Object.entries(row);
-    const head = build(schema, entries.filter(([k]) => !k.startsWith('lines.')));
-    const lineEntries = entries.filter(([k]) => k.startsWith('lines.')).map(([k, v]) => [`lines.0.${k.slice(6)}`, v] as [string, string]);
+    const head = build(
+      schema,
+      entries.filter(([k]) => !k.startsWith('lines.')),
+    );
+    const lineEntries = entries
+      .filter(([k]) => k.startsWith('lines.'))
+      .map(([k, v]) => [`lines.0.${k.slice(6)}`, v] as [string, string]);
     const line = (build(schema, lineEntries).lines as unknown[] | undefined)?.[0];
     const code = String(head.externalCode ?? `(${source})`);
     let doc = documents.get(code);
@@ -95,7 +102,8 @@ const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.de
 
 function unwrap(s: z.ZodType | undefined): z.ZodType | undefined {
   let current = s;
-  while (current && (defOf(current).type === 'optional' || defOf(current).type === 'nullable')) current = defOf(current).innerType;
+  while (current && (defOf(current).type === 'optional' || defOf(current).type === 'nullable'))
+    current = defOf(current).innerType;
   return current;
 }
 

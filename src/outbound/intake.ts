@@ -6,7 +6,7 @@ import { fieldIssues } from '../lib/zod-issues.js';
 import type { Queue } from '../queue/types.js';
 import type { OutboundEntity, OutboundRecord, Store, StoreTx } from '../store/index.js';
 import { dotSegmentIssues } from './codes.js';
-import { KINDS, type IntakeKind } from './entities.js';
+import { type IntakeKind, KINDS } from './entities.js';
 import { normalizePayload, payloadHash } from './payload.js';
 import { PUSH_QUEUE, type PushJob } from './push/jobs.js';
 
@@ -35,11 +35,24 @@ interface Desired {
   payload: Record<string, unknown>;
 }
 
-async function upsertAll(tx: StoreTx, queue: Queue, connection: string, items: Desired[], at: Date): Promise<Accepted[]> {
+async function upsertAll(
+  tx: StoreTx,
+  queue: Queue,
+  connection: string,
+  items: Desired[],
+  at: Date,
+): Promise<Accepted[]> {
   const accepted = await tx.outbox.upsertMany(
     items.map((item) => {
       const payload = normalizePayload(item.payload);
-      return { connection, entity: item.entity, externalCode: String(payload.externalCode), payload, payloadHash: payloadHash(payload), at };
+      return {
+        connection,
+        entity: item.entity,
+        externalCode: String(payload.externalCode),
+        payload,
+        payloadHash: payloadHash(payload),
+        at,
+      };
     }),
   );
   const jobs = accepted.filter((a) => a.changed).map((a) => ({ data: { recordId: a.record.id } satisfies PushJob }));
@@ -49,13 +62,21 @@ async function upsertAll(tx: StoreTx, queue: Queue, connection: string, items: D
 }
 
 /** Stores what the ERP wants to exist in the WMS (a validated DTO) and queues its push when it changed. */
-export function acceptOne(deps: IntakeDeps, connection: string, entity: OutboundEntity, payload: Record<string, unknown>): Promise<Accepted> {
+export function acceptOne(
+  deps: IntakeDeps,
+  connection: string,
+  entity: OutboundEntity,
+  payload: Record<string, unknown>,
+): Promise<Accepted> {
   const issue = payloadIssue(payload);
   if (issue !== undefined) return Promise.reject(validationFailed(`${issue.path}: ${issue.message}`, [issue]));
   const dots = dotSegmentIssues(entity, payload);
-  if (dots.length > 0) return Promise.reject(validationFailed(dots.map((d) => `${d.path}: ${d.message}`).join('; '), dots));
+  if (dots.length > 0)
+    return Promise.reject(validationFailed(dots.map((d) => `${d.path}: ${d.message}`).join('; '), dots));
   const at = deps.clock.now();
-  return deps.store.transaction(async (tx) => (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at))[0]!);
+  return deps.store.transaction(
+    async (tx) => (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at))[0]!,
+  );
 }
 
 /**
@@ -63,7 +84,12 @@ export function acceptOne(deps: IntakeDeps, connection: string, entity: Outbound
  * the valid ones are stored and queued in one transaction, the invalid ones are reported with
  * their field errors. A code given twice in one batch is refused the second time.
  */
-export async function acceptBatch(deps: IntakeDeps, connection: string, kind: IntakeKind, items: readonly unknown[]): Promise<ItemResult[]> {
+export async function acceptBatch(
+  deps: IntakeDeps,
+  connection: string,
+  kind: IntakeKind,
+  items: readonly unknown[],
+): Promise<ItemResult[]> {
   const info = KINDS[kind];
   const results: ItemResult[] = [];
   const valid: { index: number; payload: Record<string, unknown> }[] = [];
@@ -84,7 +110,12 @@ export async function acceptBatch(deps: IntakeDeps, connection: string, kind: In
     }
     const earlier = seen.get(externalCode!);
     if (earlier !== undefined) {
-      results[index] = { index, externalCode, result: 'invalid', errors: [{ path: 'externalCode', message: `already given at index ${earlier} of this batch` }] };
+      results[index] = {
+        index,
+        externalCode,
+        result: 'invalid',
+        errors: [{ path: 'externalCode', message: `already given at index ${earlier} of this batch` }],
+      };
       return;
     }
     seen.set(externalCode!, index);
@@ -93,11 +124,22 @@ export async function acceptBatch(deps: IntakeDeps, connection: string, kind: In
   if (valid.length > 0) {
     const at = deps.clock.now();
     const accepted = await deps.store.transaction((tx) =>
-      upsertAll(tx, deps.queue, connection, valid.map((v) => ({ entity: info.entity, payload: v.payload })), at),
+      upsertAll(
+        tx,
+        deps.queue,
+        connection,
+        valid.map((v) => ({ entity: info.entity, payload: v.payload })),
+        at,
+      ),
     );
     accepted.forEach(({ record, changed }, i) => {
       const index = valid[i]!.index;
-      results[index] = { index, externalCode: record.externalCode, result: changed ? 'queued' : 'unchanged', state: record.state };
+      results[index] = {
+        index,
+        externalCode: record.externalCode,
+        result: changed ? 'queued' : 'unchanged',
+        state: record.state,
+      };
     });
   }
   return results;

@@ -1,5 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { OUTBOUND_ENTITIES, OUTBOUND_STATES, type OutboundEntity, type OutboundState, type OutboundSummary, type Store } from '../store/index.js';
+import {
+  OUTBOUND_ENTITIES,
+  OUTBOUND_STATES,
+  type OutboundEntity,
+  type OutboundState,
+  type OutboundSummary,
+  type Store,
+} from '../store/index.js';
 
 export const recordSummarySchema = z
   .object({
@@ -20,7 +27,10 @@ export type RecordSummary = z.infer<typeof recordSummarySchema>;
 export const recordPageSchema = z
   .object({
     records: z.array(recordSummarySchema),
-    nextBefore: z.int().nullable().openapi({ description: 'Pass as `before` for the next page; null on the last page' }),
+    nextBefore: z
+      .int()
+      .nullable()
+      .openapi({ description: 'Pass as `before` for the next page; null on the last page' }),
   })
   .openapi('OutboundRecordPage');
 export type RecordPage = z.infer<typeof recordPageSchema>;

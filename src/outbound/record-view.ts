@@ -13,12 +13,19 @@ export const recordViewSchema = z
   .object({
     entity: z.enum(['product', 'delivery-point', 'document', 'document-cancel']),
     externalCode: z.string(),
-    state: z.enum(OUTBOUND_STATES).openapi({ description: 'pending: to be pushed (or waiting, or backing off); synced: the WMS holds this payload; failed: see lastError' }),
+    state: z.enum(OUTBOUND_STATES).openapi({
+      description:
+        'pending: to be pushed (or waiting, or backing off); synced: the WMS holds this payload; failed: see lastError',
+    }),
     inSync: z.boolean().openapi({ description: 'The WMS holds exactly the payload stored here' }),
     attempts: z.int().openapi({ description: 'Pushes sent to the WMS for this record, all versions' }),
     lastPushedAt: z.string().nullable().openapi({ format: 'date-time' }),
-    lastError: z.unknown().openapi({ description: "The last failure: the WMS's status, message and body, or why the record waits no longer" }),
-    waitingFor: z.array(waitViewSchema).openapi({ description: 'References not in the WMS yet that this record waits for' }),
+    lastError: z.unknown().openapi({
+      description: "The last failure: the WMS's status, message and body, or why the record waits no longer",
+    }),
+    waitingFor: z
+      .array(waitViewSchema)
+      .openapi({ description: 'References not in the WMS yet that this record waits for' }),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
     payload: z.record(z.string(), z.unknown()),

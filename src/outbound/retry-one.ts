@@ -1,6 +1,6 @@
 import type { OutboundEntity } from '../store/index.js';
 import type { IntakeDeps } from './intake.js';
-import { recordView, type RecordView } from './record-view.js';
+import { type RecordView, recordView } from './record-view.js';
 import { retryRecord } from './retry.js';
 
 export type RetryOneResult =
@@ -14,7 +14,12 @@ export type RetryOneResult =
  * failed cancel is retried with it. `busy` when a push of either is running (its outcome is not
  * known yet), `in-sync` when nothing needed a retry.
  */
-export async function retryOne(deps: IntakeDeps, connection: string, entity: OutboundEntity, externalCode: string): Promise<RetryOneResult> {
+export async function retryOne(
+  deps: IntakeDeps,
+  connection: string,
+  entity: OutboundEntity,
+  externalCode: string,
+): Promise<RetryOneResult> {
   const entities = entity === 'document' ? (['document', 'document-cancel'] as const) : [entity];
   const outcomes = [];
   for (const e of entities) outcomes.push(await retryRecord(deps, connection, e, externalCode));

@@ -3,9 +3,9 @@ import { PgBossQueue, type PgBossQueueOptions } from './pgboss.js';
 import { SqliteQueue, type SqliteQueueOptions } from './sqlite/queue.js';
 import type { Queue } from './types.js';
 
-export * from './types.js';
 export { PgBossQueue } from './pgboss.js';
 export { SqliteQueue } from './sqlite/queue.js';
+export * from './types.js';
 
 export interface QueueTuning {
   sqlite?: SqliteQueueOptions;

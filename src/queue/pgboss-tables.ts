@@ -29,7 +29,14 @@ export const BOSS_JOB_COLUMNS = {
 } as const;
 
 /** pg-boss's `job_state` enum, in its order (pg-boss compares states with `<`). */
-export const BOSS_JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const satisfies readonly JobState[];
+export const BOSS_JOB_STATES = [
+  'created',
+  'retry',
+  'active',
+  'completed',
+  'cancelled',
+  'failed',
+] as const satisfies readonly JobState[];
 
 /** The output pg-boss 10 gives a job its maintenance failed because it ran out its `expire_in` (plans.js, failJobsByTimeout). */
 export const BOSS_TIMEOUT_MESSAGE = 'job failed by timeout in active state';
@@ -153,14 +160,18 @@ export class BossTables {
    */
   async ensureIndexes(): Promise<void> {
     const names = Object.keys(OUR_INDEXES);
-    const { rows } = await this.pool.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2)`, [this.schema, names]);
+    const { rows } = await this.pool.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2)`,
+      [this.schema, names],
+    );
     const missing = names.filter((n) => !rows.some((r) => r.indexname === n));
     if (missing.length === 0) return;
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${this.schema}.${LEASE_INDEX}`]);
-      for (const name of missing) await client.query(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${this.#job} ${OUR_INDEXES[name]}`);
+      for (const name of missing)
+        await client.query(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${this.#job} ${OUR_INDEXES[name]}`);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -193,7 +204,10 @@ export class BossTables {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows: lock } = await client.query<{ got: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got`, [`${this.schema}.analyze`]);
+      const { rows: lock } = await client.query<{ got: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got`,
+        [`${this.schema}.analyze`],
+      );
       if (!lock[0]?.got) {
         await client.query('ROLLBACK');
         return [];
@@ -215,7 +229,10 @@ export class BossTables {
    * else of pg-boss reads it beyond "was it ever started".
    */
   async renew(name: string, ids: string[]): Promise<void> {
-    await this.pool.query(`UPDATE ${this.#job} SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [name, ids]);
+    await this.pool.query(
+      `UPDATE ${this.#job} SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
+      [name, ids],
+    );
   }
 
   /**
@@ -224,7 +241,11 @@ export class BossTables {
    * no retry is left, or when a stately queue already holds a retry for the same key (pg-boss's own
    * rule in its failJobs). Returns the jobs released, each once.
    */
-  async releaseExpired(names: string[], leaseSeconds: number, message: string): Promise<{ id: string; name: string; dead: boolean }[]> {
+  async releaseExpired(
+    names: string[],
+    leaseSeconds: number,
+    message: string,
+  ): Promise<{ id: string; name: string; dead: boolean }[]> {
     const job = this.#job;
     const { rows } = await this.pool.query<{ id: string; name: string; dead: boolean }>(
       `WITH expired AS (

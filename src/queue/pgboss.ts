@@ -1,30 +1,30 @@
 import { EventEmitter } from 'node:events';
-import PgBoss from 'pg-boss';
 import type pg from 'pg';
+import PgBoss from 'pg-boss';
 import type { StoreTx } from '../store/types.js';
+import { type JobNotifier, openJobNotifier } from './pg-notify.js';
 import { BossTables, bossJobInsertSql, bossJobOptions, seconds } from './pgboss-tables.js';
 import {
   DEFAULT_LEASE_SECONDS,
   DEFAULT_RETRY,
   emptyCounts,
   heartbeatMs,
-  LEASE_EXPIRED,
-  serializeError,
-  toError,
   type Job,
   type JobHandler,
   type JobInfo,
   type JobState,
   type JobsInStatement,
+  LEASE_EXPIRED,
   type Queue,
   type QueueBacklog,
   type QueueEvents,
   type QueueOptions,
   type RetryOptions,
   type SendOptions,
+  serializeError,
+  toError,
   type WorkOptions,
 } from './types.js';
-import { openJobNotifier, type JobNotifier } from './pg-notify.js';
 import { openWakeChannel, type WakeChannel } from './wake-channel.js';
 import { WorkerLoop } from './worker-loop.js';
 
@@ -43,7 +43,14 @@ export interface PgBossQueueOptions {
   notify?: boolean;
 }
 
-type BossJob = { id: string; name: string; data: unknown; retryCount?: number; retryLimit?: number; expireInSeconds?: number | string };
+type BossJob = {
+  id: string;
+  name: string;
+  data: unknown;
+  retryCount?: number;
+  retryLimit?: number;
+  expireInSeconds?: number | string;
+};
 
 /**
  * The Postgres adapter: pg-boss 10 owns the tables, SKIP LOCKED claims, retries, cron and
@@ -94,9 +101,14 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async start(): Promise<void> {
-    if (this.#wakeChannelName && !this.#channel) this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
+    if (this.#wakeChannelName && !this.#channel)
+      this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
     if (this.#notify && !this.#notifier) {
-      this.#notifier = openJobNotifier({ pool: this.#pool, schema: this.#tables.schema, onError: (err) => this.#report(Promise.reject(err)) });
+      this.#notifier = openJobNotifier({
+        pool: this.#pool,
+        schema: this.#tables.schema,
+        onError: (err) => this.#report(Promise.reject(err)),
+      });
     }
     await this.boss.start();
     await this.#tables.ensureIndexes();
@@ -158,7 +170,11 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     return id;
   }
 
-  async sendMany<T extends object>(name: string, items: { data: T; options?: Omit<SendOptions, 'tx'> }[], options: { tx?: StoreTx } = {}): Promise<void> {
+  async sendMany<T extends object>(
+    name: string,
+    items: { data: T; options?: Omit<SendOptions, 'tx'> }[],
+    options: { tx?: StoreTx } = {},
+  ): Promise<void> {
     if (items.length === 0) return;
     await this.createQueue(name);
     const db = this.#db(options.tx);
@@ -219,14 +235,23 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
       },
       renew: (n: string, ids: string[]) => this.#tables.renew(n, ids),
     };
-    const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, driver, this, heartbeatMs(this.#leaseSeconds));
+    const loop = new WorkerLoop(
+      name,
+      options,
+      handler as JobHandler<unknown>,
+      driver,
+      this,
+      heartbeatMs(this.#leaseSeconds),
+    );
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
     this.#notifier?.listen((queue) => this.#wakeLocal(queue));
     this.#leaseSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.releaseExpired());
     this.#deadSweep ??= this.#every(this.#maintenanceMs, () => this.reportExpiredDead());
     // A burst of sends (a catalogue loaded at once) gets the job table's statistics soon, not at autovacuum's next look.
-    this.#statsSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () => this.#tables.analyzeStale().then(() => undefined));
+    this.#statsSweep ??= this.#every(heartbeatMs(this.#leaseSeconds), () =>
+      this.#tables.analyzeStale().then(() => undefined),
+    );
     // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
     this.#report(this.releaseExpired());
   }
@@ -298,7 +323,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
 
   async retryDead(name: string, id: string): Promise<boolean> {
     const job = await this.boss.getJobById(name, id);
-    if (!job || job.state !== 'failed') return false;
+    if (job?.state !== 'failed') return false;
     await this.boss.retry(name, id);
     this.#wake(name);
     return true;

@@ -102,7 +102,11 @@ export interface Queue extends EventEmitter<QueueEvents> {
   createQueue(name: string, options?: QueueOptions): Promise<void>;
   /** Returns the job id, or null when a stately queue already holds a waiting job with that key. */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
-  sendMany<T extends object>(name: string, items: { data: T; options?: Omit<SendOptions, 'tx'> }[], options?: { tx?: StoreTx }): Promise<void>;
+  sendMany<T extends object>(
+    name: string,
+    items: { data: T; options?: Omit<SendOptions, 'tx'> }[],
+    options?: { tx?: StoreTx },
+  ): Promise<void>;
   work<T>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;
   /** Sends a job to `name` at each cron tick (5 fields, or 6 with seconds on the embedded queue). */
   schedule(name: string, cron: string, data?: object, options?: { tz?: string }): Promise<void>;
@@ -122,7 +126,6 @@ export interface Queue extends EventEmitter<QueueEvents> {
    */
   jobsInStatement?(name: string, options: RetryOptions): Promise<JobsInStatement>;
 }
-
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {
   retryLimit: 5,
@@ -168,8 +171,16 @@ export function toError(err: unknown): Error {
  * The embedded queue's delay before the retry that follows `retryCount` earlier failures: the
  * project's one retry-delay rule (`lib/backoff.ts`), or exactly `retryDelay` without backoff.
  */
-export function jobRetryDelayMs(retry: { retryDelay: number; retryBackoff: boolean }, retryCount: number, random?: number): number {
+export function jobRetryDelayMs(
+  retry: { retryDelay: number; retryBackoff: boolean },
+  retryCount: number,
+  random?: number,
+): number {
   const baseMs = retry.retryDelay * 1000;
   if (!retry.retryBackoff) return baseMs;
-  return backoffDelayMs({ baseMs, maxMs: Math.max(baseMs, MAX_RETRY_DELAY_MS) }, retryCount, random === undefined ? {} : { random });
+  return backoffDelayMs(
+    { baseMs, maxMs: Math.max(baseMs, MAX_RETRY_DELAY_MS) },
+    retryCount,
+    random === undefined ? {} : { random },
+  );
 }

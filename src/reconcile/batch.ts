@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../store/index.js';
 import type { WmsClient } from '../wms-client/index.js';
-import { compare, pairKey, type Comparison, type Observation } from './compare.js';
+import { type Comparison, compare, type Observation, pairKey } from './compare.js';
 import { queryStock, type RetryPolicy } from './stock-query.js';
 import { BatchWrite, type Increments, type WriteBuffer } from './write.js';
 
@@ -37,8 +37,15 @@ export interface Pending {
  * A webhook that was in flight at the first request has been learnt by then and the pair matches.
  * Returns the differences still to confirm, and what the batch adds to the run's counters.
  */
-export async function checkBatch(ctx: BatchContext, products: string[], previous?: ReadonlyMap<string, Pending>): Promise<{ pending: Pending[]; progress: Increments }> {
-  const result = await queryStock({ client: ctx.client, clock: ctx.clock, retry: ctx.retry, signal: ctx.signal }, products);
+export async function checkBatch(
+  ctx: BatchContext,
+  products: string[],
+  previous?: ReadonlyMap<string, Pending>,
+): Promise<{ pending: Pending[]; progress: Increments }> {
+  const result = await queryStock(
+    { client: ctx.client, clock: ctx.clock, retry: ctx.retry, signal: ctx.signal },
+    products,
+  );
   const write = new BatchWrite(ctx.runId, ctx.connection, ctx.clock.now());
   const pending: Pending[] = [];
   write.count('requests', result.requests);
@@ -65,7 +72,14 @@ export async function checkBatch(ctx: BatchContext, products: string[], previous
       const before = previous?.get(key);
       if (before && before.delta === c.delta) write.drift(c, observation, takenAt);
       // Only the times are kept: the batch's figures are let go with the batch.
-      else pending.push({ key, product: c.productExternalCode, delta: c.delta, comparison: c, observation: { sentAt: observation.sentAt, answeredAt: observation.answeredAt } });
+      else
+        pending.push({
+          key,
+          product: c.productExternalCode,
+          delta: c.delta,
+          comparison: c,
+          observation: { sentAt: observation.sentAt, answeredAt: observation.answeredAt },
+        });
     }
   }
   for (const product of result.notFound) write.notFound(product);

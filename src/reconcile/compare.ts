@@ -24,7 +24,13 @@ export interface Comparison {
   productExternalCode: string;
   lotCode: string;
   wms: { existence: number; available: number | null };
-  expected: { existence: number; baseline: number | null; baselineAsOf: Date | null; movements: number; movementCount: number };
+  expected: {
+    existence: number;
+    baseline: number | null;
+    baselineAsOf: Date | null;
+    movements: number;
+    movementCount: number;
+  };
   /** WMS minus expected: what the ERP must apply. */
   delta: number;
 }
@@ -66,7 +72,11 @@ export function figuresOf(products: readonly string[], rows: readonly Stock[]): 
  * knows (a lot the WMS no longer lists is 0 there; a pair the service never heard of expects 0).
  * With `only`, just those pairs, each compared even when neither side lists it any more.
  */
-export function compare(figures: readonly StockFigure[], expected: readonly ExpectedFigure[], only?: ReadonlySet<string>): Comparison[] {
+export function compare(
+  figures: readonly StockFigure[],
+  expected: readonly ExpectedFigure[],
+  only?: ReadonlySet<string>,
+): Comparison[] {
   const pairs = new Map<string, { product: string; lot: string; wms?: StockFigure; exp?: ExpectedFigure }>();
   const entry = (product: string, lot: string) => {
     const key = pairKey(product, lot);

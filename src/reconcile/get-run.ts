@@ -1,5 +1,5 @@
 import type { Store } from '../store/index.js';
-import { runView, type ReconciliationRunView } from './view.js';
+import { type ReconciliationRunView, runView } from './view.js';
 
 export interface GetRunInput {
   connection: string;
@@ -13,7 +13,10 @@ export async function getRun(store: Store, input: GetRunInput): Promise<Reconcil
   const run = await store.reconciliation.getRun(input.id);
   if (!run || run.connection !== input.connection) return undefined;
   // One more than asked tells whether another page follows.
-  const items = await store.reconciliation.listItems(run.id, { ...(input.itemsAfter ? { afterId: input.itemsAfter } : {}), limit: input.itemsLimit + 1 });
+  const items = await store.reconciliation.listItems(run.id, {
+    ...(input.itemsAfter ? { afterId: input.itemsAfter } : {}),
+    limit: input.itemsLimit + 1,
+  });
   const page = items.slice(0, input.itemsLimit);
   return runView(run, page, items.length > input.itemsLimit ? page.at(-1)!.id : null);
 }

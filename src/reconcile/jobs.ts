@@ -1,9 +1,9 @@
 import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job, Queue } from '../queue/types.js';
-import { createRunQueue, isRunQueue, runQueueOf, SCHEDULE_QUEUE, type RunJobData } from './queue.js';
-import { resumeInterrupted } from './resume.js';
+import { createRunQueue, isRunQueue, type RunJobData, runQueueOf, SCHEDULE_QUEUE } from './queue.js';
 import { requestRun } from './request.js';
+import { resumeInterrupted } from './resume.js';
 import { executeRun, type RunControls } from './run.js';
 
 type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config'>;
@@ -16,7 +16,8 @@ async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls
   } catch (err) {
     const reason = `attempt ${job.retryCount + 1} failed: ${errorMessage(err)}`;
     const at = deps.clock.now();
-    if (job.retryCount >= job.retryLimit) await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
+    if (job.retryCount >= job.retryLimit)
+      await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
     else await deps.store.reconciliation.requeueRun(job.data.runId, reason, at);
     throw err;
   }
@@ -28,13 +29,17 @@ async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls
  */
 export async function startRunWorker(deps: Deps, connection: string, controls: RunControls = {}): Promise<void> {
   await createRunQueue(deps.queue, connection);
-  await deps.queue.work<RunJobData>(runQueueOf(connection), { batchSize: 1, concurrency: 1, pollIntervalMs: deps.config.worker.pollIntervalMs }, (job) =>
-    handleRun(deps, job, controls),
+  await deps.queue.work<RunJobData>(
+    runQueueOf(connection),
+    { batchSize: 1, concurrency: 1, pollIntervalMs: deps.config.worker.pollIntervalMs },
+    (job) => handleRun(deps, job, controls),
   );
 }
 
 /** One run asked for per connection, at each cron tick. */
-export async function requestScheduledRuns(deps: Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'connections' | 'logger'>): Promise<void> {
+export async function requestScheduledRuns(
+  deps: Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'connections' | 'logger'>,
+): Promise<void> {
   for (const connection of deps.connections.all()) {
     const { run, created } = await requestRun(deps, connection.name, 'schedule');
     deps.logger.debug({ connection: connection.name, runId: run.id, created }, 'scheduled reconciliation');
@@ -51,7 +56,12 @@ export async function applySchedule(queue: Queue, cron: string | null): Promise<
 /** A run job whose worker died on its last attempt never reached `handleRun`: fail its run here. */
 async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Promise<void> {
   const job = await deps.queue.getJob<RunJobData>(name, id);
-  if (job) await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason: error.message, at: deps.clock.now() });
+  if (job)
+    await deps.store.reconciliation.finishRun(job.data.runId, {
+      status: 'failed',
+      reason: error.message,
+      at: deps.clock.now(),
+    });
 }
 
 /**
@@ -62,12 +72,19 @@ export const reconcileJobs: JobRegistration = {
   name: 'reconcile',
   register: async (deps) => {
     // Runs stop at a safe point when the process is asked to stop (deps.stopping).
-    for (const connection of deps.connections.all()) await startRunWorker(deps, connection.name, { signal: deps.stopping });
+    for (const connection of deps.connections.all())
+      await startRunWorker(deps, connection.name, { signal: deps.stopping });
     deps.queue.on('failed', (e) => {
       if (!isRunQueue(e.name) || !e.dead) return;
-      onDeadJob(deps, e.name, e.id, e.error).catch((err: unknown) => deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not fail the run of a dead job'));
+      onDeadJob(deps, e.name, e.id, e.error).catch((err: unknown) =>
+        deps.logger.error({ err: errorMessage(err), jobId: e.id }, 'could not fail the run of a dead job'),
+      );
     });
     await applySchedule(deps.queue, deps.config.reconcile.cron);
-    await deps.queue.work(SCHEDULE_QUEUE, { batchSize: 1, concurrency: 1, pollIntervalMs: deps.config.worker.pollIntervalMs }, () => requestScheduledRuns(deps));
+    await deps.queue.work(
+      SCHEDULE_QUEUE,
+      { batchSize: 1, concurrency: 1, pollIntervalMs: deps.config.worker.pollIntervalMs },
+      () => requestScheduledRuns(deps),
+    );
   },
 };

@@ -4,7 +4,12 @@
  * ahead). No new call starts once `stop()` is true; the first error thrown stops the others from
  * starting and is rethrown once the calls in flight have ended.
  */
-export async function forEachLimited<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+export async function forEachLimited<T>(
+  items: Iterable<T>,
+  limit: number,
+  fn: (item: T) => Promise<void>,
+  stop: () => boolean = () => false,
+): Promise<void> {
   const source = items[Symbol.iterator]();
   let failed: { error: unknown } | undefined;
   const lane = async () => {

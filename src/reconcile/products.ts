@@ -1,8 +1,8 @@
+import { retryWithBackoff } from '../lib/backoff.js';
 import type { Store } from '../store/index.js';
 import type { WmsClient } from '../wms-client/index.js';
-import { retryWithBackoff } from '../lib/backoff.js';
 import { CodeList } from './code-list.js';
-import { wmsRetry, type RetryPolicy } from './stock-query.js';
+import { type RetryPolicy, wmsRetry } from './stock-query.js';
 
 export type ProductSource = 'wms' | 'synced';
 

@@ -16,7 +16,11 @@ export interface RunJobData {
  * behind its connection's running one would hold back every other connection's runs.
  */
 export function runQueueOf(connection: string): string {
-  const slug = connection.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
+  const slug = connection
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32);
   return `reconcile-run-${slug ? `${slug}-` : ''}${sha256Hex(connection).slice(0, 8)}`;
 }
 
@@ -27,7 +31,13 @@ export const isRunQueue = (name: string): boolean => name.startsWith('reconcile-
  * A run may take up to 30 min with its settle waits (its worker keeps its lease that long); a run
  * whose worker died runs again one lease (10 s) later.
  */
-export const RUN_QUEUE_OPTIONS: QueueOptions = { policy: 'stately', retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 30 * 60 };
+export const RUN_QUEUE_OPTIONS: QueueOptions = {
+  policy: 'stately',
+  retryLimit: 2,
+  retryDelay: 30,
+  retryBackoff: true,
+  expireInSeconds: 30 * 60,
+};
 
 /** Created before any send: a queue's policy is fixed by whoever creates it first. */
 export function createRunQueue(queue: Queue, connection: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import type { Queue } from '../queue/types.js';
 import type { ReconciliationRun, ReconciliationTrigger, Store } from '../store/index.js';
-import { createRunQueue, runQueueOf, type RunJobData } from './queue.js';
+import { createRunQueue, type RunJobData, runQueueOf } from './queue.js';
 
 export interface RequestDeps {
   store: Store;
@@ -16,7 +16,11 @@ class AlreadyWaiting extends Error {}
  * the connection is already waiting to start, no second one is made: that run is answered
  * (`created: false`), since it will look at the stock after this request anyway.
  */
-export async function requestRun(deps: RequestDeps, connection: string, trigger: ReconciliationTrigger): Promise<{ run: ReconciliationRun; created: boolean }> {
+export async function requestRun(
+  deps: RequestDeps,
+  connection: string,
+  trigger: ReconciliationTrigger,
+): Promise<{ run: ReconciliationRun; created: boolean }> {
   await createRunQueue(deps.queue, connection);
   // The waiting run may start between the refused send and the lookup: then a new one can wait.
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -2,7 +2,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { Queue } from '../queue/types.js';
 import type { ReconciliationRun, Store } from '../store/index.js';
-import { runQueueOf, type RunJobData } from './queue.js';
+import { type RunJobData, runQueueOf } from './queue.js';
 
 /**
  * An interrupted run gets a job of its own at once, ready for the next worker of its connection
@@ -10,7 +10,10 @@ import { runQueueOf, type RunJobData } from './queue.js';
  * interrupted job's lease to run out (30 min). If a run of the connection is already waiting, that
  * one checks the stock anyway: the interrupted run ends `failed` saying so.
  */
-export async function resumeInterrupted(deps: { store: Store; queue: Queue; clock: Clock; logger: Logger }, run: ReconciliationRun): Promise<void> {
+export async function resumeInterrupted(
+  deps: { store: Store; queue: Queue; clock: Clock; logger: Logger },
+  run: ReconciliationRun,
+): Promise<void> {
   const data: RunJobData = { runId: run.id, connection: run.connection };
   const jobId = await deps.queue.send(runQueueOf(run.connection), data, { singletonKey: run.connection });
   if (jobId !== null) {
@@ -18,6 +21,13 @@ export async function resumeInterrupted(deps: { store: Store; queue: Queue; cloc
     return;
   }
   const waiting = await deps.store.reconciliation.findQueued(run.connection);
-  const instead = waiting && waiting.id !== run.id ? `run ${waiting.id}, already waiting, checks the stock instead` : 'another run of the connection was already waiting';
-  await deps.store.reconciliation.finishRun(run.id, { status: 'failed', reason: `interrupted: the process stopped; ${instead}`, at: deps.clock.now() });
+  const instead =
+    waiting && waiting.id !== run.id
+      ? `run ${waiting.id}, already waiting, checks the stock instead`
+      : 'another run of the connection was already waiting';
+  await deps.store.reconciliation.finishRun(run.id, {
+    status: 'failed',
+    reason: `interrupted: the process stopped; ${instead}`,
+    at: deps.clock.now(),
+  });
 }

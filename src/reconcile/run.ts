@@ -6,11 +6,11 @@ import { errorMessage } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { ReconciliationRun, RunOutcome, Store } from '../store/index.js';
 import type { WmsClients } from '../wms-client/index.js';
-import { checkBatch, type BatchContext, type Pending } from './batch.js';
+import { type BatchContext, checkBatch, type Pending } from './batch.js';
+import type { CodeList } from './code-list.js';
 import { forEachLimited } from './pool.js';
 import { listProducts } from './products.js';
-import { BatchFailed, STOCK_RETRY, type RetryPolicy } from './stock-query.js';
-import type { CodeList } from './code-list.js';
+import { BatchFailed, type RetryPolicy, STOCK_RETRY } from './stock-query.js';
 import { BatchWrite, ProgressCounter, WriteBuffer } from './write.js';
 
 export interface RunDeps {
@@ -68,19 +68,30 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
  * failing; the reason says which and why) or `failed` (nothing could be checked). WMS errors end
  * up in the run; only failures of our own (the store) are thrown. A finished run is returned as is.
  */
-export async function executeRun(deps: RunDeps, runId: number, controls: RunControls = {}): Promise<ReconciliationRun | undefined> {
+export async function executeRun(
+  deps: RunDeps,
+  runId: number,
+  controls: RunControls = {},
+): Promise<ReconciliationRun | undefined> {
   const { store, clock } = deps;
   const run = await store.reconciliation.startRun(runId, clock.now());
   if (!run) return store.reconciliation.getRun(runId);
   const log = deps.logger.child({ runId, connection: run.connection });
   const finish = async (status: RunOutcome['status'], reason: string | null) => {
     const done = await store.reconciliation.finishRun(runId, { status, reason, at: clock.now() });
-    log.info({ status, reason, rows: done?.rowsChecked, drift: done?.driftCount, requests: done?.requests }, 'reconciliation finished');
+    log.info(
+      { status, reason, rows: done?.rowsChecked, drift: done?.driftCount, requests: done?.requests },
+      'reconciliation finished',
+    );
     return done;
   };
   // What was written stays (items, baselines, drift confirmations: idempotent); the next attempt starts over.
   const interrupt = async () => {
-    const left = await store.reconciliation.interruptRun(runId, 'interrupted: the process stopped; the run starts again', clock.now());
+    const left = await store.reconciliation.interruptRun(
+      runId,
+      'interrupted: the process stopped; the run starts again',
+      clock.now(),
+    );
     log.info({ status: left?.status }, 'reconciliation interrupted');
     return left;
   };
@@ -89,13 +100,26 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
   if (!connection) return finish('failed', `connection "${run.connection}" is not configured`);
   const retry = controls.retry ?? STOCK_RETRY;
   const writes = new WriteBuffer(store, () => new BatchWrite(runId, run.connection, clock.now()), controls.writeRows);
-  const ctx: BatchContext = { store, clock, client: deps.wms.get(connection), runId, connection: run.connection, retry, signal: controls.signal, writes };
+  const ctx: BatchContext = {
+    store,
+    clock,
+    client: deps.wms.get(connection),
+    runId,
+    connection: run.connection,
+    retry,
+    signal: controls.signal,
+    writes,
+  };
   const aborted = () => controls.signal?.aborted === true;
 
   let codes: CodeList;
   let requests = 0;
   try {
-    codes = await listProducts({ store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) }, run.connection, deps.config.products);
+    codes = await listProducts(
+      { store, client: ctx.client, retry, signal: controls.signal, onRequest: () => void (requests += 1) },
+      run.connection,
+      deps.config.products,
+    );
   } catch (err) {
     await store.reconciliation.addProgress(runId, { requests }, clock.now());
     if (aborted()) return interrupt();
@@ -138,7 +162,12 @@ export async function executeRun(deps: RunDeps, runId: number, controls: RunCont
       await progress.flush();
       await delay(Math.max(0, due - clock.nowMs()), undefined, controls.signal ? { signal: controls.signal } : {});
       const products = [...new Set([...previous.values()].map((p) => p.product))];
-      await forEachLimited(chunks(products, deps.config.batchSize), deps.config.parallelism, (batch) => check(batch, previous), stop);
+      await forEachLimited(
+        chunks(products, deps.config.batchSize),
+        deps.config.parallelism,
+        (batch) => check(batch, previous),
+        stop,
+      );
     }
   } catch (err) {
     if (aborted()) return interrupt();

@@ -1,7 +1,7 @@
-import { retryWithBackoff, type BackoffPolicy, type RetryOptions } from '../lib/backoff.js';
+import { type BackoffPolicy, type RetryOptions, retryWithBackoff } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
-import { WmsError, type WmsClient } from '../wms-client/index.js';
+import { type WmsClient, WmsError } from '../wms-client/index.js';
 import { figuresOf, type Observation } from './compare.js';
 
 /** Calls per WMS request (the first included) and the delays between them (lib/backoff). */

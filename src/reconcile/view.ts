@@ -1,5 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { RECONCILIATION_ITEM_STATUSES, RECONCILIATION_STATUSES, RECONCILIATION_TRIGGERS, type ReconciliationItem, type ReconciliationRun } from '../store/index.js';
+import {
+  RECONCILIATION_ITEM_STATUSES,
+  RECONCILIATION_STATUSES,
+  RECONCILIATION_TRIGGERS,
+  type ReconciliationItem,
+  type ReconciliationRun,
+} from '../store/index.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const figure = z.number().nullable();
@@ -10,15 +16,24 @@ export const reconciliationItemSchema = z
     productExternalCode: z.string(),
     lotCode: z.string().nullable().openapi({ description: 'null for a product without lots' }),
     status: z.enum(RECONCILIATION_ITEM_STATUSES).openapi({
-      description: 'drift: confirmed and sent to the ERP as stock.drift; not_found: the WMS answered 404 for the product; unsettled: still moving after every recheck (no drift reported)',
+      description:
+        'drift: confirmed and sent to the ERP as stock.drift; not_found: the WMS answered 404 for the product; unsettled: still moving after every recheck (no drift reported)',
     }),
-    wms: z.object({ existence: figure, available: figure }).nullable().openapi({ description: 'The WMS figures (endpoint 7); null for not_found' }),
-    expected: z
-      .object({ existence: figure, baseline: figure, movements: figure })
+    wms: z
+      .object({ existence: figure, available: figure })
       .nullable()
-      .openapi({ description: 'existence = baseline (last reconciled figure, null if never) + movements learnt since' }),
-    delta: figure.openapi({ description: 'WMS existence minus expected existence: what the ERP must apply', example: -3 }),
-    observedAt: z.iso.datetime().nullable().openapi({ description: 'When the stock request behind the WMS figures was sent' }),
+      .openapi({ description: 'The WMS figures (endpoint 7); null for not_found' }),
+    expected: z.object({ existence: figure, baseline: figure, movements: figure }).nullable().openapi({
+      description: 'existence = baseline (last reconciled figure, null if never) + movements learnt since',
+    }),
+    delta: figure.openapi({
+      description: 'WMS existence minus expected existence: what the ERP must apply',
+      example: -3,
+    }),
+    observedAt: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: 'When the stock request behind the WMS figures was sent' }),
   })
   .openapi('ReconciliationItem');
 
@@ -28,7 +43,10 @@ export const reconciliationRunSchema = z
     connection: z.string(),
     trigger: z.enum(RECONCILIATION_TRIGGERS),
     status: z.enum(RECONCILIATION_STATUSES),
-    reason: z.string().nullable().openapi({ description: 'Why a run is partial or failed (or why an attempt was retried)' }),
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why a run is partial or failed (or why an attempt was retried)' }),
     requestedAt: z.iso.datetime(),
     startedAt: z.iso.datetime().nullable(),
     finishedAt: z.iso.datetime().nullable(),
@@ -42,7 +60,10 @@ export const reconciliationRunSchema = z
     unsettledCount: z.int(),
     requests: z.int().openapi({ description: 'Calls made to the WMS' }),
     items: z.array(reconciliationItemSchema),
-    nextItemsAfter: z.int().nullable().openapi({ description: 'Pass as `itemsAfter` for the next items; null when there are no more' }),
+    nextItemsAfter: z
+      .int()
+      .nullable()
+      .openapi({ description: 'Pass as `itemsAfter` for the next items; null when there are no more' }),
   })
   .openapi('ReconciliationRun');
 
@@ -56,13 +77,19 @@ export function itemView(i: ReconciliationItem): z.infer<typeof reconciliationIt
     lotCode: i.lotCode || null,
     status: i.status,
     wms: notFound ? null : { existence: i.wmsExistence, available: i.wmsAvailable },
-    expected: notFound ? null : { existence: i.expectedExistence, baseline: i.baselineExistence, movements: i.movements },
+    expected: notFound
+      ? null
+      : { existence: i.expectedExistence, baseline: i.baselineExistence, movements: i.movements },
     delta: i.delta,
     observedAt: iso(i.observedAt),
   };
 }
 
-export function runView(run: ReconciliationRun, items: readonly ReconciliationItem[], nextItemsAfter: number | null): ReconciliationRunView {
+export function runView(
+  run: ReconciliationRun,
+  items: readonly ReconciliationItem[],
+  nextItemsAfter: number | null,
+): ReconciliationRunView {
   return {
     id: run.id,
     connection: run.connection,

@@ -1,5 +1,12 @@
-import type { NewConfirmation, NewReconciliationItem, NewStockSnapshot, ReconciliationItemStatus, RunCounter, Store } from '../store/index.js';
-import { pairKey, type Comparison, type Observation } from './compare.js';
+import type {
+  NewConfirmation,
+  NewReconciliationItem,
+  NewStockSnapshot,
+  ReconciliationItemStatus,
+  RunCounter,
+  Store,
+} from '../store/index.js';
+import { type Comparison, type Observation, pairKey } from './compare.js';
 
 export type Increments = Partial<Record<RunCounter, number>>;
 
@@ -69,7 +76,14 @@ export class BatchWrite {
 
   notFound(product: string): void {
     this.count('notFoundCount', 1);
-    this.items.push({ runId: this.runId, connection: this.connection, productExternalCode: product, lotCode: '', status: 'not_found', at: this.at });
+    this.items.push({
+      runId: this.runId,
+      connection: this.connection,
+      productExternalCode: product,
+      lotCode: '',
+      status: 'not_found',
+      at: this.at,
+    });
   }
 
   /** A confirmed drift: reported, sent to the ERP with the delta to apply, and the new baseline. */
@@ -168,7 +182,8 @@ export class ProgressCounter {
   ) {}
 
   async add(increments: Increments): Promise<void> {
-    for (const [k, n] of Object.entries(increments) as [RunCounter, number][]) this.#pending[k] = (this.#pending[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(increments) as [RunCounter, number][])
+      this.#pending[k] = (this.#pending[k] ?? 0) + n;
     if (this.now().getTime() - this.#last >= this.everyMs) await this.flush();
   }
 
@@ -176,6 +191,7 @@ export class ProgressCounter {
     const increments = this.#pending;
     this.#pending = {};
     this.#last = this.now().getTime();
-    if (Object.keys(increments).length > 0) await this.store.reconciliation.addProgress(this.runId, increments, this.now());
+    if (Object.keys(increments).length > 0)
+      await this.store.reconciliation.addProgress(this.runId, increments, this.now());
   }
 }

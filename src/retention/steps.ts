@@ -23,17 +23,29 @@ export const pruneRejectedBodies: PruneFn = async (store, cutoff, dryRun) => ({
   bodies: await store.retention.pruneEventBodies('rejected', cutoff, new Date(), dryRun),
 });
 
-export const pruneDedupeKeys: PruneFn = async (store, cutoff, dryRun) => ({ events: await store.retention.pruneEventKeys(cutoff, dryRun) });
+export const pruneDedupeKeys: PruneFn = async (store, cutoff, dryRun) => ({
+  events: await store.retention.pruneEventKeys(cutoff, dryRun),
+});
 
-export const pruneConfirmations: PruneFn = async (store, cutoff, dryRun) => ({ confirmations: await store.retention.pruneConfirmations(cutoff, dryRun) });
+export const pruneConfirmations: PruneFn = async (store, cutoff, dryRun) => ({
+  confirmations: await store.retention.pruneConfirmations(cutoff, dryRun),
+});
 
-export const pruneLedger: PruneFn = async (store, cutoff, dryRun) => ({ ...(await store.retention.pruneLedger(cutoff, dryRun)) });
+export const pruneLedger: PruneFn = async (store, cutoff, dryRun) => ({
+  ...(await store.retention.pruneLedger(cutoff, dryRun)),
+});
 
-export const pruneReconciliationRuns: PruneFn = async (store, cutoff, dryRun) => ({ ...(await store.retention.pruneReconciliationRuns(cutoff, dryRun)) });
+export const pruneReconciliationRuns: PruneFn = async (store, cutoff, dryRun) => ({
+  ...(await store.retention.pruneReconciliationRuns(cutoff, dryRun)),
+});
 
-export const pruneSyncedDocuments: PruneFn = async (store, cutoff, dryRun) => ({ records: await store.retention.pruneSyncedDocuments(cutoff, dryRun) });
+export const pruneSyncedDocuments: PruneFn = async (store, cutoff, dryRun) => ({
+  records: await store.retention.pruneSyncedDocuments(cutoff, dryRun),
+});
 
-export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({ ...(await store.deliveries.prune(cutoff, dryRun)) });
+export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({
+  ...(await store.deliveries.prune(cutoff, dryRun)),
+});
 
 /**
  * Every prune, in order: raw bodies before what their events wrote (a confirmation or a movement
@@ -41,12 +53,47 @@ export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({ ...(
  * one line here (its function and its setting).
  */
 export const pruneSteps: PruneStep[] = [
-  { name: 'inbound-bodies', setting: 'INBOUND_RETENTION_DAYS', days: (c) => c.retention.inboundDays, prune: pruneProcessedBodies },
-  { name: 'rejected-bodies', setting: 'INBOUND_REJECTED_RETENTION_DAYS', days: (c) => c.retention.rejectedDays, prune: pruneRejectedBodies },
-  { name: 'dedupe-keys', setting: 'DEDUPE_RETENTION_DAYS', days: (c) => c.retention.dedupeDays, prune: pruneDedupeKeys },
-  { name: 'confirmations', setting: 'CONFIRMATION_RETENTION_DAYS', days: (c) => c.retention.confirmationDays, prune: pruneConfirmations },
+  {
+    name: 'inbound-bodies',
+    setting: 'INBOUND_RETENTION_DAYS',
+    days: (c) => c.retention.inboundDays,
+    prune: pruneProcessedBodies,
+  },
+  {
+    name: 'rejected-bodies',
+    setting: 'INBOUND_REJECTED_RETENTION_DAYS',
+    days: (c) => c.retention.rejectedDays,
+    prune: pruneRejectedBodies,
+  },
+  {
+    name: 'dedupe-keys',
+    setting: 'DEDUPE_RETENTION_DAYS',
+    days: (c) => c.retention.dedupeDays,
+    prune: pruneDedupeKeys,
+  },
+  {
+    name: 'confirmations',
+    setting: 'CONFIRMATION_RETENTION_DAYS',
+    days: (c) => c.retention.confirmationDays,
+    prune: pruneConfirmations,
+  },
   { name: 'stock-ledger', setting: 'LEDGER_RETENTION_DAYS', days: (c) => c.retention.ledgerDays, prune: pruneLedger },
-  { name: 'reconciliation-runs', setting: 'RECONCILE_RETENTION_DAYS', days: (c) => c.retention.reconcileDays, prune: pruneReconciliationRuns },
-  { name: 'synced-documents', setting: 'OUTBOUND_RETENTION_DAYS', days: (c) => c.retention.outboundDays, prune: pruneSyncedDocuments },
-  { name: 'erp-deliveries', setting: 'DELIVERY_RETENTION_DAYS', days: (c) => c.retention.deliveryDays, prune: pruneDeliveries },
+  {
+    name: 'reconciliation-runs',
+    setting: 'RECONCILE_RETENTION_DAYS',
+    days: (c) => c.retention.reconcileDays,
+    prune: pruneReconciliationRuns,
+  },
+  {
+    name: 'synced-documents',
+    setting: 'OUTBOUND_RETENTION_DAYS',
+    days: (c) => c.retention.outboundDays,
+    prune: pruneSyncedDocuments,
+  },
+  {
+    name: 'erp-deliveries',
+    setting: 'DELIVERY_RETENTION_DAYS',
+    days: (c) => c.retention.deliveryDays,
+    prune: pruneDeliveries,
+  },
 ];

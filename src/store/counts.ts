@@ -11,7 +11,10 @@ export function countsOf(rows: { status: InboundStatus; n: number | string }[]):
  * Counts per status from the open statuses' counts (read from the partial index of open events)
  * and the number of events: `processed` is the rest, so nothing walks the processed events' rows.
  */
-export function countsWithProcessed(open: { status: InboundStatus; n: number | string }[], total: number | string): Record<InboundStatus, number> {
+export function countsWithProcessed(
+  open: { status: InboundStatus; n: number | string }[],
+  total: number | string,
+): Record<InboundStatus, number> {
   const counts = countsOf(open.filter((r) => r.status !== 'processed'));
   counts.processed = Number(total) - Object.values(counts).reduce((a, b) => a + b, 0);
   return counts;

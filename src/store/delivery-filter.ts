@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, type Column } from 'drizzle-orm';
+import { and, type Column, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { DeliveryFilter } from './delivery-types.js';
 
 interface FilterColumns {

@@ -93,7 +93,9 @@ export interface DeliveriesRepo {
    */
   repairHeads(): Promise<number>;
   /** Leases the oldest claimable delivery of a connection whatever its schedule (a breaker probe). */
-  claimProbe(query: Omit<ClaimQuery, 'connections' | 'limit'> & { connection: string }): Promise<ClaimedDelivery | undefined>;
+  claimProbe(
+    query: Omit<ClaimQuery, 'connections' | 'limit'> & { connection: string },
+  ): Promise<ClaimedDelivery | undefined>;
   /** Records attempts and their effects, each only while `owner` still holds the lease. */
   finish(owner: string, results: readonly DeliveryResult[]): Promise<void>;
   get(id: number): Promise<Delivery | undefined>;
@@ -104,12 +106,21 @@ export interface DeliveriesRepo {
    * Deliveries in one of `statuses` that match, back to pending on a fresh schedule (attempts 0),
    * due now; at most `limit`, oldest first. Returns the ids re-sent.
    */
-  resend(filter: DeliveryFilter & { ids?: readonly number[] }, at: Date, limit: number, statuses: readonly DeliveryStatus[]): Promise<number[]>;
+  resend(
+    filter: DeliveryFilter & { ids?: readonly number[] },
+    at: Date,
+    limit: number,
+    statuses: readonly DeliveryStatus[],
+  ): Promise<number[]>;
   /** Pending deliveries of a connection waiting for a retry become due now (its endpoint is back). */
   rescheduleNow(connection: string, at: Date): Promise<number>;
-  breakers(): Promise<(DeliveryBreaker)[]>;
+  breakers(): Promise<DeliveryBreaker[]>;
   /** Read-modify-write of one breaker, atomic across processes; returns the row written. */
-  updateBreaker(connection: string, step: (current: BreakerRow | undefined) => BreakerRow, at: Date): Promise<BreakerRow>;
+  updateBreaker(
+    connection: string,
+    step: (current: BreakerRow | undefined) => BreakerRow,
+    at: Date,
+  ): Promise<BreakerRow>;
   /** Takes the right to send the next probe: true for exactly one caller while the breaker is open and its probe is due. */
   takeProbe(connection: string, now: Date, nextProbeAt: Date): Promise<boolean>;
   /** Deliveries per connection and status, and the oldest pending one's feed time; for /metrics. */

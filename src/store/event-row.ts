@@ -30,7 +30,11 @@ export interface RawEventRow<Id, Time> {
   correction: string | null;
 }
 
-export function eventFromRow<Id, Time>(r: RawEventRow<Id, Time>, id: (v: Id) => number, time: (v: Time) => Date): InboundEvent {
+export function eventFromRow<Id, Time>(
+  r: RawEventRow<Id, Time>,
+  id: (v: Id) => number,
+  time: (v: Time) => Date,
+): InboundEvent {
   const optional = (v: Time | null) => (v === null ? null : time(v));
   return {
     id: id(r.id),

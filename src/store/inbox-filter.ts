@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, sql, type Column } from 'drizzle-orm';
+import { and, type Column, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { InboxFilter } from './types.js';
 
 /** The inbound_events columns the list filters read; both dialects' tables have them by these names. */
@@ -44,4 +44,8 @@ export function inboxWhere(t: FilterColumns, q: InboxFilter) {
 }
 
 /** Only the time range: what the id span of a range is read with. */
-export const receivedWhere = (t: FilterColumns, q: InboxFilter) => inboxWhere(t, { ...(q.receivedFrom ? { receivedFrom: q.receivedFrom } : {}), ...(q.receivedTo ? { receivedTo: q.receivedTo } : {}) });
+export const receivedWhere = (t: FilterColumns, q: InboxFilter) =>
+  inboxWhere(t, {
+    ...(q.receivedFrom ? { receivedFrom: q.receivedFrom } : {}),
+    ...(q.receivedTo ? { receivedTo: q.receivedTo } : {}),
+  });

@@ -1,18 +1,18 @@
 import type { Config } from '../lib/config.js';
 import { createPgStore, type PgStore } from './pg/store.js';
 import type { SqliteOpenOptions } from './sqlite/database.js';
-import { SharedMutex, type LockSide } from './sqlite/shared-mutex.js';
+import { type LockSide, SharedMutex } from './sqlite/shared-mutex.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
-export type { LockSide } from './sqlite/shared-mutex.js';
+export * from './delivery-types.js';
+export * from './limit-budget-types.js';
 export type { PgStore } from './pg/store.js';
-export type { SqliteStore } from './sqlite/store.js';
-export * from './types.js';
+export * from './read-model-types.js';
 export * from './reconciliation-types.js';
 export * from './retention-types.js';
-export * from './read-model-types.js';
-export * from './limit-budget-types.js';
-export * from './delivery-types.js';
+export type { LockSide } from './sqlite/shared-mutex.js';
+export type { SqliteStore } from './sqlite/store.js';
+export * from './types.js';
 export * from './values.js';
 
 export type AnyStore = SqliteStore | PgStore;
@@ -21,14 +21,16 @@ export type AnyStore = SqliteStore | PgStore;
 export const newSharedLockMemory = (): SharedArrayBuffer => new SharedMutex().buffer;
 
 /** Gives up the ticket a dead thread held or waited with in that lock (`SharedMutex.abandon`). */
-export const abandonSharedLock = (memory: SharedArrayBuffer, dead: LockSide): void => new SharedMutex(memory).abandon(dead);
+export const abandonSharedLock = (memory: SharedArrayBuffer, dead: LockSide): void =>
+  new SharedMutex(memory).abandon(dead);
 
 /** Opens the store the configuration names: SQLite by default, Postgres when DATABASE_URL is set. */
 export function openStore(
   database: Config['database'],
   options: { onIdleError?: (err: Error) => void; sqlite?: Omit<SqliteOpenOptions, 'synchronous'> } = {},
 ): AnyStore {
-  if (database.kind === 'sqlite') return createSqliteStore({ file: database.file, synchronous: database.synchronous, ...options.sqlite });
+  if (database.kind === 'sqlite')
+    return createSqliteStore({ file: database.file, synchronous: database.synchronous, ...options.sqlite });
   return createPgStore({
     url: database.url,
     poolSize: database.poolSize,

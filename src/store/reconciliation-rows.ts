@@ -1,4 +1,9 @@
-import type { ExpectedFigure, NewReconciliationItem, NewStockSnapshot, ReconciliationRun } from './reconciliation-types.js';
+import type {
+  ExpectedFigure,
+  NewReconciliationItem,
+  NewStockSnapshot,
+  ReconciliationRun,
+} from './reconciliation-types.js';
 import type { ReconciliationItemStatus } from './values.js';
 
 // Row building shared by both adapters' reconciliation repos: column mapping here, SQL in the dialect.
@@ -13,7 +18,13 @@ export function chunked<T>(items: readonly T[], size = CHUNK): T[][] {
 }
 
 export function runRow(input: { connection: string; trigger: ReconciliationRun['trigger']; at: Date }) {
-  return { connection: input.connection, trigger: input.trigger, status: 'queued' as const, requestedAt: input.at, updatedAt: input.at };
+  return {
+    connection: input.connection,
+    trigger: input.trigger,
+    status: 'queued' as const,
+    requestedAt: input.at,
+    updatedAt: input.at,
+  };
 }
 
 /** What starting (again) does to a run: running, one more attempt, counters from zero. */
@@ -83,7 +94,14 @@ export function mergeExpected(
   }
   for (const m of sums) {
     const k = key(m.productExternalCode, m.lotCode);
-    const figure = out.get(k) ?? { productExternalCode: m.productExternalCode, lotCode: m.lotCode, baseline: null, baselineAsOf: null, movements: 0, movementCount: 0 };
+    const figure = out.get(k) ?? {
+      productExternalCode: m.productExternalCode,
+      lotCode: m.lotCode,
+      baseline: null,
+      baselineAsOf: null,
+      movements: 0,
+      movementCount: 0,
+    };
     figure.movements = m.quantity;
     figure.movementCount = m.n;
     out.set(k, figure);

@@ -105,7 +105,11 @@ export interface ReconciliationRepo {
   listItems(runId: number, query: { afterId?: number; limit: number }): Promise<ReconciliationItem[]>;
   /** Inserts or replaces the baseline of each product/lot. */
   saveSnapshots(rows: readonly NewStockSnapshot[]): Promise<void>;
-  getSnapshot(connection: string, productExternalCode: string, lotCode: string | null): Promise<StockSnapshot | undefined>;
+  getSnapshot(
+    connection: string,
+    productExternalCode: string,
+    lotCode: string | null,
+  ): Promise<StockSnapshot | undefined>;
   /**
    * Expected figures of these products' product/lot pairs known to the service (a baseline, or
    * ledger movements), as of `cut`: the baseline plus the movements with `movementTime <= cut`

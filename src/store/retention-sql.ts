@@ -1,4 +1,4 @@
-import { OPENING_BALANCE_SOURCE, type LedgerPruneCounts, type RetentionRepo } from './retention-types.js';
+import { type LedgerPruneCounts, OPENING_BALANCE_SOURCE, type RetentionRepo } from './retention-types.js';
 
 /**
  * The retention statements, written once for both dialects (`?` placeholders; the Postgres adapter
@@ -24,7 +24,13 @@ const PAIRS = 200;
 const EVENT_GONE = (table: string) =>
   `(${table}.source_event_id IS NULL OR NOT EXISTS (SELECT 1 FROM inbound_events e WHERE e.id = ${table}.source_event_id AND e.payload_pruned_at IS NULL))`;
 
-async function chunked(db: RetentionDb, dryRun: boolean, count: string, write: string, params: unknown[]): Promise<number> {
+async function chunked(
+  db: RetentionDb,
+  dryRun: boolean,
+  count: string,
+  write: string,
+  params: unknown[],
+): Promise<number> {
   if (dryRun) return Number((await db.all<{ n: number | string }>(count, params))[0]?.n ?? 0);
   let total = 0;
   for (;;) {
@@ -35,14 +41,16 @@ async function chunked(db: RetentionDb, dryRun: boolean, count: string, write: s
 }
 
 /** Old ledger rows: created and timed before the cutoff, not an opening balance, and their event's body gone. */
-const candidate = (a: string) => `${a}.created_at < ? AND ${a}.movement_time < ? AND ${a}.source <> '${OPENING_BALANCE_SOURCE}' AND ${EVENT_GONE(a)}`;
+const candidate = (a: string) =>
+  `${a}.created_at < ? AND ${a}.movement_time < ? AND ${a}.source <> '${OPENING_BALANCE_SOURCE}' AND ${EVENT_GONE(a)}`;
 const LEDGER_CANDIDATE = candidate('l');
 /** Inside the pair's baseline: reconciliation never counts it on top (ReconciliationRepo.expected). */
 const COVERED = `EXISTS (SELECT 1 FROM reconciliation_snapshots s WHERE s.connection = l.connection AND s.product_external_code = l.product_external_code
   AND s.lot_code = l.lot_code AND l.movement_time <= s.as_of AND l.created_at <= s.taken_at)`;
 const PAIR = 'l.connection = ? AND l.product_external_code = ? AND l.lot_code = ?';
 
-export const openingKey = (product: string, lot: string) => `${OPENING_BALANCE_SOURCE}:${JSON.stringify([product, lot])}`;
+export const openingKey = (product: string, lot: string) =>
+  `${OPENING_BALANCE_SOURCE}:${JSON.stringify([product, lot])}`;
 
 interface Pair {
   connection: string;
@@ -54,12 +62,17 @@ interface Pair {
 async function rollUp(db: RetentionDb, pair: Pair, before: Date, counts: LedgerPruneCounts): Promise<void> {
   const key = [pair.connection, pair.product, pair.lot];
   const old = `(${LEDGER_CANDIDATE} OR l.source = '${OPENING_BALANCE_SOURCE}')`;
-  counts.removed += await db.run(`DELETE FROM stock_ledger WHERE id IN (SELECT l.id FROM stock_ledger l WHERE ${PAIR} AND ${old} AND ${COVERED})`, [
-    ...key,
-    before,
-    before,
-  ]);
-  const [agg] = await db.all<{ n: number | string; q: number | null; mt: unknown; ca: unknown; fresh: number | string | null }>(
+  counts.removed += await db.run(
+    `DELETE FROM stock_ledger WHERE id IN (SELECT l.id FROM stock_ledger l WHERE ${PAIR} AND ${old} AND ${COVERED})`,
+    [...key, before, before],
+  );
+  const [agg] = await db.all<{
+    n: number | string;
+    q: number | null;
+    mt: unknown;
+    ca: unknown;
+    fresh: number | string | null;
+  }>(
     `SELECT count(*) AS n, sum(l.quantity) AS q, max(l.movement_time) AS mt, max(l.created_at) AS ca,
             sum(CASE WHEN l.source = '${OPENING_BALANCE_SOURCE}' THEN 0 ELSE 1 END) AS fresh
      FROM stock_ledger l WHERE ${PAIR} AND ${old}`,
@@ -67,7 +80,11 @@ async function rollUp(db: RetentionDb, pair: Pair, before: Date, counts: LedgerP
   );
   const fresh = Number(agg?.fresh ?? 0);
   if (!agg || fresh === 0) return;
-  await db.run(`DELETE FROM stock_ledger WHERE id IN (SELECT l.id FROM stock_ledger l WHERE ${PAIR} AND ${old})`, [...key, before, before]);
+  await db.run(`DELETE FROM stock_ledger WHERE id IN (SELECT l.id FROM stock_ledger l WHERE ${PAIR} AND ${old})`, [
+    ...key,
+    before,
+    before,
+  ]);
   await db.run(
     `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
      VALUES (?, ?, ?, NULL, ?, ?, '${OPENING_BALANCE_SOURCE}', ?, NULL, ?)`,
@@ -82,7 +99,11 @@ async function pruneLedger(db: RetentionDb, before: Date, dryRun: boolean): Prom
   if (dryRun) {
     // What rollUp does: the candidates, and the opening balance of each pair that has some.
     const kept = `(${COVERED} OR l.source = '${OPENING_BALANCE_SOURCE}')`;
-    const [row] = await db.all<{ removed: number | string | null; folded: number | string | null; pairs: number | string }>(
+    const [row] = await db.all<{
+      removed: number | string | null;
+      folded: number | string | null;
+      pairs: number | string;
+    }>(
       `SELECT sum(CASE WHEN ${COVERED} THEN 1 ELSE 0 END) AS removed, sum(CASE WHEN ${kept} THEN 0 ELSE 1 END) AS folded,
               count(DISTINCT CASE WHEN ${kept} THEN NULL ELSE l.connection || '|' || l.product_external_code || '|' || l.lot_code END) AS pairs
        FROM stock_ledger l
@@ -119,18 +140,26 @@ export function retentionRepo(db: RetentionDb): RetentionRepo {
     },
 
     pruneEventKeys: (before, dryRun) => {
-      const where = "status IN ('processed', 'rejected') AND payload_pruned_at IS NOT NULL AND received_at < ? AND (last_duplicate_at IS NULL OR last_duplicate_at < ?)";
-      return chunked(db, dryRun, `SELECT count(*) AS n FROM inbound_events WHERE ${where}`, `DELETE FROM inbound_events WHERE id IN (SELECT id FROM inbound_events WHERE ${where} LIMIT ?)`, [
-        before,
-        before,
-      ]);
+      const where =
+        "status IN ('processed', 'rejected') AND payload_pruned_at IS NOT NULL AND received_at < ? AND (last_duplicate_at IS NULL OR last_duplicate_at < ?)";
+      return chunked(
+        db,
+        dryRun,
+        `SELECT count(*) AS n FROM inbound_events WHERE ${where}`,
+        `DELETE FROM inbound_events WHERE id IN (SELECT id FROM inbound_events WHERE ${where} LIMIT ?)`,
+        [before, before],
+      );
     },
 
     pruneConfirmations: (before, dryRun) => {
       const where = `c.created_at < ? AND ${EVENT_GONE('c')}`;
-      return chunked(db, dryRun, `SELECT count(*) AS n FROM confirmations c WHERE ${where}`, `DELETE FROM confirmations WHERE id IN (SELECT c.id FROM confirmations c WHERE ${where} LIMIT ?)`, [
-        before,
-      ]);
+      return chunked(
+        db,
+        dryRun,
+        `SELECT count(*) AS n FROM confirmations c WHERE ${where}`,
+        `DELETE FROM confirmations WHERE id IN (SELECT c.id FROM confirmations c WHERE ${where} LIMIT ?)`,
+        [before],
+      );
     },
 
     pruneLedger: (before, dryRun) => pruneLedger(db, before, dryRun),
@@ -147,7 +176,12 @@ export function retentionRepo(db: RetentionDb): RetentionRepo {
       }
       const out = { runs: 0, items: 0 };
       for (;;) {
-        const ids = (await db.all<{ id: number | string }>(`SELECT id FROM reconciliation_runs WHERE ${finished} ORDER BY id LIMIT 100`, [before])).map((r) => Number(r.id));
+        const ids = (
+          await db.all<{ id: number | string }>(
+            `SELECT id FROM reconciliation_runs WHERE ${finished} ORDER BY id LIMIT 100`,
+            [before],
+          )
+        ).map((r) => Number(r.id));
         if (ids.length === 0) return out;
         const list = ids.join(', ');
         await db.transaction(async (tx) => {
@@ -158,10 +192,15 @@ export function retentionRepo(db: RetentionDb): RetentionRepo {
     },
 
     pruneSyncedDocuments: (before, dryRun) => {
-      const where = "state = 'synced' AND entity IN ('document', 'document-cancel') AND updated_at < ? AND locked_by IS NULL";
-      return chunked(db, dryRun, `SELECT count(*) AS n FROM outbound_records WHERE ${where}`, `DELETE FROM outbound_records WHERE id IN (SELECT id FROM outbound_records WHERE ${where} LIMIT ?)`, [
-        before,
-      ]);
+      const where =
+        "state = 'synced' AND entity IN ('document', 'document-cancel') AND updated_at < ? AND locked_by IS NULL";
+      return chunked(
+        db,
+        dryRun,
+        `SELECT count(*) AS n FROM outbound_records WHERE ${where}`,
+        `DELETE FROM outbound_records WHERE id IN (SELECT id FROM outbound_records WHERE ${where} LIMIT ?)`,
+        [before],
+      );
     },
   };
 }

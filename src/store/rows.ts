@@ -18,7 +18,13 @@ export function outboundRow(input: OutboundUpsert) {
 
 /** What an upsert changes on an existing outbound record: new payload, back to pending. */
 export function outboundUpdate(input: OutboundUpsert) {
-  return { payload: input.payload, payloadHash: input.payloadHash, state: 'pending' as const, lastError: null, updatedAt: input.at };
+  return {
+    payload: input.payload,
+    payloadHash: input.payloadHash,
+    state: 'pending' as const,
+    lastError: null,
+    updatedAt: input.at,
+  };
 }
 
 export function confirmationRow(input: NewConfirmation) {

@@ -1,10 +1,10 @@
 import type { InferInsertModel, InferSelectModel } from 'drizzle-orm';
+import type * as pgDelivery from './pg/delivery-schema.js';
 import type * as pgReconciliation from './pg/reconciliation-schema.js';
 import type * as pg from './pg/schema.js';
+import type * as sqliteDelivery from './sqlite/delivery-schema.js';
 import type * as sqliteReconciliation from './sqlite/reconciliation-schema.js';
 import type * as sqlite from './sqlite/schema.js';
-import type * as pgDelivery from './pg/delivery-schema.js';
-import type * as sqliteDelivery from './sqlite/delivery-schema.js';
 
 // Compile-time proof that both dialects' tables infer the same row and insert types. If a column
 // is added to one schema only, or typed differently, `tsc` fails on the line of that table.

@@ -1,11 +1,11 @@
-import type { LimitBudgetRepo } from './limit-budget-types.js';
 import type { InferSelectModel } from 'drizzle-orm';
-import type * as tables from './sqlite/schema.js';
 import type { DeliveriesRepo } from './delivery-types.js';
+import type { EditChange } from './edit-change.js';
+import type { LimitBudgetRepo } from './limit-budget-types.js';
 import type { ReadModelsRepo } from './read-model-types.js';
 import type { ReconciliationRepo } from './reconciliation-types.js';
 import type { RetentionRepo } from './retention-types.js';
-import type { EditChange } from './edit-change.js';
+import type * as tables from './sqlite/schema.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity } from './values.js';
 
 export type { EditChange } from './edit-change.js';
@@ -99,7 +99,10 @@ export interface InboxRepo {
    * newly stored `received` events that are not held, and one per held event (`holdSeconds`),
    * starting that much later; repeats and rejected or quarantined events get none.
    */
-  recordManyWithJobs?(inputs: readonly HeldEvent[], jobs: JobsInStatement): Promise<{ event: RecordedEvent; duplicate: boolean }[]>;
+  recordManyWithJobs?(
+    inputs: readonly HeldEvent[],
+    jobs: JobsInStatement,
+  ): Promise<{ event: RecordedEvent; duplicate: boolean }[]>;
   get(id: number): Promise<InboundEvent | undefined>;
   findByKey(connection: string, dedupeKey: string): Promise<InboundEvent | undefined>;
   list(query: InboxListQuery): Promise<InboundEvent[]>;
@@ -174,7 +177,13 @@ export interface OutboxRepo {
   markFailed(id: number, error: unknown, at: Date, forHash?: string): Promise<void>;
   /** Back to pending (operator retry); false when there is no such record. */
   markPending(id: number, at: Date): Promise<boolean>;
-  list(query: { connection: string; entity?: OutboundEntity; state?: OutboundRecord['state']; limit: number; afterId?: number }): Promise<OutboundRecord[]>;
+  list(query: {
+    connection: string;
+    entity?: OutboundEntity;
+    state?: OutboundRecord['state'];
+    limit: number;
+    afterId?: number;
+  }): Promise<OutboundRecord[]>;
   /** The records of these codes that exist (in no particular order). */
   getMany(connection: string, entity: OutboundEntity, externalCodes: readonly string[]): Promise<OutboundRecord[]>;
   /** Keeps the last error (e.g. a retryable one, before the next attempt) without changing the state. */
@@ -289,7 +298,10 @@ export interface ProcessingRepo {
    */
   claim(ids: readonly number[]): Promise<InboundEvent[]>;
   /** The stored payloads of those of these documents the ERP pushed (receptions compare against their lines). */
-  documents(connection: string, externalCodes: readonly string[]): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
+  documents(
+    connection: string,
+    externalCodes: readonly string[],
+  ): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
   /**
    * Records each event's outcome: its ledger movements (those not recorded yet), status
    * `processed`, a `processed` attempt, and its confirmation (appended once per dedupe key: the id

@@ -5,7 +5,14 @@
  * document the ERP refused through the synchronous acknowledgement (docs/erp-delivery.md): stored,
  * not processed, until an operator retries it or the WMS re-sends it and the ERP accepts.
  */
-export const INBOUND_STATUSES = ['received', 'processed', 'failed', 'rejected', 'quarantined', 'rejected_by_erp'] as const;
+export const INBOUND_STATUSES = [
+  'received',
+  'processed',
+  'failed',
+  'rejected',
+  'quarantined',
+  'rejected_by_erp',
+] as const;
 export type InboundStatus = (typeof INBOUND_STATUSES)[number];
 /** The statuses an operator's retry puts back to `received` (docs/webhooks.md, "Retry"). */
 export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed', 'rejected_by_erp'];

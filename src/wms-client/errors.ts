@@ -50,8 +50,22 @@ export class WmsError extends Error {
   }
 
   /** What to store and show: status, the WMS's own message, and its body. */
-  toJSON(): { kind: WmsErrorKind; operation: string; status: number; message: string; body: unknown; retryable: boolean } {
-    return { kind: this.kind, operation: this.operation, status: this.status, message: this.message, body: this.body ?? null, retryable: this.retryable };
+  toJSON(): {
+    kind: WmsErrorKind;
+    operation: string;
+    status: number;
+    message: string;
+    body: unknown;
+    retryable: boolean;
+  } {
+    return {
+      kind: this.kind,
+      operation: this.operation,
+      status: this.status,
+      message: this.message,
+      body: this.body ?? null,
+      retryable: this.retryable,
+    };
   }
 }
 
@@ -67,7 +81,12 @@ export function wmsMessage(body: unknown): string | undefined {
   for (const schema of [badRequestObjectSchema, conflictObjectSchema]) {
     const parsed = schema.safeParse(body);
     if (parsed.success) {
-      const d = parsed.data as { title?: string | null; detail?: string | null; localizedMessage?: string | null; message?: string | null };
+      const d = parsed.data as {
+        title?: string | null;
+        detail?: string | null;
+        localizedMessage?: string | null;
+        message?: string | null;
+      };
       const text = d.title ?? d.detail ?? d.localizedMessage ?? d.message;
       if (text) return text;
     }

@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { parseRetryAfter } from '../lib/backoff.js';
 import { WmsError } from './errors.js';
@@ -106,7 +106,8 @@ function answerOf(req: HttpRequest, res: Dispatcher.ResponseData, options: HttpO
 
 function callError(req: HttpRequest, err: unknown, options: HttpOptions): WmsError {
   const where = { operation: req.operation, method: req.method, path: req.path };
-  if (options.signal?.aborted) return new WmsError({ kind: 'network', ...where, detail: 'abandoned: the service is stopping' });
+  if (options.signal?.aborted)
+    return new WmsError({ kind: 'network', ...where, detail: 'abandoned: the service is stopping' });
   const code = (err as { code?: unknown })?.code;
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return new WmsError({ kind: 'timeout', ...where });
   return new WmsError({ kind: 'network', ...where, detail: networkDetail(err) });
@@ -145,7 +146,12 @@ export async function httpError(req: HttpRequest, response: HttpAnswer, nowMs: n
 }
 
 /** Parses a 2xx body with its spec schema; an answer that does not match is not retryable. */
-export function parseWith<S extends z.ZodType>(req: HttpRequest, status: number, body: unknown, schema: S): z.output<S> {
+export function parseWith<S extends z.ZodType>(
+  req: HttpRequest,
+  status: number,
+  body: unknown,
+  schema: S,
+): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];

@@ -3,26 +3,34 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import type { Logger } from '../lib/logger.js';
-import { wmsOperations, type WmsOperations } from './client.js';
 import { eventLoopLagMs } from './adaptive/event-loop-lag.js';
 import type { SharedBudget } from './adaptive/share.js';
-import { AdaptiveLimiter, type Sample, type SetTimer } from './limiter.js';
+import { type WmsOperations, wmsOperations } from './client.js';
 import { wmsAgent } from './http.js';
+import { AdaptiveLimiter, type Sample, type SetTimer } from './limiter.js';
 import { TokenManager } from './token-manager.js';
 import { tokenSource } from './token-source.js';
-import { Transport, type CallInfo } from './transport.js';
+import { type CallInfo, Transport } from './transport.js';
 
-export { WmsError, isRetryable, wmsMessage, type WmsErrorKind } from './errors.js';
 export { parseRetryAfter } from '../lib/backoff.js';
-export { AdaptiveLimiter, type AdaptiveLimiterOptions, type Classify, type LimitRules, type LimitState, type Sample, type SetTimer } from './limiter.js';
-export { shareOf, type SharedBudget, type TimedSample } from './adaptive/share.js';
-export { tableBudget, type BudgetTable } from './adaptive/table-budget.js';
-export { DEFAULT_RULES, initialState, onSample, permits, noLoadRtt } from './adaptive/rules.js';
-export { classifyCall } from './transport.js';
-export { hasNextPage, iteratePages, parseLinkHeader, parseTotalCount, type Page } from './page.js';
-export { TokenManager, wmsTokenView, type TokenStats, type WmsTokenView } from './token-manager.js';
-export { tokenSource, type FetchedToken, type TokenSource } from './token-source.js';
+export { DEFAULT_RULES, initialState, noLoadRtt, onSample, permits } from './adaptive/rules.js';
+export { type SharedBudget, shareOf, type TimedSample } from './adaptive/share.js';
+export { type BudgetTable, tableBudget } from './adaptive/table-budget.js';
+export { isRetryable, WmsError, type WmsErrorKind, wmsMessage } from './errors.js';
+export {
+  AdaptiveLimiter,
+  type AdaptiveLimiterOptions,
+  type Classify,
+  type LimitRules,
+  type LimitState,
+  type Sample,
+  type SetTimer,
+} from './limiter.js';
+export { hasNextPage, iteratePages, type Page, parseLinkHeader, parseTotalCount } from './page.js';
+export { TokenManager, type TokenStats, type WmsTokenView, wmsTokenView } from './token-manager.js';
+export { type FetchedToken, type TokenSource, tokenSource } from './token-source.js';
 export type { CallInfo } from './transport.js';
+export { classifyCall } from './transport.js';
 
 export interface WmsClientOptions {
   timeoutMs: number;
@@ -59,11 +67,19 @@ export interface WmsClient extends WmsOperations {
 export function createWmsClient(connection: ConnectionConfig, options: WmsClientOptions): WmsClient {
   // Every call in flight listens on the stop signal (64 or more at once is normal): not a leak.
   if (options.signal) setMaxListeners(0, options.signal);
-  const http = { timeoutMs: options.timeoutMs, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  const http = {
+    timeoutMs: options.timeoutMs,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   const onTokenRequest = options.onTokenRequest;
-  const tokens = new TokenManager(tokenSource(connection.wms, http, () => options.clock.nowMs()), options.clock, {
-    ...(onTokenRequest ? { onRequest: () => onTokenRequest(connection.name) } : {}),
-  });
+  const tokens = new TokenManager(
+    tokenSource(connection.wms, http, () => options.clock.nowMs()),
+    options.clock,
+    {
+      ...(onTokenRequest ? { onRequest: () => onTokenRequest(connection.name) } : {}),
+    },
+  );
   const onLimiterSample = options.onLimiterSample;
   const limiter = new AdaptiveLimiter({
     max: options.maxConcurrency,
@@ -72,9 +88,18 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
     lagMs: eventLoopLagMs,
     ...(options.setTimer ? { setTimer: options.setTimer } : {}),
     ...(options.budget
-      ? { shared: { budget: options.budget.shared, connection: connection.name, holder: options.budget.holder, ...(options.budget.onError ? { onError: options.budget.onError } : {}) } }
+      ? {
+          shared: {
+            budget: options.budget.shared,
+            connection: connection.name,
+            holder: options.budget.holder,
+            ...(options.budget.onError ? { onError: options.budget.onError } : {}),
+          },
+        }
       : {}),
-    ...(onLimiterSample ? { onSample: (sample: Sample, limit: number) => onLimiterSample(connection.name, sample, limit) } : {}),
+    ...(onLimiterSample
+      ? { onSample: (sample: Sample, limit: number) => onLimiterSample(connection.name, sample, limit) }
+      : {}),
   });
   const onCall = options.onCall;
   const transport = new Transport({

@@ -1,6 +1,15 @@
 import type { Clock } from '../lib/clock.js';
-import { DEFAULT_RULES, initialState, isPaused, onSample, permits, type LimitRules, type LimitState, type Sample } from './adaptive/rules.js';
-import { emptyStarts, takeStart, type Starts } from './adaptive/pacer.js';
+import { emptyStarts, type Starts, takeStart } from './adaptive/pacer.js';
+import {
+  DEFAULT_RULES,
+  initialState,
+  isPaused,
+  type LimitRules,
+  type LimitState,
+  onSample,
+  permits,
+  type Sample,
+} from './adaptive/rules.js';
 import type { SharedBudget, TimedSample } from './adaptive/share.js';
 
 export type { LimitRules, LimitState, Sample } from './adaptive/rules.js';
@@ -23,7 +32,13 @@ export interface AdaptiveLimiterOptions {
   setTimer?: SetTimer;
   rules?: Partial<Omit<LimitRules, 'max' | 'initial'>>;
   /** Several processes share the limit through it; in-process only when absent. */
-  shared?: { budget: SharedBudget; connection: string; holder: string; syncMs?: number; onError?: (err: unknown) => void };
+  shared?: {
+    budget: SharedBudget;
+    connection: string;
+    holder: string;
+    syncMs?: number;
+    onError?: (err: unknown) => void;
+  };
   /** Observes every sample (metrics). */
   onSample?: (sample: Sample, limit: number) => void;
   /** This process's own event-loop lag (ms), which the latency rule tolerates on top; none when absent. */
@@ -31,7 +46,10 @@ export interface AdaptiveLimiterOptions {
 }
 
 /** How a finished call counts: a latency sample, an overload, a timeout, or nothing (it says nothing about load). */
-export type Classify = (outcome: { ok: true; value?: unknown } | { ok: false; error: unknown }, rttMs: number) => Sample | undefined;
+export type Classify = (
+  outcome: { ok: true; value?: unknown } | { ok: false; error: unknown },
+  rttMs: number,
+) => Sample | undefined;
 
 /**
  * The calls in flight to one connection's WMS, bounded by an adaptive limit (rules in
@@ -61,7 +79,8 @@ export class AdaptiveLimiter {
   #exchanged = false;
 
   constructor(private readonly options: AdaptiveLimiterOptions) {
-    if (!Number.isInteger(options.max) || options.max < 1) throw new Error(`AdaptiveLimiter: max must be a positive integer, got ${options.max}`);
+    if (!Number.isInteger(options.max) || options.max < 1)
+      throw new Error(`AdaptiveLimiter: max must be a positive integer, got ${options.max}`);
     const initial = Math.min(options.max, options.initial ?? 8);
     this.rules = { ...DEFAULT_RULES, ...options.rules, max: options.max, initial };
     this.#state = initialState(this.rules, options.clock.nowMs());
@@ -190,7 +209,8 @@ export class AdaptiveLimiter {
     await this.#syncing;
     this.#closed = true;
     const shared = this.options.shared;
-    if (shared) await shared.budget.leave(shared.connection, shared.holder).catch((err: unknown) => shared.onError?.(err));
+    if (shared)
+      await shared.budget.leave(shared.connection, shared.holder).catch((err: unknown) => shared.onError?.(err));
   }
 
   #timer(fn: () => void, ms: number): () => void {
@@ -243,7 +263,10 @@ export class AdaptiveLimiter {
     const lag = sample.kind === 'ok' && this.options.lagMs ? this.options.lagMs() : 0;
     // Calls wait while the limit had room even with this one in flight: the pace (or a pause) holds them back.
     const paced = this.#state.pace != null && this.#waiting.length > 0 && this.#active < this.allowed;
-    const s: Sample = sample.kind === 'ok' ? { ...sample, saturated, ...(lag > 0 ? { lagMs: lag } : {}), ...(paced ? { paced } : {}) } : sample;
+    const s: Sample =
+      sample.kind === 'ok'
+        ? { ...sample, saturated, ...(lag > 0 ? { lagMs: lag } : {}), ...(paced ? { paced } : {}) }
+        : sample;
     if (s.kind === 'overload' && s.status === 429) this.#rateLimited += 1;
     const now = this.options.clock.nowMs();
     this.#state = onSample(this.rules, this.#state, s, now);

@@ -2,9 +2,14 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SharedBudget } from './adaptive/share.js';
-import { wmsClients, type WmsClients } from './index.js';
+import { type WmsClients, wmsClients } from './index.js';
 
-function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Counter<L>;
   return new Counter({ name, help, labelNames, registers: [registry] });
@@ -26,10 +31,26 @@ export function instrumentedWmsClients(options: {
   /** Aborts every call in flight and to come (the process is stopping). */
   signal?: AbortSignal;
 }): WmsClients {
-  const calls = counter(options.registry, 'wms_sync_wms_requests_total', 'HTTP calls to the WMS API', ['connection', 'operation', 'status'] as const);
-  const tokens = counter(options.registry, 'wms_sync_wms_token_requests_total', 'Token requests to the WMS', ['connection'] as const);
-  const limited = counter(options.registry, 'wms_sync_wms_rate_limited_total', 'WMS answers 429 (rate limited), per connection', ['connection'] as const);
-  const overloads = counter(options.registry, 'wms_sync_wms_backoffs_total', 'Signs of WMS overload the concurrency limit backed off on (429, 503, timeout)', ['connection', 'reason'] as const);
+  const calls = counter(options.registry, 'wms_sync_wms_requests_total', 'HTTP calls to the WMS API', [
+    'connection',
+    'operation',
+    'status',
+  ] as const);
+  const tokens = counter(options.registry, 'wms_sync_wms_token_requests_total', 'Token requests to the WMS', [
+    'connection',
+  ] as const);
+  const limited = counter(
+    options.registry,
+    'wms_sync_wms_rate_limited_total',
+    'WMS answers 429 (rate limited), per connection',
+    ['connection'] as const,
+  );
+  const overloads = counter(
+    options.registry,
+    'wms_sync_wms_backoffs_total',
+    'Signs of WMS overload the concurrency limit backed off on (429, 503, timeout)',
+    ['connection', 'reason'] as const,
+  );
   let clients: WmsClients | undefined;
   if (!options.registry.getSingleMetric('wms_sync_wms_concurrency_limit')) {
     new Gauge({
@@ -50,7 +71,8 @@ export function instrumentedWmsClients(options: {
       registers: [options.registry],
       aggregator: 'max',
       collect() {
-        for (const client of clients?.all() ?? []) this.set({ connection: client.connection }, client.limiter.pace ?? 0);
+        for (const client of clients?.all() ?? [])
+          this.set({ connection: client.connection }, client.limiter.pace ?? 0);
       },
     });
     new Gauge({
@@ -68,7 +90,18 @@ export function instrumentedWmsClients(options: {
     timeoutMs: options.timeoutMs,
     maxConcurrency: options.maxConcurrency,
     ...(options.initialConcurrency !== undefined ? { initialConcurrency: options.initialConcurrency } : {}),
-    ...(options.budget ? { budget: { ...options.budget, onError: (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'shared WMS concurrency budget unreachable; using the local view') } } : {}),
+    ...(options.budget
+      ? {
+          budget: {
+            ...options.budget,
+            onError: (err: unknown) =>
+              log.warn(
+                { err: err instanceof Error ? err.message : String(err) },
+                'shared WMS concurrency budget unreachable; using the local view',
+              ),
+          },
+        }
+      : {}),
     onLimiterSample: (connection, sample) => {
       if (sample.kind === 'ok') return;
       if (sample.kind === 'overload' && sample.status === 429) limited.inc({ connection });

@@ -43,7 +43,13 @@ export function parseTotalCount(header: string | null | undefined): number | und
 }
 
 /** Whether a page after this one exists: the `next` link when sent, else the total, else a full page. */
-export function hasNextPage(p: { items: unknown[]; total: number | undefined; page: number; size: number; links: Partial<Record<string, string>> }): boolean {
+export function hasNextPage(p: {
+  items: unknown[];
+  total: number | undefined;
+  page: number;
+  size: number;
+  links: Partial<Record<string, string>>;
+}): boolean {
   if (p.links.next) return true;
   if (Object.keys(p.links).length > 0) return false;
   if (p.total !== undefined) return (p.page + 1) * p.size < p.total;
@@ -54,7 +60,10 @@ export function hasNextPage(p: { items: unknown[]; total: number | undefined; pa
  * Every item of every page, fetching page after page from `pageable.page` (0 by default) until the
  * WMS says there is no next one. Criteria stay the same on each request; only `page` moves.
  */
-export async function* iteratePages<T>(fetchPage: (pageable: Pageable) => Promise<Page<T>>, pageable: Pageable = {}): AsyncGenerator<T> {
+export async function* iteratePages<T>(
+  fetchPage: (pageable: Pageable) => Promise<Page<T>>,
+  pageable: Pageable = {},
+): AsyncGenerator<T> {
   let page = pageable.page ?? 0;
   for (;;) {
     const result = await fetchPage({ ...pageable, page });

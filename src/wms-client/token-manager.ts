@@ -67,7 +67,11 @@ export class TokenManager {
       const lifetimeMs = fetched.expiresInSeconds * 1000;
       // A token shorter-lived than twice the margin would be refreshed on every call; use half its life then.
       const marginMs = Math.min(this.#marginSeconds * 1000, lifetimeMs / 2);
-      this.#cached = { token: fetched.accessToken, expiresAtMs: now + lifetimeMs, refreshAtMs: now + lifetimeMs - marginMs };
+      this.#cached = {
+        token: fetched.accessToken,
+        expiresAtMs: now + lifetimeMs,
+        refreshAtMs: now + lifetimeMs - marginMs,
+      };
       return fetched.accessToken;
     } catch (err) {
       this.stats.failures += 1;

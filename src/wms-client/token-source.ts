@@ -1,6 +1,12 @@
 import type { ConnectionConfig } from '../lib/connections.js';
-import { OAUTH_PASSWORD_SCOPE, OAUTH_TOKEN_PATH, WMS_PATHS, tokenResponseSchema, type OAuthTokenRequest } from '../wms/index.js';
-import { httpError, parseWith, readBody, send, type HttpOptions, type HttpRequest } from './http.js';
+import {
+  OAUTH_PASSWORD_SCOPE,
+  OAUTH_TOKEN_PATH,
+  type OAuthTokenRequest,
+  tokenResponseSchema,
+  WMS_PATHS,
+} from '../wms/index.js';
+import { type HttpOptions, type HttpRequest, httpError, parseWith, readBody, send } from './http.js';
 
 export interface FetchedToken {
   accessToken: string;
@@ -46,5 +52,11 @@ function oauthBody(wms: ConnectionConfig['wms']): OAuthTokenRequest {
   const client = { client_id: wms.clientId, client_secret: wms.clientSecret, audience: wms.audience ?? '' };
   if (wms.authGrant !== 'password') return { ...client, grant_type: 'client_credentials' };
   if (!wms.username || !wms.password) throw new Error('password grant without a username and password');
-  return { ...client, grant_type: 'password', username: wms.username, password: wms.password, scope: OAUTH_PASSWORD_SCOPE };
+  return {
+    ...client,
+    grant_type: 'password',
+    username: wms.username,
+    password: wms.password,
+    scope: OAUTH_PASSWORD_SCOPE,
+  };
 }

@@ -1,10 +1,19 @@
+import type { z } from 'zod';
+import { parseRetryAfter } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { UnaddressablePathError, WMS_PATHS, wmsPath, type WmsPathName } from '../wms/index.js';
+import { UnaddressablePathError, WMS_PATHS, type WmsPathName, wmsPath } from '../wms/index.js';
 import { WmsError } from './errors.js';
-import type { z } from 'zod';
-import { httpError, parseWith, readBody, send, type AnswerHeaders, type HttpAnswer, type HttpOptions, type HttpRequest } from './http.js';
-import { parseRetryAfter } from '../lib/backoff.js';
+import {
+  type AnswerHeaders,
+  type HttpAnswer,
+  type HttpOptions,
+  type HttpRequest,
+  httpError,
+  parseWith,
+  readBody,
+  send,
+} from './http.js';
 import type { AdaptiveLimiter, Classify, Sample } from './limiter.js';
 import type { TokenManager } from './token-manager.js';
 
@@ -62,7 +71,15 @@ export class Transport {
     } catch (err) {
       if (!(err instanceof UnaddressablePathError)) throw err;
       // Never a call to another URL: a failure of this call that retrying cannot fix.
-      return Promise.reject(new WmsError({ kind: 'invalid-request', operation: op.name, method: op.method, path: WMS_PATHS[op.path], detail: err.message }));
+      return Promise.reject(
+        new WmsError({
+          kind: 'invalid-request',
+          operation: op.name,
+          method: op.method,
+          path: WMS_PATHS[op.path],
+          detail: err.message,
+        }),
+      );
     }
     const req: HttpRequest = {
       operation: op.name,
@@ -121,19 +138,24 @@ export class Transport {
  * connection failure says nothing about load. The answer comes as the call's value (a response,
  * whatever its status) or as a WmsError (token requests).
  */
-export const classifier = (nowMs: () => number): Classify => (outcome, rttMs) => {
-  if (outcome.ok) {
-    const response = outcome.value as { status?: unknown; headers?: AnswerHeaders } | undefined;
-    if (typeof response?.status !== 'number') return { kind: 'ok', rttMs, saturated: false };
-    const retryAfterMs = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers?.get('retry-after'), nowMs()) : undefined;
-    return byStatus(response.status, retryAfterMs, rttMs);
-  }
-  const err = outcome.error;
-  if (!(err instanceof WmsError)) return undefined;
-  if (err.kind === 'timeout') return { kind: 'timeout' };
-  if (err.kind === 'network' || err.kind === 'invalid-request') return undefined;
-  return byStatus(err.status, err.retryAfterMs, rttMs);
-};
+export const classifier =
+  (nowMs: () => number): Classify =>
+  (outcome, rttMs) => {
+    if (outcome.ok) {
+      const response = outcome.value as { status?: unknown; headers?: AnswerHeaders } | undefined;
+      if (typeof response?.status !== 'number') return { kind: 'ok', rttMs, saturated: false };
+      const retryAfterMs =
+        response.status === 429 || response.status === 503
+          ? parseRetryAfter(response.headers?.get('retry-after'), nowMs())
+          : undefined;
+      return byStatus(response.status, retryAfterMs, rttMs);
+    }
+    const err = outcome.error;
+    if (!(err instanceof WmsError)) return undefined;
+    if (err.kind === 'timeout') return { kind: 'timeout' };
+    if (err.kind === 'network' || err.kind === 'invalid-request') return undefined;
+    return byStatus(err.status, err.retryAfterMs, rttMs);
+  };
 
 export const classifyCall: Classify = classifier(() => Date.now());
 

@@ -1,16 +1,16 @@
-import { deliveryPointCategorySchema, entityTypeSchema, type DeliveryPointCategory } from './delivery-point.js';
+import {
+  type Criteria,
+  type CriteriaFields,
+  FILTER_OPERATORS,
+  type FilterKind,
+  type FilterOperator,
+  LIST_OPERATORS,
+  type Pageable,
+} from './criteria.js';
+import { type DeliveryPointCategory, deliveryPointCategorySchema, entityTypeSchema } from './delivery-point.js';
 import { documentStatusSchema } from './document.js';
 import { barcodeTypeSchema } from './product.js';
 import { isoDateSchema, isoDateTimeSchema } from './scalars.js';
-import {
-  FILTER_OPERATORS,
-  LIST_OPERATORS,
-  type Criteria,
-  type CriteriaFields,
-  type FilterKind,
-  type FilterOperator,
-  type Pageable,
-} from './criteria.js';
 
 /*
  * JHipster criteria and Spring Pageable in a query string, the way Spring's data binder reads them:
@@ -59,14 +59,17 @@ function parseBoolean(text: string): Parsed {
 function parseInteger(text: string, min: number, max: number): Parsed {
   if (!/^[-+]?\d+$/.test(text)) return { ok: false, message: `expected an integer, got "${text}"` };
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min || value > max) return { ok: false, message: `integer out of range: ${text}` };
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    return { ok: false, message: `integer out of range: ${text}` };
   return { ok: true, value };
 }
 
 function viaSchema(schema: { safeParse(v: unknown): { success: boolean; data?: unknown } }, what: string) {
   return (text: string): Parsed => {
     const parsed = schema.safeParse(text);
-    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: `expected ${what}, got "${text}"` };
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, message: `expected ${what}, got "${text}"` };
   };
 }
 
@@ -96,7 +99,9 @@ function appendList(out: URLSearchParams, key: string, texts: string[]): void {
     return;
   }
   if (texts.length === 1) {
-    throw new CriteriaEncodingError(`${key}: a single value "${texts[0]}" cannot be sent as a list (commas, blanks or empty)`);
+    throw new CriteriaEncodingError(
+      `${key}: a single value "${texts[0]}" cannot be sent as a list (commas, blanks or empty)`,
+    );
   }
   for (const text of texts) out.append(key, text);
 }
@@ -104,7 +109,8 @@ function appendList(out: URLSearchParams, key: string, texts: string[]): void {
 function appendCategory(out: URLSearchParams, prefix: string, category: DeliveryPointCategory): void {
   if (category.id !== undefined && category.id !== null) out.append(`${prefix}.id`, String(category.id));
   out.append(`${prefix}.description`, category.description);
-  if (category.active !== undefined && category.active !== null) out.append(`${prefix}.active`, String(category.active));
+  if (category.active !== undefined && category.active !== null)
+    out.append(`${prefix}.active`, String(category.active));
 }
 
 /** Criteria and pageable as query parameters (AND-combined by the server). */
@@ -128,7 +134,7 @@ export function encodeCriteriaQuery<F extends CriteriaFields>(
         if (LIST_OPERATORS.has(op as FilterOperator)) {
           const list = value as DeliveryPointCategory[];
           if (list.length === 0) out.append(key, '');
-          list.forEach((category, i) => appendCategory(out, `${key}[${i}]`, category));
+          for (const [i, category] of list.entries()) appendCategory(out, `${key}[${i}]`, category);
         } else appendCategory(out, key, value as DeliveryPointCategory);
       } else if (LIST_OPERATORS.has(op as FilterOperator)) {
         appendList(out, key, (value as unknown[]).map(String));
@@ -211,7 +217,8 @@ export function decodeCriteriaQuery<F extends CriteriaFields>(
       issue(`unknown criteria parameter "${key}"`);
       continue;
     }
-    const parse = op === 'specified' ? parseBoolean : VALUE_PARSERS[kind as Exclude<FilterKind, 'deliveryPointCategory'>];
+    const parse =
+      op === 'specified' ? parseBoolean : VALUE_PARSERS[kind as Exclude<FilterKind, 'deliveryPointCategory'>];
     if (isList) {
       const texts = values.length === 1 ? (values[0] === '' ? [] : values[0]!.split(',').map((t) => t.trim())) : values;
       const parsed = texts.map(parse);

@@ -13,7 +13,10 @@ const EQUALITY_OPERATORS = ['equals', 'notEquals', 'specified', 'in', 'notIn'] a
 const RANGE_OPERATORS = ['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual'] as const;
 const TEXT_OPERATORS = ['contains', 'doesNotContain'] as const;
 
-export type FilterOperator = (typeof EQUALITY_OPERATORS)[number] | (typeof RANGE_OPERATORS)[number] | (typeof TEXT_OPERATORS)[number];
+export type FilterOperator =
+  | (typeof EQUALITY_OPERATORS)[number]
+  | (typeof RANGE_OPERATORS)[number]
+  | (typeof TEXT_OPERATORS)[number];
 export const LIST_OPERATORS: ReadonlySet<FilterOperator> = new Set(['in', 'notIn']);
 
 function equalityFilter<T extends z.ZodType>(value: T) {
@@ -44,7 +47,9 @@ export const integerFilterSchema = rangeFilter(int32Schema).meta({ id: 'IntegerF
 export const localDateFilterSchema = rangeFilter(isoDateSchema).meta({ id: 'LocalDateFilter' });
 export const instantFilterSchema = rangeFilter(isoDateTimeSchema).meta({ id: 'InstantFilter' });
 export const typeOfBarcodeFilterSchema = equalityFilter(barcodeTypeSchema).meta({ id: 'TypeOfBarcodeFilter' });
-export const receptionNoteStatusFilterSchema = equalityFilter(documentStatusSchema).meta({ id: 'ReceptionNoteStatusFilter' });
+export const receptionNoteStatusFilterSchema = equalityFilter(documentStatusSchema).meta({
+  id: 'ReceptionNoteStatusFilter',
+});
 export const entityTypeFilterSchema = equalityFilter(entityTypeSchema).meta({ id: 'EntityTypeFilter' });
 export const deliveryPointCategoryFilterSchema = equalityFilter(deliveryPointCategorySchema).meta({
   id: 'DeliveryPointCategoryFilter',
@@ -83,38 +88,108 @@ export type CriteriaFields = Readonly<Record<string, FilterKind>>;
 
 /** Each criteria member's filter type, as the spec lists them. */
 export const PRODUCT_CRITERIA_FIELDS = {
-  id: 'long', active: 'boolean', sku: 'string', description: 'string', abbreviation: 'string', withLots: 'boolean',
-  withStock: 'boolean', belowMinimumStock: 'boolean', withLotsActive: 'boolean', withSerialNumbersActive: 'boolean',
-  withSerialNumbers: 'boolean', withSecurityDevice: 'boolean', withExpirationDate: 'boolean', detailsId: 'long',
-  warehouseId: 'long', packagingId: 'long', serialNumbersId: 'long', serialNumber: 'string', lotCode: 'string',
-  lotsId: 'long', barcodesId: 'long', expirationDate: 'localDate', barcodesCode: 'string', skuOrDescription: 'string',
-  typeOfBarcode: 'typeOfBarcode', clientId: 'long', abcClass: 'string', labelId: 'long', search: 'string',
-  isExpiredGroup: 'boolean', isWithStockGroup: 'boolean', isBelowMinimumGroup: 'boolean',
+  id: 'long',
+  active: 'boolean',
+  sku: 'string',
+  description: 'string',
+  abbreviation: 'string',
+  withLots: 'boolean',
+  withStock: 'boolean',
+  belowMinimumStock: 'boolean',
+  withLotsActive: 'boolean',
+  withSerialNumbersActive: 'boolean',
+  withSerialNumbers: 'boolean',
+  withSecurityDevice: 'boolean',
+  withExpirationDate: 'boolean',
+  detailsId: 'long',
+  warehouseId: 'long',
+  packagingId: 'long',
+  serialNumbersId: 'long',
+  serialNumber: 'string',
+  lotCode: 'string',
+  lotsId: 'long',
+  barcodesId: 'long',
+  expirationDate: 'localDate',
+  barcodesCode: 'string',
+  skuOrDescription: 'string',
+  typeOfBarcode: 'typeOfBarcode',
+  clientId: 'long',
+  abcClass: 'string',
+  labelId: 'long',
+  search: 'string',
+  isExpiredGroup: 'boolean',
+  isWithStockGroup: 'boolean',
+  isBelowMinimumGroup: 'boolean',
 } as const satisfies CriteriaFields;
 
 /** ReceptionNoteCriteria, the document criteria. */
 export const DOCUMENT_CRITERIA_FIELDS = {
-  id: 'long', year: 'integer', series: 'string', number: 'integer', codeOrNumberOrReference: 'string', code: 'string',
-  originCode: 'string', externalCode: 'string', status: 'receptionNoteStatus', priority: 'integer',
-  deliveryDate: 'localDate', documentDate: 'localDate', reference: 'string', observation: 'string',
-  originDescription: 'string', destinationDescription: 'string', deliveryPointName: 'string', originId: 'long',
-  destinationId: 'long', deliveryPointId: 'long', deliveryPointAddressId: 'long', deliveryTarget: 'string',
-  linesId: 'long', pickingsId: 'long', receptionsId: 'long', receptionsIdOrNull: 'long', receptionProcessId: 'long',
-  lastModifiedDate: 'instant', search: 'string', isDoneGroup: 'boolean', isErrorGroup: 'boolean',
+  id: 'long',
+  year: 'integer',
+  series: 'string',
+  number: 'integer',
+  codeOrNumberOrReference: 'string',
+  code: 'string',
+  originCode: 'string',
+  externalCode: 'string',
+  status: 'receptionNoteStatus',
+  priority: 'integer',
+  deliveryDate: 'localDate',
+  documentDate: 'localDate',
+  reference: 'string',
+  observation: 'string',
+  originDescription: 'string',
+  destinationDescription: 'string',
+  deliveryPointName: 'string',
+  originId: 'long',
+  destinationId: 'long',
+  deliveryPointId: 'long',
+  deliveryPointAddressId: 'long',
+  deliveryTarget: 'string',
+  linesId: 'long',
+  pickingsId: 'long',
+  receptionsId: 'long',
+  receptionsIdOrNull: 'long',
+  receptionProcessId: 'long',
+  lastModifiedDate: 'instant',
+  search: 'string',
+  isDoneGroup: 'boolean',
+  isErrorGroup: 'boolean',
 } as const satisfies CriteriaFields;
 
 export const DELIVERY_POINT_CRITERIA_FIELDS = {
-  id: 'long', deliveryPoint: 'string', externalCode: 'string', aliasOrName: 'string', gln: 'string', nif: 'string',
-  address: 'string', postalCode: 'string', city: 'string', country: 'string', active: 'boolean', nmvsActive: 'boolean',
-  nmvsActiveIn: 'boolean', nmvsActiveOut: 'boolean', shippingProcessId: 'long', types: 'entityType',
-  categories: 'deliveryPointCategory', daysToReserveExpirationDate: 'integer', allowExpiredLots: 'boolean',
-  clientId: 'long', addressId: 'long', search: 'string', isClientGroup: 'boolean', isSupplierGroup: 'boolean',
+  id: 'long',
+  deliveryPoint: 'string',
+  externalCode: 'string',
+  aliasOrName: 'string',
+  gln: 'string',
+  nif: 'string',
+  address: 'string',
+  postalCode: 'string',
+  city: 'string',
+  country: 'string',
+  active: 'boolean',
+  nmvsActive: 'boolean',
+  nmvsActiveIn: 'boolean',
+  nmvsActiveOut: 'boolean',
+  shippingProcessId: 'long',
+  types: 'entityType',
+  categories: 'deliveryPointCategory',
+  daysToReserveExpirationDate: 'integer',
+  allowExpiredLots: 'boolean',
+  clientId: 'long',
+  addressId: 'long',
+  search: 'string',
+  isClientGroup: 'boolean',
+  isSupplierGroup: 'boolean',
 } as const satisfies CriteriaFields;
 
 type CriteriaShape<F extends CriteriaFields> = { [K in keyof F]: z.ZodOptional<(typeof filterSchemas)[F[K]]> };
 
 export function criteriaSchema<F extends CriteriaFields>(fields: F): z.ZodObject<CriteriaShape<F>> {
-  const shape = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, filterSchemas[kind].optional()]));
+  const shape = Object.fromEntries(
+    Object.entries(fields).map(([name, kind]) => [name, filterSchemas[kind].optional()]),
+  );
   return z.object(shape as CriteriaShape<F>);
 }
 
@@ -122,7 +197,9 @@ export const productCriteriaSchema = criteriaSchema(PRODUCT_CRITERIA_FIELDS).met
 export type ProductCriteria = z.infer<typeof productCriteriaSchema>;
 export const documentCriteriaSchema = criteriaSchema(DOCUMENT_CRITERIA_FIELDS).meta({ id: 'ReceptionNoteCriteria' });
 export type DocumentCriteria = z.infer<typeof documentCriteriaSchema>;
-export const deliveryPointCriteriaSchema = criteriaSchema(DELIVERY_POINT_CRITERIA_FIELDS).meta({ id: 'DeliveryPointCriteria' });
+export const deliveryPointCriteriaSchema = criteriaSchema(DELIVERY_POINT_CRITERIA_FIELDS).meta({
+  id: 'DeliveryPointCriteria',
+});
 export type DeliveryPointCriteria = z.infer<typeof deliveryPointCriteriaSchema>;
 
 /** A criteria object over any field map: what the query-string codec reads and writes. */

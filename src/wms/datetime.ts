@@ -12,7 +12,8 @@
  *   `2026-11-22T15:41:07.000Z`.
  */
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -25,7 +26,9 @@ function validDay(y: number, m: number, d: number): boolean {
 /** `YYYY-MM-DD` read by hand: the common case, on every line of every delivery, without a regex match. */
 function plainDate(text: string): boolean | undefined {
   if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined;
-  let y = 0, m = 0, d = 0;
+  let y = 0,
+    m = 0,
+    d = 0;
   for (let i = 0; i < 10; i++) {
     if (i === 4 || i === 7) continue;
     const c = text.charCodeAt(i) - 48;
@@ -42,11 +45,17 @@ export function readDateTime(text: string): string | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const [, ys, mos, ds, hs, mis, ss, frac, zulu, sign, ohs, oms] = m;
-  const y = Number(ys), mo = Number(mos), d = Number(ds), h = Number(hs), mi = Number(mis), s = ss === undefined ? 0 : Number(ss);
+  const y = Number(ys),
+    mo = Number(mos),
+    d = Number(ds),
+    h = Number(hs),
+    mi = Number(mis),
+    s = ss === undefined ? 0 : Number(ss);
   if (!validDay(y, mo, d) || h > 23 || mi > 59 || s > 59) return undefined;
   let offsetMinutes = 0;
   if (!zulu) {
-    const oh = Number(ohs), om = oms === undefined ? 0 : Number(oms);
+    const oh = Number(ohs),
+      om = oms === undefined ? 0 : Number(oms);
     if (oh > 23 || om > 59) return undefined;
     offsetMinutes = (sign === '-' ? -1 : 1) * (oh * 60 + om);
   }

@@ -2,8 +2,15 @@ import { z } from 'zod';
 import { codeSchema, int32Schema, isoDateSchema, isoDateTimeSchema, uniqueArray } from './scalars.js';
 
 export const DOCUMENT_TYPES = [
-  'WAREHOUSE_TRANSFER_IN', 'WAREHOUSE_TRANSFER_OUT', 'PURCHASE_ORDER', 'CLIENT_RETURN', 'SUPPLIER_RETURN', 'CLIENT_EXPEDITION',
-  'FACTORY_DELIVER', 'FACTORY_DELIVERY', 'PRODUCTION_RETURN',
+  'WAREHOUSE_TRANSFER_IN',
+  'WAREHOUSE_TRANSFER_OUT',
+  'PURCHASE_ORDER',
+  'CLIENT_RETURN',
+  'SUPPLIER_RETURN',
+  'CLIENT_EXPEDITION',
+  'FACTORY_DELIVER',
+  'FACTORY_DELIVERY',
+  'PRODUCTION_RETURN',
 ] as const;
 export const documentTypeSchema = z.enum(DOCUMENT_TYPES).meta({ id: 'DocumentType' });
 export type DocumentType = z.infer<typeof documentTypeSchema>;

@@ -6,6 +6,7 @@
 export * from './auth.js';
 export * from './criteria.js';
 export * from './criteria-query.js';
+export * from './datetime.js';
 export * from './delivery-point.js';
 export * from './document.js';
 export * from './errors.js';
@@ -17,5 +18,4 @@ export * from './scalars.js';
 export * from './stock.js';
 export * from './storage-system.js';
 export * from './webhooks.js';
-export * from './datetime.js';
 export * from './webhooks-tolerant.js';

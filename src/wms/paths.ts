@@ -32,7 +32,8 @@ export type WmsPathName = keyof typeof WMS_PATHS;
  * in paths anyway. wms-sync refuses such codes where they enter (the ERP API) and never builds
  * such a URL.
  */
-export const DOT_SEGMENT_MESSAGE = 'must not be "." or "..": the WMS addresses records by code in URL paths, where these are dot-segments';
+export const DOT_SEGMENT_MESSAGE =
+  'must not be "." or "..": the WMS addresses records by code in URL paths, where these are dot-segments';
 
 export function isDotSegment(value: string): boolean {
   return value === '.' || value === '..';

@@ -2,14 +2,45 @@ import { z } from 'zod';
 import { codeSchema, int32Schema, isoDateSchema, uniqueArray } from './scalars.js';
 
 export const HANDLING_UNITS = [
-  'UN', 'KG', 'M', 'M2', 'L', 'M3', 'LB', 'KGM', 'IN', 'FT', 'YD', 'IN2', 'FT2', 'YD2', 'IN3', 'FT3', 'YD3', 'TOZ', 'OZ', 'GAL',
+  'UN',
+  'KG',
+  'M',
+  'M2',
+  'L',
+  'M3',
+  'LB',
+  'KGM',
+  'IN',
+  'FT',
+  'YD',
+  'IN2',
+  'FT2',
+  'YD2',
+  'IN3',
+  'FT3',
+  'YD3',
+  'TOZ',
+  'OZ',
+  'GAL',
 ] as const;
 export const handlingUnitSchema = z.enum(HANDLING_UNITS).meta({ id: 'HandlingUnit' });
 export type HandlingUnit = z.infer<typeof handlingUnitSchema>;
 
 export const BARCODE_TYPES = [
-  'GTIN', 'GRAI', 'GIAI', 'CPID', 'GMN', 'PRODUCT_CODE', 'CNP', 'INVOICING_ID', 'ACCOUNTING_CODE', 'SHOP_A_SKU', 'SHOP_B_SKU',
-  'MARKETPLACE_SKU', 'API_ID', 'OTHER',
+  'GTIN',
+  'GRAI',
+  'GIAI',
+  'CPID',
+  'GMN',
+  'PRODUCT_CODE',
+  'CNP',
+  'INVOICING_ID',
+  'ACCOUNTING_CODE',
+  'SHOP_A_SKU',
+  'SHOP_B_SKU',
+  'MARKETPLACE_SKU',
+  'API_ID',
+  'OTHER',
 ] as const;
 export const barcodeTypeSchema = z.enum(BARCODE_TYPES).meta({ id: 'TypeOfBarcode' });
 export type BarcodeType = z.infer<typeof barcodeTypeSchema>;

@@ -15,7 +15,8 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export type Obj = Record<string, unknown>;
 export const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const absent = (v: unknown) => v === undefined || v === null || v === '';
-export const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+export const typeName = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 /** A number, or a string holding a JSON number; undefined otherwise. The one place that says so. */
 export function readNumber(v: unknown): number | undefined {
@@ -44,7 +45,10 @@ export class Reader {
   /** A code the payload cannot be applied without: `missing` says why it matters. */
   code(v: unknown, parent: string, key: string, missing: string): string {
     if (typeof v === 'string' && v.trim() !== '') return v;
-    this.problem(at(parent, key), absent(v) || typeof v === 'string' ? missing : `expected a string, got ${typeName(v)}`);
+    this.problem(
+      at(parent, key),
+      absent(v) || typeof v === 'string' ? missing : `expected a string, got ${typeName(v)}`,
+    );
     return '';
   }
   number(v: unknown, parent: string, key: string, required: string | false): number | null {
@@ -54,13 +58,21 @@ export class Reader {
       return null;
     }
     const n = readNumber(v);
-    if (n === undefined) this.problem(at(parent, key), `expected a number, got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    if (n === undefined)
+      this.problem(
+        at(parent, key),
+        `expected a number, got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`,
+      );
     return n ?? null;
   }
   date(v: unknown, parent: string, key: string): string | null {
     if (absent(v)) return null;
     const d = typeof v === 'string' ? readDate(v) : undefined;
-    if (d === undefined) this.problem(at(parent, key), `expected a date (YYYY-MM-DD or an ISO 8601 date-time), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    if (d === undefined)
+      this.problem(
+        at(parent, key),
+        `expected a date (YYYY-MM-DD or an ISO 8601 date-time), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`,
+      );
     return d ?? null;
   }
   dateTime(v: unknown, key: string, required: string): string {
@@ -69,7 +81,11 @@ export class Reader {
       return '';
     }
     const t = typeof v === 'string' ? readDateTime(v) : undefined;
-    if (t === undefined) this.problem(key, `expected an ISO 8601 date-time with offset (Z, ±hh:mm, ±hhmm or ±hh), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`);
+    if (t === undefined)
+      this.problem(
+        key,
+        `expected an ISO 8601 date-time with offset (Z, ±hh:mm, ±hhmm or ±hh), got ${typeof v === 'string' ? JSON.stringify(v) : typeName(v)}`,
+      );
     return t ?? '';
   }
   list(v: unknown, parent: string, key: string): readonly unknown[] {
@@ -85,7 +101,8 @@ export class Reader {
       const item = items[i];
       if (typeof item === 'string') {
         if (item !== '') out.push(item);
-      } else if (item !== null && item !== undefined) this.problem(`${at(parent, key)}[${i}]`, `expected a string, got ${typeName(item)}`);
+      } else if (item !== null && item !== undefined)
+        this.problem(`${at(parent, key)}[${i}]`, `expected a string, got ${typeName(item)}`);
     }
     return out;
   }
@@ -102,4 +119,3 @@ export class Reader {
     return out;
   }
 }
-

@@ -1,7 +1,7 @@
-import { isObject, Reader, typeName, type FieldProblem, type Obj } from './tolerant-reader.js';
+import { type FieldProblem, isObject, type Obj, Reader, typeName } from './tolerant-reader.js';
 import type { WebhookKind } from './webhooks.js';
 
-export { readNumber, type FieldProblem } from './tolerant-reader.js';
+export { type FieldProblem, readNumber } from './tolerant-reader.js';
 
 /*
  * The receiver's reading of the three webhook payloads: every form the spec allows, normalised to
@@ -17,7 +17,6 @@ export { readNumber, type FieldProblem } from './tolerant-reader.js';
  * (refusal for a close document without a usable closingDocumentCode, quarantine otherwise).
  * Hand-written rather than zod: it runs on every delivery and costs a fraction of a schema parse.
  */
-
 
 export interface CanonicalLine {
   externalCode: string;
@@ -93,7 +92,12 @@ function line(r: Reader, l: Obj, path: string): CanonicalLine {
 
 function closeDocument(r: Reader, p: Obj): CanonicalCloseDocument {
   return {
-    closingDocumentCode: r.code(p.closingDocumentCode, '', 'closingDocumentCode', 'missing: it identifies the delivery'),
+    closingDocumentCode: r.code(
+      p.closingDocumentCode,
+      '',
+      'closingDocumentCode',
+      'missing: it identifies the delivery',
+    ),
     documentNumber: r.texts(p.documentNumber, '', 'documentNumber'),
     documentExternalCode: r.text(p.documentExternalCode, '', 'documentExternalCode'),
     documentType: r.text(p.documentType, '', 'documentType'),
@@ -147,9 +151,15 @@ export function readStockRegularization(body: unknown): WebhookReading<Canonical
   if (!isObject(body)) return notAnObject(body);
   const r = new Reader();
   return finish(r, {
-    productExternalCode: r.code(body.productExternalCode, '', 'productExternalCode', 'missing: a regularization without a product cannot be applied'),
+    productExternalCode: r.code(
+      body.productExternalCode,
+      '',
+      'productExternalCode',
+      'missing: a regularization without a product cannot be applied',
+    ),
     lotCode: r.text(body.lotCode, '', 'lotCode'),
-    quantity: r.number(body.quantity, '', 'quantity', 'missing: a regularization without a quantity cannot be applied') ?? 0,
+    quantity:
+      r.number(body.quantity, '', 'quantity', 'missing: a regularization without a quantity cannot be applied') ?? 0,
     movementTime: r.dateTime(body.movementTime, 'movementTime', 'missing: the movement cannot be placed in time'),
     warehouse: r.text(body.warehouse, '', 'warehouse'),
   });

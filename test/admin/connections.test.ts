@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 
@@ -18,7 +18,8 @@ describe('admin API: GET /admin/v1/connections', () => {
     await off.close();
   });
 
-  const get = (app: TestService['app'], headers: Record<string, string> = {}) => app.request('/admin/v1/connections', { headers });
+  const get = (app: TestService['app'], headers: Record<string, string> = {}) =>
+    app.request('/admin/v1/connections', { headers });
 
   it('lists every connection with its webhook paths and no secret', async () => {
     const res = await get(svc.app, { authorization: `Bearer ${ADMIN_TOKEN}` });
@@ -27,7 +28,8 @@ describe('admin API: GET /admin/v1/connections', () => {
     expect(body.connections.map((c) => c.name)).toEqual(['acme', 'beta']);
     expect(body.connections[0]!.webhookPaths).toContain('/webhooks/acme/stock-regularization');
     const text = JSON.stringify(body);
-    for (const secret of [acme.wms.clientSecret, acme.erpApiToken, acme.webhookCredentials[0]!.password]) expect(text).not.toContain(secret);
+    for (const secret of [acme.wms.clientSecret, acme.erpApiToken, acme.webhookCredentials[0]!.password])
+      expect(text).not.toContain(secret);
   });
 
   it('accepts the scheme in any case (RFC 9110)', async () => {
@@ -35,7 +37,12 @@ describe('admin API: GET /admin/v1/connections', () => {
   });
 
   it('refuses a missing, wrong, or non-Bearer credential with 401 and a challenge', async () => {
-    for (const authorization of [undefined, `Bearer ${ADMIN_TOKEN}x`, `Bearer ${acme.erpApiToken}`, `Basic ${Buffer.from(`x:${ADMIN_TOKEN}`).toString('base64')}`]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${ADMIN_TOKEN}x`,
+      `Bearer ${acme.erpApiToken}`,
+      `Basic ${Buffer.from(`x:${ADMIN_TOKEN}`).toString('base64')}`,
+    ]) {
       const res = await get(svc.app, authorization ? { authorization } : {});
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="wms-sync admin API"/);
@@ -50,7 +57,10 @@ describe('admin API: GET /admin/v1/connections', () => {
   });
 
   it('is in the OpenAPI document with its security scheme', async () => {
-    const doc = (await (await svc.app.request('/openapi.json')).json()) as { paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
+    const doc = (await (await svc.app.request('/openapi.json')).json()) as {
+      paths: Record<string, unknown>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(doc.paths['/admin/v1/connections']).toBeDefined();
     expect(doc.components.securitySchemes.adminBearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
-import { admin, ADMIN_TOKEN, putProduct } from './support.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { ADMIN_TOKEN, admin, putProduct } from './support.js';
 
 describe('admin API: outbound records (list, get, retry, retry failed, cancel)', () => {
   let svc: TestService;
@@ -12,7 +12,11 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
   async function fail(code: string, message = 'Product SKU already exists') {
     const record = (await svc.deps.store.outbox.get('acme', 'product', code))!;
     await svc.deps.store.outbox.recordAttempt(record.id, new Date());
-    await svc.deps.store.outbox.markFailed(record.id, { kind: 'http', status: 400, message, body: { message }, retryable: false }, new Date());
+    await svc.deps.store.outbox.markFailed(
+      record.id,
+      { kind: 'http', status: 400, message, body: { message }, retryable: false },
+      new Date(),
+    );
   }
 
   beforeAll(async () => {
@@ -28,10 +32,18 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
     const first = await admin(svc, 'GET', `${base}?entity=product&limit=3`);
     expect(first.status).toBe(200);
     expect(first.body.records.map((r: any) => r.externalCode)).toEqual(['P-4', 'P-3', 'P-2']);
-    expect(first.body.records[0]).toMatchObject({ state: 'failed', attempts: 1, inSync: false, lastError: { status: 400, message: 'Invalid barcode' } });
+    expect(first.body.records[0]).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      inSync: false,
+      lastError: { status: 400, message: 'Invalid barcode' },
+    });
     expect(first.body.records[0]).not.toHaveProperty('payload');
     const second = await admin(svc, 'GET', `${base}?entity=product&limit=3&before=${first.body.nextBefore}`);
-    expect(second.body).toEqual({ records: [expect.objectContaining({ externalCode: 'P-1', state: 'pending' })], nextBefore: null });
+    expect(second.body).toEqual({
+      records: [expect.objectContaining({ externalCode: 'P-1', state: 'pending' })],
+      nextBefore: null,
+    });
   });
 
   it('filters by state; other connections’ records never show', async () => {
@@ -43,7 +55,14 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
   });
 
   it('refuses a missing or unknown entity, a bad state, before or limit with 400 naming it', async () => {
-    for (const [query, name] of [['', 'entity'], ['entity=widget', 'entity'], ['entity=product&state=lost', 'state'], ['entity=product&before=0', 'before'], ['entity=product&limit=201', 'limit'], ['entity=product&limit=x', 'limit']]) {
+    for (const [query, name] of [
+      ['', 'entity'],
+      ['entity=widget', 'entity'],
+      ['entity=product&state=lost', 'state'],
+      ['entity=product&before=0', 'before'],
+      ['entity=product&limit=201', 'limit'],
+      ['entity=product&limit=x', 'limit'],
+    ]) {
       const res = await admin(svc, 'GET', `${base}?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: 'validation_failed' });
@@ -54,7 +73,11 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
   it('gets one record with its payload; 404 for a code of another connection', async () => {
     const res = await admin(svc, 'GET', `${base}/product/P-2`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ externalCode: 'P-2', state: 'failed', payload: { externalCode: 'P-2', description: 'Product P-2' } });
+    expect(res.body).toMatchObject({
+      externalCode: 'P-2',
+      state: 'failed',
+      payload: { externalCode: 'P-2', description: 'Product P-2' },
+    });
     const other = await admin(svc, 'GET', `${base}/product/B-1`);
     expect(other.status).toBe(404);
     expect(other.body).toMatchObject({ success: false, error: 'not_found' });
@@ -91,12 +114,25 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
     const res = await svc.app.request('/erp/v1/documents/PO-1', {
       method: 'PUT',
       headers: { authorization: `Bearer ${acme.erpApiToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ externalCode: 'PO-1', documentNumber: 'PO 1', documentType: 'PURCHASE_ORDER', lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'P-1' }] }),
+      body: JSON.stringify({
+        externalCode: 'PO-1',
+        documentNumber: 'PO 1',
+        documentType: 'PURCHASE_ORDER',
+        lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'P-1' }],
+      }),
     });
     expect(res.status).toBeLessThan(300);
     const cancel = await admin(svc, 'POST', `${base}/document/PO-1/cancel`);
     expect(cancel.status).toBe(202);
-    expect(cancel.body).toMatchObject({ changed: true, cancel: { entity: 'document-cancel', externalCode: 'PO-1', state: 'pending', payload: { documentType: 'PURCHASE_ORDER' } } });
+    expect(cancel.body).toMatchObject({
+      changed: true,
+      cancel: {
+        entity: 'document-cancel',
+        externalCode: 'PO-1',
+        state: 'pending',
+        payload: { documentType: 'PURCHASE_ORDER' },
+      },
+    });
     expect((await admin(svc, 'POST', `${base}/document/PO-9/cancel`)).status).toBe(404);
     expect((await admin(svc, 'POST', '/admin/v1/connections/beta/outbound/document/PO-1/cancel')).status).toBe(404);
   });

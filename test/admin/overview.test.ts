@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
-import { admin, ADMIN_TOKEN, putProduct } from './support.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { ADMIN_TOKEN, admin, putProduct } from './support.js';
 
 describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
   let svc: TestService;
@@ -10,27 +10,63 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
   const hoursAgo = (h: number) => new Date(clock.nowMs() - h * 3_600_000);
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'admin-overview', env: { ADMIN_TOKEN }, clock, connections: [acme, testConnection('beta')] });
+    svc = await startTestService({
+      label: 'admin-overview',
+      env: { ADMIN_TOKEN },
+      clock,
+      connections: [acme, testConnection('beta')],
+    });
     const inbox = svc.deps.store.inbox;
-    const record = (kind: string, key: string, h: number, connection = 'acme') => inbox.record({ connection, kind, dedupeKey: key, payload: '{}', at: hoursAgo(h) });
+    const record = (kind: string, key: string, h: number, connection = 'acme') =>
+      inbox.record({ connection, kind, dedupeKey: key, payload: '{}', at: hoursAgo(h) });
     await record('reception-close', 'old', 25);
     const done = await record('reception-close', 'r1', 23);
     await inbox.markProcessed(done.event.id, clock.now());
     const failed = await record('reception-close', 'r2', 1);
     await inbox.markFailed(failed.event.id, 'boom', clock.now());
     await record('stock-regularization', 's1', 0);
-    await inbox.record({ connection: 'acme', kind: 'stock-regularization', dedupeKey: 's2', payload: 'x', status: 'rejected', error: 'bad', at: clock.now() });
+    await inbox.record({
+      connection: 'acme',
+      kind: 'stock-regularization',
+      dedupeKey: 's2',
+      payload: 'x',
+      status: 'rejected',
+      error: 'bad',
+      at: clock.now(),
+    });
     await record('reception-close', 'b1', 0, 'beta');
     // Quarantined two days ago: outside the 24 h counts, still waiting for an operator.
-    await inbox.record({ connection: 'acme', kind: 'stock-regularization', dedupeKey: 'q-old', payload: '{}', status: 'quarantined', quarantineReason: 'quantity: missing', at: hoursAgo(48) });
+    await inbox.record({
+      connection: 'acme',
+      kind: 'stock-regularization',
+      dedupeKey: 'q-old',
+      payload: '{}',
+      status: 'quarantined',
+      quarantineReason: 'quantity: missing',
+      at: hoursAgo(48),
+    });
     for (const code of ['P-1', 'P-2', 'P-3']) await putProduct(svc, acme.erpApiToken, code);
     const p1 = (await svc.deps.store.outbox.get('acme', 'product', 'P-1'))!;
     await svc.deps.store.outbox.markFailed(p1.id, { status: 400, message: 'no' }, clock.now());
     const p2 = (await svc.deps.store.outbox.get('acme', 'product', 'P-2'))!;
     await svc.deps.store.outbox.markSynced(p2.id, p2.payloadHash, clock.now());
-    const run = await svc.deps.store.reconciliation.createRun({ connection: 'acme', trigger: 'schedule', at: hoursAgo(2) });
+    const run = await svc.deps.store.reconciliation.createRun({
+      connection: 'acme',
+      trigger: 'schedule',
+      at: hoursAgo(2),
+    });
     await svc.deps.store.reconciliation.startRun(run.id, hoursAgo(2));
-    await svc.deps.store.reconciliation.addItems([{ runId: run.id, connection: 'acme', productExternalCode: 'P-1', lotCode: null, status: 'drift', delta: 3, at: clock.now() }]);
+    await svc.deps.store.reconciliation.addItems([
+      {
+        runId: run.id,
+        connection: 'acme',
+        productExternalCode: 'P-1',
+        lotCode: null,
+        status: 'drift',
+        delta: 3,
+        at: clock.now(),
+      },
+    ]);
     await svc.deps.store.reconciliation.finishRun(run.id, { status: 'completed', reason: null, at: hoursAgo(2) });
   });
   afterAll(async () => svc.close());
@@ -43,14 +79,22 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     expect(o.at).toBe(clock.now().toISOString());
     expect(o.inbound.since).toBe(hoursAgo(24).toISOString());
     const kind = (k: string) => o.inbound.kinds.find((x: any) => x.kind === k);
-    expect(kind('reception-close')).toMatchObject({ total: 2, counts: { processed: 1, failed: 1, received: 0, rejected: 0 } });
+    expect(kind('reception-close')).toMatchObject({
+      total: 2,
+      counts: { processed: 1, failed: 1, received: 0, rejected: 0 },
+    });
     expect(kind('stock-regularization')).toMatchObject({ total: 2, counts: { received: 1, rejected: 1 } });
     expect(kind('shipping-order-close')).toMatchObject({ total: 0 });
     expect(o.inbound.total).toBe(4);
     expect(o.inbound.totals.quarantined).toBe(0);
     expect(o.attention).toEqual({ quarantined: 1, failed: 1 });
     expect(o.outbound.totals).toEqual({ pending: 1, synced: 1, failed: 1 });
-    expect(o.outbound.entities.find((e: any) => e.entity === 'product')).toEqual({ entity: 'product', pending: 1, synced: 1, failed: 1 });
+    expect(o.outbound.entities.find((e: any) => e.entity === 'product')).toEqual({
+      entity: 'product',
+      pending: 1,
+      synced: 1,
+      failed: 1,
+    });
     expect(o.reconciliation.last).toMatchObject({ status: 'completed', driftCount: 1 });
     // The three PUTs queued three push jobs (no worker runs here).
     expect(o.queue).toMatchObject({ waiting: 3, ready: 3, active: 0, dead: 0 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
-import { admin, ADMIN_TOKEN } from './support.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { ADMIN_TOKEN, admin } from './support.js';
 
 describe('admin API: reconciliation runs (list, start, get) and the feed', () => {
   let svc: TestService;
@@ -8,21 +8,48 @@ describe('admin API: reconciliation runs (list, start, get) and the feed', () =>
   const runs: number[] = [];
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'admin-reconcile', env: { ADMIN_TOKEN }, connections: [testConnection('acme'), testConnection('beta')] });
+    svc = await startTestService({
+      label: 'admin-reconcile',
+      env: { ADMIN_TOKEN },
+      connections: [testConnection('acme'), testConnection('beta')],
+    });
     const rec = svc.deps.store.reconciliation;
     for (const drift of [0, 2, 1]) {
       const run = await rec.createRun({ connection: 'acme', trigger: 'schedule', at });
       await rec.startRun(run.id, at);
       await rec.addItems(
-        Array.from({ length: drift }, (_, i) => ({ runId: run.id, connection: 'acme', productExternalCode: `P-${i}`, lotCode: null, status: 'drift' as const, wmsExistence: 10, expectedExistence: 12, delta: -2, at })),
+        Array.from({ length: drift }, (_, i) => ({
+          runId: run.id,
+          connection: 'acme',
+          productExternalCode: `P-${i}`,
+          lotCode: null,
+          status: 'drift' as const,
+          wmsExistence: 10,
+          expectedExistence: 12,
+          delta: -2,
+          at,
+        })),
       );
       await rec.finishRun(run.id, { status: 'completed', reason: null, at });
       runs.push(run.id);
     }
     const other = await rec.createRun({ connection: 'beta', trigger: 'api', at });
     runs.push(other.id);
-    for (let i = 0; i < 5; i++) await svc.deps.store.confirmations.append({ connection: 'acme', type: 'stock.adjusted', dedupeKey: `a${i}`, data: { i }, at });
-    await svc.deps.store.confirmations.append({ connection: 'beta', type: 'stock.adjusted', dedupeKey: 'b0', data: {}, at });
+    for (let i = 0; i < 5; i++)
+      await svc.deps.store.confirmations.append({
+        connection: 'acme',
+        type: 'stock.adjusted',
+        dedupeKey: `a${i}`,
+        data: { i },
+        at,
+      });
+    await svc.deps.store.confirmations.append({
+      connection: 'beta',
+      type: 'stock.adjusted',
+      dedupeKey: 'b0',
+      data: {},
+      at,
+    });
   });
   afterAll(async () => svc.close());
 
@@ -34,7 +61,11 @@ describe('admin API: reconciliation runs (list, start, get) and the feed', () =>
       [runs[1], 'completed', 2],
     ]);
     expect(first.body.runs[0]).not.toHaveProperty('items');
-    const second = await admin(svc, 'GET', `/admin/v1/connections/acme/reconciliations?limit=2&before=${first.body.nextBefore}`);
+    const second = await admin(
+      svc,
+      'GET',
+      `/admin/v1/connections/acme/reconciliations?limit=2&before=${first.body.nextBefore}`,
+    );
     expect(second.body.runs.map((r: any) => r.id)).toEqual([runs[0]]);
     expect(second.body.nextBefore).toBeNull();
     expect((await admin(svc, 'GET', '/admin/v1/connections/acme/reconciliations?limit=0')).status).toBe(400);
@@ -73,7 +104,9 @@ describe('admin API: reconciliation runs (list, start, get) and the feed', () =>
 
   it('feed with after: exactly what the ERP reads from GET /erp/v1/events', async () => {
     const erp = svc.deps.connections.get('acme')!.erpApiToken;
-    const asErp = (await (await svc.app.request('/erp/v1/events?after=0&limit=2', { headers: { authorization: `Bearer ${erp}` } })).json()) as { events: unknown[]; next: number };
+    const asErp = (await (
+      await svc.app.request('/erp/v1/events?after=0&limit=2', { headers: { authorization: `Bearer ${erp}` } })
+    ).json()) as { events: unknown[]; next: number };
     const res = await admin(svc, 'GET', '/admin/v1/connections/acme/feed?after=0&limit=2');
     expect(res.body).toEqual({ order: 'oldest-first', events: asErp.events, next: asErp.next, nextBefore: null });
   });

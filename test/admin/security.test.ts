@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
-import { admin, ADMIN_TOKEN } from './support.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { ADMIN_TOKEN, admin } from './support.js';
 
 /** Every connection-scoped admin route of the console's read models and actions. */
 const ROUTES: [string, string][] = [
@@ -33,7 +33,9 @@ describe('admin API security: every console route', () => {
   it('refuses a missing, wrong or ERP token with 401 and a Bearer challenge, and changes nothing', async () => {
     for (const [method, path] of ROUTES) {
       for (const authorization of [undefined, `Bearer ${ADMIN_TOKEN}x`, `Bearer ${acme.erpApiToken}`]) {
-        const res = await admin(svc, method, path, { headers: authorization ? { authorization } : { authorization: '' } });
+        const res = await admin(svc, method, path, {
+          headers: authorization ? { authorization } : { authorization: '' },
+        });
         expect(res.status, `${method} ${path} with ${authorization ?? 'nothing'}`).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="wms-sync admin API"/);
       }

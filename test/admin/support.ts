@@ -3,10 +3,19 @@ import type { TestService } from '../support/service.js';
 export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 
 /** A JSON request to the admin API with the admin token (or the headers given). */
-export async function admin(svc: TestService, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+export async function admin(
+  svc: TestService,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}`, ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await svc.app.request(path, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  const res = await svc.app.request(path, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as any, headers: res.headers };
 }

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookAuthenticator } from '../../src/inbound/auth.js';
-import { connectionRegistry } from '../../src/lib/connection-registry.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { loadConfig } from '../../src/lib/config.js';
-import { listen, type Listening } from '../../src/lib/listen.js';
+import { connectionRegistry } from '../../src/lib/connection-registry.js';
+import { type Listening, listen } from '../../src/lib/listen.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { runService } from '../../src/main.js';
 import { authOf, uniquePayload } from '../inbound/support.js';
-import { basicAuth, startTestService, testConnection, type TestService } from '../support/service.js';
+import { basicAuth, startTestService, type TestService, testConnection } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 
 const ADMIN_TOKEN = 'admin-token-0123456789';
@@ -35,7 +35,9 @@ describe('/readyz tells which check failed, and why only to an operator', () => 
     expect(detailed.message).toMatch(/^store: /);
     // a wrong token gets the anonymous answer
     const wrong = await svc.app.request('/readyz', { headers: { authorization: 'Bearer not-the-admin-token' } });
-    expect(((await wrong.json()) as { details: { checks: Record<string, string> } }).details.checks.store).toBe('failing');
+    expect(((await wrong.json()) as { details: { checks: Record<string, string> } }).details.checks.store).toBe(
+      'failing',
+    );
     await svc.deps.queue.stop({ graceMs: 0 });
   });
 
@@ -44,9 +46,14 @@ describe('/readyz tells which check failed, and why only to an operator', () => 
     try {
       const res = await svc.app.request('/readyz');
       expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({ message: 'not ready: connections', details: { checks: { store: 'ok', queue: 'ok', connections: 'failing' } } });
+      expect(await res.json()).toMatchObject({
+        message: 'not ready: connections',
+        details: { checks: { store: 'ok', queue: 'ok', connections: 'failing' } },
+      });
       const operator = await svc.app.request('/readyz', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-      expect(((await operator.json()) as { message: string }).message).toMatch(/WMS_BASE_URL.*ERP_API_TOKEN \(or CONNECTIONS_FILE\)/);
+      expect(((await operator.json()) as { message: string }).message).toMatch(
+        /WMS_BASE_URL.*ERP_API_TOKEN \(or CONNECTIONS_FILE\)/,
+      );
     } finally {
       await svc.close();
     }
@@ -110,9 +117,14 @@ describe('repeated authentication failures are limited per client address (TRUST
   });
   afterAll(() => svc.close());
 
-  const from = (address: string, headers: Record<string, string> = {}) => ({ ...headers, 'x-forwarded-for': `203.0.113.7, ${address}` });
-  const erpGet = (address: string, token: string) => svc.app.request('/erp/v1/events', { headers: from(address, { authorization: `Bearer ${token}` }) });
-  const adminGet = (address: string, token: string) => svc.app.request('/admin/v1/connections', { headers: from(address, { authorization: `Bearer ${token}` }) });
+  const from = (address: string, headers: Record<string, string> = {}) => ({
+    ...headers,
+    'x-forwarded-for': `203.0.113.7, ${address}`,
+  });
+  const erpGet = (address: string, token: string) =>
+    svc.app.request('/erp/v1/events', { headers: from(address, { authorization: `Bearer ${token}` }) });
+  const adminGet = (address: string, token: string) =>
+    svc.app.request('/admin/v1/connections', { headers: from(address, { authorization: `Bearer ${token}` }) });
   const webhook = (address: string, auth: string) =>
     svc.app.request('/webhooks/acme/stock-regularization', {
       method: 'POST',
@@ -122,8 +134,18 @@ describe('repeated authentication failures are limited per client address (TRUST
 
   for (const [area, scheme, wrong, right] of [
     ['erp', 'bearer', (a: string) => erpGet(a, 'not-the-erp-token-at-all'), (a: string) => erpGet(a, acme.erpApiToken)],
-    ['admin', 'bearer', (a: string) => adminGet(a, 'not-the-admin-token-at-all'), (a: string) => adminGet(a, ADMIN_TOKEN)],
-    ['webhooks', 'basic', (a: string) => webhook(a, basicAuth('wms-acme', 'guess')), (a: string) => webhook(a, authOf(acme))],
+    [
+      'admin',
+      'bearer',
+      (a: string) => adminGet(a, 'not-the-admin-token-at-all'),
+      (a: string) => adminGet(a, ADMIN_TOKEN),
+    ],
+    [
+      'webhooks',
+      'basic',
+      (a: string) => webhook(a, basicAuth('wms-acme', 'guess')),
+      (a: string) => webhook(a, authOf(acme)),
+    ],
   ] as const) {
     it(`${area} (${scheme}): 401 up to the limit, then 429 with Retry-After; a correct credential from the same address is never refused`, async () => {
       const address = `198.51.100.${area.length}`;
@@ -140,7 +162,9 @@ describe('repeated authentication failures are limited per client address (TRUST
       expect((await wrong('192.0.2.200')).status).toBe(401);
       // counted for each scheme and area
       const text = await (await svc.app.request('/metrics')).text();
-      expect(metric(text, 'wms_sync_auth_failures_total', `area="${area}",scheme="${scheme}"`)).toBeGreaterThanOrEqual(7);
+      expect(metric(text, 'wms_sync_auth_failures_total', `area="${area}",scheme="${scheme}"`)).toBeGreaterThanOrEqual(
+        7,
+      );
       expect(metric(text, 'wms_sync_auth_limited_total', `area="${area}",scheme="${scheme}"`)).toBe(3);
     });
   }
@@ -186,7 +210,9 @@ describe('the client address over a real socket', () => {
   it('without trusted proxies X-Forwarded-For is ignored: a guesser cannot escape its budget by writing one', async () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${http.url}/erp/v1/events`, { headers: { authorization: 'Bearer wrong-token-wrong-token', 'x-forwarded-for': `10.0.0.${i}` } });
+      const res = await fetch(`${http.url}/erp/v1/events`, {
+        headers: { authorization: 'Bearer wrong-token-wrong-token', 'x-forwarded-for': `10.0.0.${i}` },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 429, 429]);
@@ -195,7 +221,10 @@ describe('the client address over a real socket', () => {
 
 describe('webhook authentication does the same work for an unknown connection', () => {
   it('every connection name, known or not, is compared with the same number of candidates', () => {
-    const rotating = testConnection('rotating', { webhookPreviousUsername: 'old', webhookPreviousPassword: 'old-password-123' });
+    const rotating = testConnection('rotating', {
+      webhookPreviousUsername: 'old',
+      webhookPreviousPassword: 'old-password-123',
+    });
     const auth = webhookAuthenticator(connectionRegistry([testConnection('acme'), rotating]));
     expect(auth.candidatesFor('acme')).toHaveLength(2);
     expect(auth.candidatesFor('rotating')).toHaveLength(2);

@@ -54,7 +54,12 @@ describe('service HTTP basics', () => {
   it('answers an unknown route with 404 in the common error shape', async () => {
     const res = await svc.app.request('/nope', { method: 'POST' });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ success: false, error: 'not_found', message: 'No route for POST /nope', requestId: expect.any(String) });
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: 'not_found',
+      message: 'No route for POST /nope',
+      requestId: expect.any(String),
+    });
   });
 
   it('refuses a body over the limit with 413 in the common shape', async () => {
@@ -64,13 +69,22 @@ describe('service HTTP basics', () => {
       body: JSON.stringify({ blob: 'x'.repeat(4096) }),
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ success: false, error: 'payload_too_large', message: 'Request body exceeds the limit of 2048 bytes' });
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: 'payload_too_large',
+      message: 'Request body exceeds the limit of 2048 bytes',
+    });
   });
 
   it('renders AppError with its status, code and details', async () => {
     const res = await svc.app.request('/test/app-error');
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ success: false, error: 'conflict', message: 'already there', details: { id: 1 } });
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: 'conflict',
+      message: 'already there',
+      details: { id: 1 },
+    });
   });
 
   it('hides unexpected errors behind a 500 without internals, and logs them', async () => {
@@ -78,7 +92,11 @@ describe('service HTTP basics', () => {
     const res = await svc.app.request('/test/crash');
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toMatchObject({ success: false, error: 'internal_error', message: 'Internal server error' });
+    expect(JSON.parse(text)).toMatchObject({
+      success: false,
+      error: 'internal_error',
+      message: 'Internal server error',
+    });
     expect(text).not.toContain('secret internal detail');
     svc.deps.logger.flush();
     expect(logs.text()).toContain('secret internal detail');
@@ -116,7 +134,11 @@ describe('service API documentation', () => {
   it('serves an OpenAPI 3.1 document with the two security schemes', async () => {
     const res = await svc.app.request('/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; info: { title: string }; components: { securitySchemes: Record<string, { scheme: string }> } };
+    const doc = (await res.json()) as {
+      openapi: string;
+      info: { title: string };
+      components: { securitySchemes: Record<string, { scheme: string }> };
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBe('wms-sync');
     expect(doc.components.securitySchemes.erpBearer?.scheme).toBe('bearer');
@@ -130,10 +152,16 @@ describe('service API documentation', () => {
     };
     const erpOperations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/erp/v1/'))
-      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, security: op.security })));
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, security: op.security })),
+      );
     expect(erpOperations.length).toBeGreaterThanOrEqual(10);
     for (const op of erpOperations) expect(op, op.route).toEqual({ route: op.route, security: [{ erpBearer: [] }] });
-    expect(doc.components.securitySchemes.erpBearer).toEqual({ type: 'http', scheme: 'bearer', description: "The connection's ERP_API_TOKEN; it selects the connection." });
+    expect(doc.components.securitySchemes.erpBearer).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      description: "The connection's ERP_API_TOKEN; it selects the connection.",
+    });
   });
 
   it('serves a reference page pointing at the document', async () => {

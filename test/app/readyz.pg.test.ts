@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConnection, type TestService } from '../support/service.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
-import { until } from '../support/wait.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/lib/config.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { openDeps } from '../../src/main.js';
+import { product } from '../outbound/support.js';
 import { nextEvent } from '../queue/events.js';
 import { createTestSchema } from '../support/pg.js';
-import { loadConfig } from '../../src/lib/config.js';
-import { openDeps } from '../../src/main.js';
-import { buildApp } from '../../src/app.js';
-import { silentLogger } from '../../src/lib/logger.js';
-import { product } from '../outbound/support.js';
+import { type TestService, testConnection } from '../support/service.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { until } from '../support/wait.js';
 
 describe('readiness on Postgres when the database goes away and comes back', () => {
   const proxy = new TcpProxy('127.0.0.1', 5432);
@@ -23,8 +23,14 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     dropSchema = db.drop;
     const url = new URL(db.url);
     url.port = String(proxy.port);
-    const config = { ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent', ADMIN_TOKEN }), connections: [acme] };
-    const deps = await openDeps(config, { logger: silentLogger(), queueTuning: { pgboss: { maintenanceIntervalSeconds: 1 } } });
+    const config = {
+      ...loadConfig({ DATABASE_URL: url.toString(), DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'silent', ADMIN_TOKEN }),
+      connections: [acme],
+    };
+    const deps = await openDeps(config, {
+      logger: silentLogger(),
+      queueTuning: { pgboss: { maintenanceIntervalSeconds: 1 } },
+    });
     svc = {
       deps,
       app: buildApp(deps),
@@ -51,7 +57,10 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     expect((await svc.app.request('/healthz')).status).toBe(200);
 
     await proxy.restore();
-    await until(async () => (await svc.app.request('/readyz')).status === 200, { timeoutMs: 15_000, message: 'ready again' });
+    await until(async () => (await svc.app.request('/readyz')).status === 200, {
+      timeoutMs: 15_000,
+      message: 'ready again',
+    });
 
     const done = nextEvent(svc.deps.queue, 'completed', (e) => e.name === 'after-outage');
     await svc.deps.queue.work('after-outage', { pollIntervalMs: 100 }, async () => undefined);
@@ -70,7 +79,11 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     expect((await erp('GET', '/erp/v1/events')).status).toBe(200);
     await proxy.cut();
     try {
-      for (const res of [await erp('GET', '/erp/v1/events'), await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT')), await erp('GET', '/erp/v1/products/P-OUT')]) {
+      for (const res of [
+        await erp('GET', '/erp/v1/events'),
+        await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT')),
+        await erp('GET', '/erp/v1/products/P-OUT'),
+      ]) {
         expect(res.status).toBe(503);
         expect(res.headers.get('retry-after')).toBe('5');
         const body = (await res.json()) as Record<string, unknown>;
@@ -82,11 +95,16 @@ describe('readiness on Postgres when the database goes away and comes back', () 
       const anonymous = await (await svc.app.request('/readyz')).text();
       expect(anonymous).toContain('"store":"failing"');
       expect(anonymous).not.toContain(String(proxy.port));
-      const operator = await (await svc.app.request('/readyz', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      const operator = await (
+        await svc.app.request('/readyz', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).text();
       expect(operator).toContain(String(proxy.port));
     } finally {
       await proxy.restore();
     }
-    await until(async () => (await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT'))).status === 202, { timeoutMs: 15_000, message: 'ERP API back' });
+    await until(async () => (await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT'))).status === 202, {
+      timeoutMs: 15_000,
+      message: 'ERP API back',
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/config.js';
-import { openDeps, type OpenedDeps } from '../../src/main.js';
-import { newSharedLockMemory } from '../../src/store/index.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { type OpenedDeps, openDeps } from '../../src/main.js';
+import { newSharedLockMemory } from '../../src/store/index.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -27,9 +27,15 @@ describe('openDeps for the two threads of serve', () => {
     const config = loadConfig({ DATA_DIR: tmp.dir });
     const memory = newSharedLockMemory();
     const wakeChannel = `thread-deps-${process.pid}`;
-    const receiver = await openDeps(config, { logger: silentLogger(), shared: { sharedLock: memory, wakeChannel, side: 'receiver' } });
+    const receiver = await openDeps(config, {
+      logger: silentLogger(),
+      shared: { sharedLock: memory, wakeChannel, side: 'receiver' },
+    });
     opened.push(receiver);
-    const worker = await openDeps(config, { logger: silentLogger(), shared: { sharedLock: memory, wakeChannel, side: 'worker' } });
+    const worker = await openDeps(config, {
+      logger: silentLogger(),
+      shared: { sharedLock: memory, wakeChannel, side: 'worker' },
+    });
     opened.push(worker);
     const cpu = 'wms_sync_process_cpu_user_seconds_total';
     expect(receiver.metrics.getSingleMetric(cpu)).toBeDefined();

@@ -31,7 +31,9 @@ function importGraph(root: string): Map<string, string[]> {
         .filter((i) => i.fileName.startsWith('.'))
         .map((i) => {
           const base = resolve(dirname(file), i.fileName).replace(/\.(js|jsx|ts|tsx)$/, '');
-          const target = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
+          const target = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((c) =>
+            statSync(c, { throwIfNoEntry: false })?.isFile(),
+          );
           if (!target) throw new Error(`${relative(root, file)}: cannot resolve ${i.fileName}`);
           return target;
         }),

@@ -2,7 +2,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endMarker, formatNumber, renderSection, renderSvg, renderTable, replaceSection, startMarker, type ResultsFile } from '../../bench/lib/docs.js';
+import {
+  endMarker,
+  formatNumber,
+  type ResultsFile,
+  renderSection,
+  renderSvg,
+  renderTable,
+  replaceSection,
+  startMarker,
+} from '../../bench/lib/docs.js';
 import { quick } from '../../bench/lib/quick.js';
 import { regenerateDocs } from '../../bench/lib/regenerate.js';
 import { tempDir } from '../support/tmp.js';
@@ -71,7 +80,7 @@ describe('bench docs generator', () => {
         '',
       ].join('\n'),
     );
-    expect(formatNumber(3.14159)).toBe('3.14');
+    expect(formatNumber(2.345678)).toBe('2.35');
     expect(formatNumber(1234567)).toBe('1,234,567');
   });
 
@@ -84,9 +93,24 @@ describe('bench docs generator', () => {
     expect(svg.match(/<rect /g)).toHaveLength(3 + 2);
     fc.assert(
       fc.property(
-        fc.array(fc.record({ label: fc.string({ maxLength: 80 }), ours: fc.double({ noNaN: true, noDefaultInfinity: true }), baseline: fc.double({ noNaN: true, noDefaultInfinity: true }), unit: fc.string({ maxLength: 8 }) }), { maxLength: 6 }),
+        fc.array(
+          fc.record({
+            label: fc.string({ maxLength: 80 }),
+            ours: fc.double({ noNaN: true, noDefaultInfinity: true }),
+            baseline: fc.double({ noNaN: true, noDefaultInfinity: true }),
+            unit: fc.string({ maxLength: 8 }),
+          }),
+          { maxLength: 6 },
+        ),
         (chart) => {
-          const out = renderSvg('t', chart.map((c) => ({ ...c, label: c.label.replace(/[\u0000-\u001f\ud800-\udfff]/g, ''), unit: c.unit.replace(/[\u0000-\u001f\ud800-\udfff]/g, '') })));
+          const out = renderSvg(
+            't',
+            chart.map((c) => ({
+              ...c,
+              label: c.label.replace(/[\u0000-\u001f\ud800-\udfff]/g, ''),
+              unit: c.unit.replace(/[\u0000-\u001f\ud800-\udfff]/g, ''),
+            })),
+          );
           checkSvg(out);
           for (const w of out.matchAll(/width="(-?[\d.]+)"/g)) expect(Number(w[1])).toBeGreaterThan(0);
         },
@@ -98,7 +122,9 @@ describe('bench docs generator', () => {
     const doc = `# B\n\nprose before\n${startMarker('queue')}\nold table\n${endMarker('queue')}\nprose after\n${startMarker('push')}\npush stays\n${endMarker('push')}\n`;
     const { doc: out, replaced } = replaceSection(doc, 'queue', 'NEW');
     expect(replaced).toBe(true);
-    expect(out).toBe(`# B\n\nprose before\n${startMarker('queue')}\nNEW\n${endMarker('queue')}\nprose after\n${startMarker('push')}\npush stays\n${endMarker('push')}\n`);
+    expect(out).toBe(
+      `# B\n\nprose before\n${startMarker('queue')}\nNEW\n${endMarker('queue')}\nprose after\n${startMarker('push')}\npush stays\n${endMarker('push')}\n`,
+    );
     // Idempotent: a second regeneration gives the same document.
     expect(replaceSection(out, 'queue', 'NEW').doc).toBe(out);
     expect(replaceSection(doc, 'ingest', 'NEW')).toEqual({ doc, replaced: false });
@@ -106,10 +132,14 @@ describe('bench docs generator', () => {
   });
 
   it('a section names its source and quick mode; results without tables or chart give none', () => {
-    const section = renderSection('queue', { ...sample, results: { ...sample.results, quick: true } }, 'bench/queue.svg')!;
+    const section = renderSection(
+      'queue',
+      { ...sample, results: { ...sample.results, quick: true } },
+      'bench/queue.svg',
+    )!;
     expect(section).toContain('`bench/results/queue.json`');
     expect(section).toContain('quick mode');
-    expect(section).toContain('![queue: wms-sync against the same run\'s baseline](bench/queue.svg)');
+    expect(section).toContain("![queue: wms-sync against the same run's baseline](bench/queue.svg)");
     expect(renderSection('push', { date: '2026-11-26', tables: [] } as ResultsFile)).toBeUndefined();
   });
 
@@ -124,7 +154,13 @@ describe('bench docs generator', () => {
     const doc = `intro\n${startMarker('queue')}\nold\n${endMarker('queue')}\n${startMarker('push')}\nhand-written push table\n${endMarker('push')}\n`;
     writeFileSync(docFile, doc);
     const warnings: string[] = [];
-    const done = regenerateDocs({ resultsDir: results, docFile, svgDir: join(tmp.dir, 'svg'), svgLink: 'bench', warn: (m) => warnings.push(m) });
+    const done = regenerateDocs({
+      resultsDir: results,
+      docFile,
+      svgDir: join(tmp.dir, 'svg'),
+      svgLink: 'bench',
+      warn: (m) => warnings.push(m),
+    });
     expect(done).toEqual(['queue']);
     const out = readFileSync(docFile, 'utf8');
     expect(out).toContain('| embedded \\| queue | 25,458 | 0.42 |');

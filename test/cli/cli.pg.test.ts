@@ -10,8 +10,20 @@ describe('wms-sync serve on Postgres', () => {
   afterAll(() => db.drop());
 
   it('starts with pg-boss, answers /readyz 200, and exits 0 on SIGTERM', async () => {
-    const connection = { WMS_BASE_URL: 'http://127.0.0.1:9', WMS_CLIENT_ID: 'c', WMS_CLIENT_SECRET: 's', WEBHOOK_USERNAME: 'wms', WEBHOOK_PASSWORD: 'password-123', ERP_API_TOKEN: 'erp-token-0123456789' };
-    const child = spawnCli(['serve', '--port', '0'], { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema, LOG_LEVEL: 'info', ...connection });
+    const connection = {
+      WMS_BASE_URL: 'http://127.0.0.1:9',
+      WMS_CLIENT_ID: 'c',
+      WMS_CLIENT_SECRET: 's',
+      WEBHOOK_USERNAME: 'wms',
+      WEBHOOK_PASSWORD: 'password-123',
+      ERP_API_TOKEN: 'erp-token-0123456789',
+    };
+    const child = spawnCli(['serve', '--port', '0'], {
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: db.schema,
+      LOG_LEVEL: 'info',
+      ...connection,
+    });
     const [line, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)".*\n?/);
     expect(line).toContain('"database":"postgres"');
     const ready = await fetch(`${url}/readyz`);

@@ -71,25 +71,45 @@ describe('wms-sync CLI', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ message: 'not ready: connections', details: { checks: { store: 'ok', queue: 'ok', connections: 'failing' } } });
+    expect(await ready.json()).toMatchObject({
+      message: 'not ready: connections',
+      details: { checks: { store: 'ok', queue: 'ok', connections: 'failing' } },
+    });
     child.kill('SIGTERM');
     expect(await exitOf(child)).toBe(0);
   });
 
   it('serve answers /healthz, says which webhook URLs to give the WMS (PUBLIC_URL), and exits 0 on SIGTERM', async () => {
-    const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: join(tmp.dir, 'serve-public'), LOG_LEVEL: 'info', PUBLIC_URL: 'https://sync.example.com/', ...ONE_CONNECTION });
+    const child = spawnCli(['serve', '--port', '0'], {
+      DATA_DIR: join(tmp.dir, 'serve-public'),
+      LOG_LEVEL: 'info',
+      PUBLIC_URL: 'https://sync.example.com/',
+      ...ONE_CONNECTION,
+    });
     const [, line, url] = await waitForOutput(child, /^(\{.*"url":"(http:\/\/127\.0\.0\.1:\d+)".*)\n/m);
-    expect(JSON.parse(line!)).toMatchObject({ msg: 'wms-sync listening', publicUrl: 'https://sync.example.com', webhooks: 'https://sync.example.com/webhooks/{connection}/{kind}' });
+    expect(JSON.parse(line!)).toMatchObject({
+      msg: 'wms-sync listening',
+      publicUrl: 'https://sync.example.com',
+      webhooks: 'https://sync.example.com/webhooks/{connection}/{kind}',
+    });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(((await (await fetch(`${url}/openapi.json`)).json()) as { servers?: unknown }).servers).toEqual([{ url: 'https://sync.example.com' }]);
+    expect(((await (await fetch(`${url}/openapi.json`)).json()) as { servers?: unknown }).servers).toEqual([
+      { url: 'https://sync.example.com' },
+    ]);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exitOf(child)).toBe(0);
   });
 
   it('start prints where to look, serves the service and the emulator wired together, and exits 0 on SIGINT', async () => {
-    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0', '--erp-port', '0'], { DATA_DIR: join(tmp.dir, 'start'), PUBLIC_URL: 'https://demo.example.com' });
-    const [summary, url, emulator] = await waitForOutput(child, /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/);
+    const child = spawnCli(['start', '--port', '0', '--emulator-port', '0', '--erp-port', '0'], {
+      DATA_DIR: join(tmp.dir, 'start'),
+      PUBLIC_URL: 'https://demo.example.com',
+    });
+    const [summary, url, emulator] = await waitForOutput(
+      child,
+      /Service\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/,
+    );
     // The sample ERP: its URL printed, answering, and the demo connection's ERP webhook pointing at it.
     const sampleErp = /Sample ERP\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(summary!)?.[1];
     expect(sampleErp).toBeDefined();
@@ -103,7 +123,9 @@ describe('wms-sync CLI', () => {
     expect(summary).toContain(`Console         ${url}/console`);
     const adminToken = /Admin token\s+(admin-[0-9a-f]{32})/.exec(summary)?.[1];
     expect(adminToken).toBeDefined();
-    expect(JSON.parse(readFileSync(join(tmp.dir, 'start', 'demo-connection.json'), 'utf8'))).toMatchObject({ adminToken });
+    expect(JSON.parse(readFileSync(join(tmp.dir, 'start', 'demo-connection.json'), 'utf8'))).toMatchObject({
+      adminToken,
+    });
     const signIn = await fetch(`${url}/console/sign-in`, {
       method: 'POST',
       redirect: 'manual',
@@ -112,8 +134,12 @@ describe('wms-sync CLI', () => {
     });
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get('set-cookie')).toMatch(/^wms_console_session=.+HttpOnly/);
-    expect((await fetch(`${url}/admin/v1/connections`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
-    expect(summary).toMatch(/Public URL\s+https:\/\/demo\.example\.com\s+webhooks: https:\/\/demo\.example\.com\/webhooks\/demo\/\{kind\}/);
+    expect(
+      (await fetch(`${url}/admin/v1/connections`, { headers: { authorization: `Bearer ${adminToken}` } })).status,
+    ).toBe(200);
+    expect(summary).toMatch(
+      /Public URL\s+https:\/\/demo\.example\.com\s+webhooks: https:\/\/demo\.example\.com\/webhooks\/demo\/\{kind\}/,
+    );
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${emulator}/_emulator/openapi.json`)).status).toBe(200);

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixture } from '../inbound/support.js';
 import { exitOf, spawnCli, waitForOutput } from '../support/cli.js';
 import { basicAuth } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
-import { fixture } from '../inbound/support.js';
 
 const CONNECTION = {
   CONNECTION_NAME: 'acme',
@@ -30,9 +30,17 @@ describe('wms-sync serve: the worker thread', () => {
 
   for (const setting of ['true', 'false'] as const) {
     it(`WORKER_THREAD=${setting}: webhooks are processed and counted in /metrics, the overview shows the jobs' WMS tokens; SIGTERM exits 0`, async () => {
-      const child = spawnCli(['serve', '--port', '0'], { DATA_DIR: `${tmp.dir}/${setting}`, LOG_LEVEL: 'info', WORKER_THREAD: setting, ...CONNECTION });
+      const child = spawnCli(['serve', '--port', '0'], {
+        DATA_DIR: `${tmp.dir}/${setting}`,
+        LOG_LEVEL: 'info',
+        WORKER_THREAD: setting,
+        ...CONNECTION,
+      });
       const [, line, url] = await waitForOutput(child, /^(\{.*"url":"(http:\/\/127\.0\.0\.1:\d+)".*)\n/m);
-      expect(JSON.parse(line!)).toMatchObject({ msg: 'wms-sync listening', worker: setting === 'true' ? 'thread' : true });
+      expect(JSON.parse(line!)).toMatchObject({
+        msg: 'wms-sync listening',
+        worker: setting === 'true' ? 'thread' : true,
+      });
 
       const codes = ['THREAD-1', 'THREAD-2', 'THREAD-3'];
       for (const code of codes) {
@@ -65,7 +73,9 @@ describe('wms-sync serve: the worker thread', () => {
       expect(put.status).toBe(202);
       const wms = await until(
         async () => {
-          const res = await fetch(`${url}/admin/v1/connections/acme/overview`, { headers: { authorization: `Bearer ${CONNECTION.ADMIN_TOKEN}` } });
+          const res = await fetch(`${url}/admin/v1/connections/acme/overview`, {
+            headers: { authorization: `Bearer ${CONNECTION.ADMIN_TOKEN}` },
+          });
           const o = (await res.json()) as { wms: { tokenRequests: number; tokenFailures: number } };
           return o.wms.tokenFailures > 0 ? o.wms : undefined;
         },

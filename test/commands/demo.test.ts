@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
-
 
 async function demo(args: string[], env: Record<string, string> = {}) {
   return runMain(['demo', ...args], { LOG_LEVEL: 'silent', ...env });
@@ -23,7 +22,14 @@ async function closedPort(): Promise<number> {
 describe('wms-sync demo without a running start', () => {
   it('names the URL it cannot reach and how to point it elsewhere, in one line, exit 1', async () => {
     const [service, emulator] = [`http://127.0.0.1:${await closedPort()}`, `http://127.0.0.1:${await closedPort()}`];
-    const { code, err } = await demo(['--service', service, '--emulator', emulator, '--token', 'demo-token-0123456789']);
+    const { code, err } = await demo([
+      '--service',
+      service,
+      '--emulator',
+      emulator,
+      '--token',
+      'demo-token-0123456789',
+    ]);
     expect(code).toBe(1);
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toContain(`cannot reach ${service} (ECONNREFUSED)`);
@@ -31,7 +37,10 @@ describe('wms-sync demo without a running start', () => {
   });
 
   it('a --service or --emulator that is not an http(s) URL is a usage error (exit 2)', async () => {
-    for (const args of [['--service', 'nope'], ['--emulator', 'ftp://127.0.0.1:1']]) {
+    for (const args of [
+      ['--service', 'nope'],
+      ['--emulator', 'ftp://127.0.0.1:1'],
+    ]) {
       const { code, err } = await demo([...args, '--token', 'demo-token-0123456789']);
       expect(code).toBe(2);
       expect(err.split('\n')[0]).toBe(`wms-sync: ${args[0]} expects an http(s) URL, got "${args[1]}"`);

@@ -7,15 +7,23 @@ import { until } from '../support/wait.js';
 const dir = tempDir('cli-emulator');
 afterAll(() => dir.remove());
 
-
 /** Runs `wms-sync emulator …` in-process until `stop()` is called, as SIGTERM would. */
 function run(args: string[], env: Record<string, string> = {}) {
   const out = captureOutput();
   const err = captureOutput();
   let stop!: () => void;
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => (stop = () => resolve('SIGTERM')));
-  const exit = main(['emulator', ...args], { env: { LOG_LEVEL: 'silent', ...env }, stdout: out.stream, stderr: err.stream, stopSignal });
-  const url = async () => (await until(() => /listening on (http:\/\/\S+)/.exec(out.text())?.[1], { timeoutMs: 10_000, message: 'emulator did not start' }));
+  const exit = main(['emulator', ...args], {
+    env: { LOG_LEVEL: 'silent', ...env },
+    stdout: out.stream,
+    stderr: err.stream,
+    stopSignal,
+  });
+  const url = async () =>
+    await until(() => /listening on (http:\/\/\S+)/.exec(out.text())?.[1], {
+      timeoutMs: 10_000,
+      message: 'emulator did not start',
+    });
   return { exit, stop, url, out: out.text, err: err.text };
 }
 
@@ -47,7 +55,10 @@ describe('wms-sync emulator', () => {
   });
 
   it('serves the demo tenant with the configured demo credentials until stopped, then exits 0', async () => {
-    const r = run(['--port', '0', '--seed', 'demo'], { EMULATOR_DEMO_CLIENT_ID: 'cli-demo', EMULATOR_DEMO_CLIENT_SECRET: 'cli-secret' });
+    const r = run(['--port', '0', '--seed', 'demo'], {
+      EMULATOR_DEMO_CLIENT_ID: 'cli-demo',
+      EMULATOR_DEMO_CLIENT_SECRET: 'cli-secret',
+    });
     const url = await r.url();
     const token = await fetch(`${url}/api/external/v1/auth/token`, form('cli-demo', 'cli-secret'));
     expect(token.status).toBe(200);
@@ -60,11 +71,16 @@ describe('wms-sync emulator', () => {
   });
 
   it('answers 503 on endpoint 21 when EMULATOR_TOKEN_SERVICE_DISABLED=true, and requires EMULATOR_ADMIN_TOKEN', async () => {
-    const r = run(['--port', '0', '--seed', 'demo'], { EMULATOR_TOKEN_SERVICE_DISABLED: 'true', EMULATOR_ADMIN_TOKEN: 'cli-admin-token' });
+    const r = run(['--port', '0', '--seed', 'demo'], {
+      EMULATOR_TOKEN_SERVICE_DISABLED: 'true',
+      EMULATOR_ADMIN_TOKEN: 'cli-admin-token',
+    });
     const url = await r.url();
     expect((await fetch(`${url}/api/external/v1/auth/token`, form('demo-client', 'demo-secret'))).status).toBe(503);
     expect((await fetch(`${url}/_emulator/tenants`)).status).toBe(401);
-    expect((await fetch(`${url}/_emulator/tenants`, { headers: { authorization: 'Bearer cli-admin-token' } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/_emulator/tenants`, { headers: { authorization: 'Bearer cli-admin-token' } })).status,
+    ).toBe(200);
     r.stop();
     expect(await r.exit).toBe(0);
   });
@@ -73,9 +89,19 @@ describe('wms-sync emulator', () => {
     const data = `${dir.dir}/nested/emulator.db`;
     const first = run(['--port', '0', '--seed', 'demo', '--data', data]);
     const url = await first.url();
-    const { access_token } = (await (await fetch(`${url}/api/external/v1/auth/token`, form('demo-client', 'demo-secret'))).json()) as { access_token: string };
+    const { access_token } = (await (
+      await fetch(`${url}/api/external/v1/auth/token`, form('demo-client', 'demo-secret'))
+    ).json()) as { access_token: string };
     const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-    expect((await fetch(`${url}/api/external/v1/delivery-point`, { method: 'POST', headers, body: JSON.stringify({ externalCode: 'KEPT', active: true, name: 'Kept' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/api/external/v1/delivery-point`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ externalCode: 'KEPT', active: true, name: 'Kept' }),
+        })
+      ).status,
+    ).toBe(200);
     first.stop();
     expect(await first.exit).toBe(0);
 

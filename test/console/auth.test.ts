@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { ADMIN_TOKEN, get, ORIGIN, post, sessionCookie, signInAs } from './support.js';
 
 describe('console sign-in, sessions and cross-site protection', () => {
@@ -12,8 +12,18 @@ describe('console sign-in, sessions and cross-site protection', () => {
 
   beforeAll(async () => {
     const connections = [testConnection('acme')];
-    svc = await startTestService({ label: 'console-auth', env: { ADMIN_TOKEN, CONSOLE_SESSION_HOURS: '2' }, clock, connections });
-    rotated = await startTestService({ label: 'console-rotated', env: { ADMIN_TOKEN: `${ADMIN_TOKEN}-rotated` }, clock, connections });
+    svc = await startTestService({
+      label: 'console-auth',
+      env: { ADMIN_TOKEN, CONSOLE_SESSION_HOURS: '2' },
+      clock,
+      connections,
+    });
+    rotated = await startTestService({
+      label: 'console-rotated',
+      env: { ADMIN_TOKEN: `${ADMIN_TOKEN}-rotated` },
+      clock,
+      connections,
+    });
     off = await startTestService({ label: 'console-off', connections });
   });
   afterAll(async () => {
@@ -23,7 +33,8 @@ describe('console sign-in, sessions and cross-site protection', () => {
   });
 
   it('does not exist with ADMIN_TOKEN unset: 404 for pages, sign-in and assets', async () => {
-    for (const path of ['/console', '/console/sign-in', overview, '/console/assets/console.css']) expect((await get(off, path)).status, path).toBe(404);
+    for (const path of ['/console', '/console/sign-in', overview, '/console/assets/console.css'])
+      expect((await get(off, path)).status, path).toBe(404);
     expect((await post(off, '/console/sign-in', undefined, { token: ADMIN_TOKEN })).status).toBe(404);
   });
 
@@ -40,7 +51,10 @@ describe('console sign-in, sessions and cross-site protection', () => {
     const fragment = await get(svc, `${overview}/live`, undefined, { 'hx-request': 'true' });
     expect(fragment.status).toBe(401);
     expect(fragment.headers.get('hx-redirect')).toBe('/console/sign-in');
-    const fromPage = await get(svc, `${overview}/live`, undefined, { 'hx-request': 'true', 'hx-current-url': `http://localhost${overview}` });
+    const fromPage = await get(svc, `${overview}/live`, undefined, {
+      'hx-request': 'true',
+      'hx-current-url': `http://localhost${overview}`,
+    });
     expect(fromPage.headers.get('hx-redirect')).toBe(`/console/sign-in?next=${encodeURIComponent(overview)}`);
     const action = await post(svc, '/console/connections/acme/reconciliations', undefined);
     expect(action.status).toBe(401);
@@ -67,7 +81,13 @@ describe('console sign-in, sessions and cross-site protection', () => {
   });
 
   it('never redirects a sign-in to another site', async () => {
-    for (const next of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', '/console/sign-out', '/docs']) {
+    for (const next of [
+      'https://evil.example/x',
+      '//evil.example/x',
+      '/\\evil.example',
+      '/console/sign-out',
+      '/docs',
+    ]) {
       const res = await post(svc, '/console/sign-in', undefined, { token: ADMIN_TOKEN, next });
       expect(res.headers.get('location'), next).toBe('/console');
     }
@@ -93,7 +113,11 @@ describe('console sign-in, sessions and cross-site protection', () => {
     // A browser that sends no Origin still sends Sec-Fetch-Site: cross-site is refused.
     const noOrigin = await svc.app.request('/console/connections/acme/reconciliations', {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: op.cookie, 'sec-fetch-site': 'cross-site' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: op.cookie,
+        'sec-fetch-site': 'cross-site',
+      },
       body: new URLSearchParams({ _csrf: op.csrf }),
     });
     expect(noOrigin.status).toBe(403);
@@ -109,7 +133,10 @@ describe('console sign-in, sessions and cross-site protection', () => {
     }
     expect(await svc.deps.store.reconciliation.listRuns('acme', { limit: 1 })).toEqual([]);
     // The header form (htmx) works like the form field.
-    const viaHeader = await svc.app.request('/console/connections/acme/reconciliations', { method: 'POST', headers: { origin: ORIGIN, cookie: op.cookie, 'x-csrf-token': op.csrf } });
+    const viaHeader = await svc.app.request('/console/connections/acme/reconciliations', {
+      method: 'POST',
+      headers: { origin: ORIGIN, cookie: op.cookie, 'x-csrf-token': op.csrf },
+    });
     expect(viaHeader.status).toBe(303);
     expect((await svc.deps.store.reconciliation.listRuns('acme', { limit: 5 })).length).toBe(1);
   });
@@ -119,8 +146,14 @@ describe('console sign-in, sessions and cross-site protection', () => {
     const [name, value] = op.cookie.split('=') as [string, string];
     const [header, payload, signature] = value.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
-    const longer = Buffer.from(JSON.stringify({ ...claims, exp: (claims.exp as number) + 86_400 })).toString('base64url');
-    for (const cookie of [`${name}=${header}.${longer}.${signature}`, `${name}=${header}.${payload}.AAAA`, `${name}=garbage`]) {
+    const longer = Buffer.from(JSON.stringify({ ...claims, exp: (claims.exp as number) + 86_400 })).toString(
+      'base64url',
+    );
+    for (const cookie of [
+      `${name}=${header}.${longer}.${signature}`,
+      `${name}=${header}.${payload}.AAAA`,
+      `${name}=garbage`,
+    ]) {
       expect((await get(svc, overview, { cookie, csrf: '' })).status, cookie).toBe(303);
     }
   });
@@ -147,9 +180,15 @@ describe('console sign-in, sessions and cross-site protection', () => {
   });
 
   it('throttles repeated wrong tokens from one address (429 with Retry-After), then lets it try again', async () => {
-    const fresh = await startTestService({ label: 'console-throttle', env: { ADMIN_TOKEN }, clock, connections: [testConnection('acme')] });
+    const fresh = await startTestService({
+      label: 'console-throttle',
+      env: { ADMIN_TOKEN },
+      clock,
+      connections: [testConnection('acme')],
+    });
     try {
-      for (let i = 0; i < 5; i++) expect((await post(fresh, '/console/sign-in', undefined, { token: `wrong-${i}-0123456789` })).status).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await post(fresh, '/console/sign-in', undefined, { token: `wrong-${i}-0123456789` })).status).toBe(401);
       const locked = await post(fresh, '/console/sign-in', undefined, { token: ADMIN_TOKEN });
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockInternet, openBrowser, signIn, type TestBrowser } from '../support/browser.js';
-import { startConsoleStack, type ConsoleStack } from './browser-stack.js';
+import { type ConsoleStack, startConsoleStack } from './browser-stack.js';
 
 /** In Chromium: sign-in and sign-out, refusal without a session, a cross-site POST refused. */
 export function browserAuthSuite(dialect: 'sqlite' | 'postgres'): void {
@@ -14,12 +14,17 @@ export function browserAuthSuite(dialect: 'sqlite' | 'postgres'): void {
     const overview = '/console/connections/demo/overview';
 
     beforeAll(async () => {
-      [s, b] = await Promise.all([startConsoleStack(`browser-auth-${dialect}`, dialect, { waitForSample: false }), openBrowser()]);
+      [s, b] = await Promise.all([
+        startConsoleStack(`browser-auth-${dialect}`, dialect, { waitForSample: false }),
+        openBrowser(),
+      ]);
       await blockInternet(b.context);
       // Another site (another origin on this machine) whose page posts a form to the console.
       attacker = createServer((_req, res) => {
         res.setHeader('content-type', 'text/html');
-        res.end(`<form id="f" method="post" action="${s.url}/console/connections/demo/reconciliations"><input name="_csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`);
+        res.end(
+          `<form id="f" method="post" action="${s.url}/console/connections/demo/reconciliations"><input name="_csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`,
+        );
       });
       await new Promise<void>((r) => attacker.listen(0, '127.0.0.1', r));
       attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
@@ -50,7 +55,9 @@ export function browserAuthSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('a form posted from another site is refused (403) and changes nothing, though the browser sent the cookie', async () => {
       const page = await b.context.newPage();
-      const answer = page.waitForResponse((r) => r.url().endsWith('/console/connections/demo/reconciliations') && r.request().method() === 'POST');
+      const answer = page.waitForResponse(
+        (r) => r.url().endsWith('/console/connections/demo/reconciliations') && r.request().method() === 'POST',
+      );
       await page.goto(attackerUrl);
       const response = await answer;
       expect(response.status()).toBe(403);

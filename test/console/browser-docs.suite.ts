@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockInternet, openBrowser, type TestBrowser } from '../support/browser.js';
-import { startConsoleStack, type ConsoleStack } from './browser-stack.js';
+import { type ConsoleStack, startConsoleStack } from './browser-stack.js';
 
 /**
  * In Chromium with every request off this machine refused, as on a warehouse or ERP host without
@@ -13,7 +13,10 @@ export function browserDocsSuite(dialect: 'sqlite' | 'postgres'): void {
     let blocked: string[];
 
     beforeAll(async () => {
-      [s, b] = await Promise.all([startConsoleStack(`browser-docs-${dialect}`, dialect, { waitForSample: false }), openBrowser()]);
+      [s, b] = await Promise.all([
+        startConsoleStack(`browser-docs-${dialect}`, dialect, { waitForSample: false }),
+        openBrowser(),
+      ]);
       blocked = await blockInternet(b.context);
     });
     afterAll(async () => {
@@ -30,7 +33,10 @@ export function browserDocsSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('/_emulator/docs renders the emulator’s reference', async () => {
       await b.page.goto(`${s.emulatorUrl}/_emulator/docs`);
-      await b.page.getByText('A stateful emulator of the warehouse management service external API', { exact: false }).first().waitFor({ timeout: 25_000 });
+      await b.page
+        .getByText('A stateful emulator of the warehouse management service external API', { exact: false })
+        .first()
+        .waitFor({ timeout: 25_000 });
       // Nothing either page needed came from the internet (the route would have refused it).
       expect(blocked).toEqual([]);
     });

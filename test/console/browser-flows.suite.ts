@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WEBHOOK_USERNAME } from '../../src/demo/connection.js';
-import { basicAuth } from '../support/service.js';
 import { blockInternet, openBrowser, signIn, type TestBrowser } from '../support/browser.js';
+import { basicAuth } from '../support/service.js';
 import { until } from '../support/wait.js';
-import { startConsoleStack, type ConsoleStack } from './browser-stack.js';
+import { type ConsoleStack, startConsoleStack } from './browser-stack.js';
 
 /** The value at a dotted path of the admin API's overview (`outbound.product.failed` reads the product row). */
 function atPath(overview: any, path: string): number {
   const [head, ...rest] = path.split('.');
-  if (head === 'outbound' && rest.length === 2 && rest[0] !== 'totals') return overview.outbound.entities.find((e: any) => e.entity === rest[0])[rest[1]!];
+  if (head === 'outbound' && rest.length === 2 && rest[0] !== 'totals')
+    return overview.outbound.entities.find((e: any) => e.entity === rest[0])[rest[1]!];
   return path.split('.').reduce((v, k) => v?.[k], overview) as number;
 }
 
@@ -41,7 +42,9 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await until(
         async () => {
           await b.page.goto(`${s.url}${c}/overview`);
-          const shown = await b.page.locator('[data-metric]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-metric')!, e.textContent!.trim()] as const));
+          const shown = await b.page
+            .locator('[data-metric]')
+            .evaluateAll((els) => els.map((e) => [e.getAttribute('data-metric')!, e.textContent!.trim()] as const));
           const api = (await s.admin('GET', '/connections/demo/overview')).body;
           const mismatches = shown.filter(([path, text]) => Number(text.replace(/,/g, '')) !== atPath(api, path));
           last = JSON.stringify({ shown, mismatches });
@@ -55,9 +58,16 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('a push the WMS refused is retried from the console once the emulator’s fault is cleared', async () => {
-      expect((await s.control('POST', '/faults', { method: 'POST', path: '/api/external/v1/product', status: 400 })).status).toBe(201);
-      await s.erp('PUT', '/products/CONSOLE-RETRY-1', { externalCode: 'CONSOLE-RETRY-1', description: 'Retried from the console' });
-      await until(async () => (await s.erp('GET', '/products/CONSOLE-RETRY-1')).body.state === 'failed', { message: 'the push failed' });
+      expect(
+        (await s.control('POST', '/faults', { method: 'POST', path: '/api/external/v1/product', status: 400 })).status,
+      ).toBe(201);
+      await s.erp('PUT', '/products/CONSOLE-RETRY-1', {
+        externalCode: 'CONSOLE-RETRY-1',
+        description: 'Retried from the console',
+      });
+      await until(async () => (await s.erp('GET', '/products/CONSOLE-RETRY-1')).body.state === 'failed', {
+        message: 'the push failed',
+      });
       await b.page.goto(`${s.url}${c}/outbound?entity=product&state=failed`);
       const row = b.page.locator('tr', { hasText: 'CONSOLE-RETRY-1' });
       await row.getByText('HTTP 400: Injected fault: HTTP 400').waitFor();
@@ -67,7 +77,9 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await s.control('DELETE', '/faults')).status).toBe(204);
       await b.page.getByRole('button', { name: 'Retry now' }).click();
       await b.page.getByText('CONSOLE-RETRY-1: queued for another push now.').waitFor();
-      await until(async () => (await s.erp('GET', '/products/CONSOLE-RETRY-1')).body.state === 'synced', { message: 'pushed again' });
+      await until(async () => (await s.erp('GET', '/products/CONSOLE-RETRY-1')).body.state === 'synced', {
+        message: 'pushed again',
+      });
       await b.page.reload();
       await b.page.locator('.page-head .badge', { hasText: 'synced' }).waitFor();
       expect(await b.page.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
@@ -75,8 +87,15 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('a reconciliation started from the console finds the movement whose webhook was lost, and shows its drift', async () => {
       // A count finds 3 more of a lot; its webhook is dropped on the way (a lost stock regularization is never re-sent).
-      expect((await s.control('POST', '/faults', { scope: 'webhook', path: '**', drop: true, count: 1 })).status).toBe(201);
-      const done = await s.control('POST', '/tenants/demo/stock/regularizations', { productExternalCode: 'OLV-OIL-1L', lotCode: 'L-CONSOLE', quantity: 3, expirationDate: '2027-06-30' });
+      expect((await s.control('POST', '/faults', { scope: 'webhook', path: '**', drop: true, count: 1 })).status).toBe(
+        201,
+      );
+      const done = await s.control('POST', '/tenants/demo/stock/regularizations', {
+        productExternalCode: 'OLV-OIL-1L',
+        lotCode: 'L-CONSOLE',
+        quantity: 3,
+        expirationDate: '2027-06-30',
+      });
       expect(done.status).toBe(200);
       await b.page.goto(`${s.url}${c}/reconciliations`);
       await b.page.getByRole('button', { name: 'Start a reconciliation' }).click();
@@ -99,10 +118,21 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await b.page.waitForURL(/\/emulator\?watch=\d/);
       await b.page.getByText('of PO-2026-0001 closed with 2 line(s)', { exact: false }).waitFor();
       // Polled every 2 s: the delivery answered by the service, then the confirmation in the feed.
-      await b.page.locator('#emulator-watch tr', { hasText: 'reception-close' }).getByText('delivered').waitFor({ timeout: 15_000 });
-      await b.page.locator('#emulator-watch tr', { hasText: 'reception.closed' }).filter({ hasText: 'PO-2026-0001' }).waitFor({ timeout: 15_000 });
-      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as { type: string; data: { documentExternalCode?: string } }[];
-      expect(feed.some((e) => e.type === 'reception.closed' && e.data.documentExternalCode === 'PO-2026-0001')).toBe(true);
+      await b.page
+        .locator('#emulator-watch tr', { hasText: 'reception-close' })
+        .getByText('delivered')
+        .waitFor({ timeout: 15_000 });
+      await b.page
+        .locator('#emulator-watch tr', { hasText: 'reception.closed' })
+        .filter({ hasText: 'PO-2026-0001' })
+        .waitFor({ timeout: 15_000 });
+      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as {
+        type: string;
+        data: { documentExternalCode?: string };
+      }[];
+      expect(feed.some((e) => e.type === 'reception.closed' && e.data.documentExternalCode === 'PO-2026-0001')).toBe(
+        true,
+      );
     });
 
     it('a quarantined event is found, corrected in the editor (feedback on bad JSON first), retried, processed and in the feed', async () => {
@@ -114,10 +144,18 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const deliver = (body: unknown) =>
         fetch(`${s.url}/webhooks/demo/stock-regularization`, {
           method: 'POST',
-          headers: { authorization: basicAuth(DEMO_WEBHOOK_USERNAME, s.stack.secrets.webhookPassword), 'content-type': 'application/json' },
+          headers: {
+            authorization: basicAuth(DEMO_WEBHOOK_USERNAME, s.stack.secrets.webhookPassword),
+            'content-type': 'application/json',
+          },
           body: JSON.stringify(body),
         });
-      const bad = { productExternalCode: 'OLV-OIL-1L', lotCode: 'L-QUARANTINE', quantity: 'five', movementTime: '2026-11-25T09:30:00+01:00' };
+      const bad = {
+        productExternalCode: 'OLV-OIL-1L',
+        lotCode: 'L-QUARANTINE',
+        quantity: 'five',
+        movementTime: '2026-11-25T09:30:00+01:00',
+      };
       expect((await deliver(bad)).status).toBe(200);
       expect((await deliver({ ...bad, lotCode: 'L-BULK', quantity: 'six' })).status).toBe(200);
 
@@ -125,7 +163,9 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await b.page.goto(`${s.url}${c}/events`);
       await b.page.selectOption('select[name=status]', 'quarantined');
       await b.page.waitForURL(/status=quarantined/);
-      const row = b.page.locator('tr', { hasText: 'L-QUARANTINE' }).or(b.page.locator('tr', { hasText: 'expected a number, got "five"' }));
+      const row = b.page
+        .locator('tr', { hasText: 'L-QUARANTINE' })
+        .or(b.page.locator('tr', { hasText: 'expected a number, got "five"' }));
       await row.first().waitFor();
       await row.first().locator('td.num a').click();
       await b.page.getByText('quantity: expected a number, got "five"').first().waitFor();
@@ -159,7 +199,9 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       // Retried from its page (its processing queued again; processing is idempotent), then processed.
       await b.page.getByRole('button', { name: /^(Retry now|Process again)$/ }).click();
       await b.page.getByText(`Event ${id} is queued for processing again.`).waitFor();
-      await until(async () => (await s.admin('GET', `/events/${id}`)).body.event.status === 'processed', { message: 'the corrected event processed' });
+      await until(async () => (await s.admin('GET', `/events/${id}`)).body.event.status === 'processed', {
+        message: 'the corrected event processed',
+      });
       await b.page.reload();
       await b.page.locator('.page-head .badge', { hasText: 'processed' }).waitFor();
       const confirmation = b.page.locator('#confirmations tr', { hasText: 'stock.adjusted' });
@@ -169,8 +211,15 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await confirmation.locator('td.num a').click();
       await b.page.waitForURL(/\/feed\?after=\d+$/);
       await b.page.locator('tr', { hasText: 'stock.adjusted' }).filter({ hasText: 'L-QUARANTINE' }).first().waitFor();
-      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as { type: string; data: { lotCode?: string; quantity?: number } }[];
-      expect(feed.filter((e) => e.type === 'stock.adjusted' && e.data.lotCode === 'L-QUARANTINE').map((e) => e.data.quantity)).toEqual([5]);
+      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as {
+        type: string;
+        data: { lotCode?: string; quantity?: number };
+      }[];
+      expect(
+        feed
+          .filter((e) => e.type === 'stock.adjusted' && e.data.lotCode === 'L-QUARANTINE')
+          .map((e) => e.data.quantity),
+      ).toEqual([5]);
       expect(cspErrors).toEqual([]);
     });
 

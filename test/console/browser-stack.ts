@@ -1,4 +1,4 @@
-import { startDemoStack, type DemoStack } from '../../src/demo/stack.js';
+import { type DemoStack, startDemoStack } from '../../src/demo/stack.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { demoTestConfig } from '../support/demo-config.js';
 import { createTestSchema } from '../support/pg.js';
@@ -30,14 +30,21 @@ async function json(res: Response) {
  * loaded), on free ports, on SQLite or on a Postgres schema of its own; resolves once the sample
  * data is in the WMS (unless told not to wait), so every page has something to show.
  */
-export async function startConsoleStack(label: string, dialect: 'sqlite' | 'postgres', options: { waitForSample?: boolean } = {}): Promise<ConsoleStack> {
+export async function startConsoleStack(
+  label: string,
+  dialect: 'sqlite' | 'postgres',
+  options: { waitForSample?: boolean } = {},
+): Promise<ConsoleStack> {
   const tmp = tempDir(label);
   const db = dialect === 'postgres' ? await createTestSchema(label) : undefined;
   const config = demoTestConfig(tmp.dir, db ? { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema } : {});
   const stack = await startDemoStack(config, {
     logger: silentLogger(),
     emulatorInMemory: true,
-    queueTuning: { sqlite: { maintenanceIntervalMs: 200, cronIntervalMs: 200 }, pgboss: { maintenanceIntervalSeconds: 1, cronWorkerIntervalSeconds: 1, cronMonitorIntervalSeconds: 1 } },
+    queueTuning: {
+      sqlite: { maintenanceIntervalMs: 200, cronIntervalMs: 200 },
+      pgboss: { maintenanceIntervalSeconds: 1, cronWorkerIntervalSeconds: 1, cronMonitorIntervalSeconds: 1 },
+    },
   });
   const url = stack.serviceUrl;
   const s: ConsoleStack = {
@@ -46,8 +53,15 @@ export async function startConsoleStack(label: string, dialect: 'sqlite' | 'post
     emulatorUrl: stack.emulator.url,
     adminToken: stack.adminToken,
     control: async (method, path, body) =>
-      json(await fetch(`${stack.emulator.url}/_emulator${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })),
-    admin: async (method, path) => json(await fetch(`${url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${stack.adminToken}` } })),
+      json(
+        await fetch(`${stack.emulator.url}/_emulator${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        }),
+      ),
+    admin: async (method, path) =>
+      json(await fetch(`${url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${stack.adminToken}` } })),
     erp: async (method, path, body) =>
       json(
         await fetch(`${url}/erp/v1${path}`, {
@@ -63,7 +77,10 @@ export async function startConsoleStack(label: string, dialect: 'sqlite' | 'post
     },
   };
   if (options.waitForSample !== false) {
-    await until(async () => (await s.admin('GET', '/connections/demo/overview')).body.outbound.totals.pending === 0, { timeoutMs: 30_000, message: 'the ERP sample pushed to the WMS' });
+    await until(async () => (await s.admin('GET', '/connections/demo/overview')).body.outbound.totals.pending === 0, {
+      timeoutMs: 30_000,
+      message: 'the ERP sample pushed to the WMS',
+    });
   }
   return s;
 }

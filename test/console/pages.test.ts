@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
 import { putProduct } from '../admin/support.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
-import { ADMIN_TOKEN, get, post, signInAs, type Operator } from './support.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { ADMIN_TOKEN, get, type Operator, post, signInAs } from './support.js';
 
 describe('console pages (server-rendered, through app.request)', () => {
   let svc: TestService;
@@ -23,12 +23,35 @@ describe('console pages (server-rendered, through app.request)', () => {
     for (const code of ['P-1', 'P-2', '<b>P-3</b>']) await putProduct(svc, acme.erpApiToken, code);
     await putProduct(svc, beta.erpApiToken, 'BETA-ONLY');
     const p2 = (await svc.deps.store.outbox.get('acme', 'product', 'P-2'))!;
-    await svc.deps.store.outbox.markFailed(p2.id, { kind: 'wms', status: 400, message: 'Product SKU <script>alert(1)</script> already exists' }, at);
+    await svc.deps.store.outbox.markFailed(
+      p2.id,
+      { kind: 'wms', status: 400, message: 'Product SKU <script>alert(1)</script> already exists' },
+      at,
+    );
     const run = await svc.deps.store.reconciliation.createRun({ connection: 'acme', trigger: 'schedule', at });
     await svc.deps.store.reconciliation.startRun(run.id, at);
-    await svc.deps.store.reconciliation.addItems([{ runId: run.id, connection: 'acme', productExternalCode: 'P-1', lotCode: 'L1', status: 'drift', wmsExistence: 7, expectedExistence: 10, delta: -3, at }]);
+    await svc.deps.store.reconciliation.addItems([
+      {
+        runId: run.id,
+        connection: 'acme',
+        productExternalCode: 'P-1',
+        lotCode: 'L1',
+        status: 'drift',
+        wmsExistence: 7,
+        expectedExistence: 10,
+        delta: -3,
+        at,
+      },
+    ]);
     await svc.deps.store.reconciliation.finishRun(run.id, { status: 'completed', reason: null, at });
-    for (let i = 1; i <= 3; i++) await svc.deps.store.confirmations.append({ connection: 'acme', type: 'stock.adjusted', dedupeKey: `s${i}`, data: { productExternalCode: `P-${i}`, quantity: i }, at });
+    for (let i = 1; i <= 3; i++)
+      await svc.deps.store.confirmations.append({
+        connection: 'acme',
+        type: 'stock.adjusted',
+        dedupeKey: `s${i}`,
+        data: { productExternalCode: `P-${i}`, quantity: i },
+        at,
+      });
   });
   afterAll(async () => svc.close());
 
@@ -83,8 +106,13 @@ describe('console pages (server-rendered, through app.request)', () => {
     expect(res.headers.get('location')).toBe(`${c}/outbound/product/P-2`);
     expect((await svc.deps.store.outbox.get('acme', 'product', 'P-2'))!.state).toBe('pending');
     expect((await svc.deps.queue.backlog(PUSH_QUEUE)).waiting).toBe(before + 1);
-    const flash = res.headers.getSetCookie().find((x) => x.startsWith('wms_console_flash='))!.split(';')[0]!;
-    const after = await svc.app.request(res.headers.get('location')!, { headers: { cookie: `${op.cookie}; ${flash}` } });
+    const flash = res.headers
+      .getSetCookie()
+      .find((x) => x.startsWith('wms_console_flash='))!
+      .split(';')[0]!;
+    const after = await svc.app.request(res.headers.get('location')!, {
+      headers: { cookie: `${op.cookie}; ${flash}` },
+    });
     expect(await after.text()).toContain('P-2: queued for another push now.');
   });
 
@@ -103,7 +131,12 @@ describe('console pages (server-rendered, through app.request)', () => {
     const put = await svc.app.request('/erp/v1/documents/PO-1', {
       method: 'PUT',
       headers: { authorization: `Bearer ${acme.erpApiToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ externalCode: 'PO-1', documentNumber: 'PO 1', documentType: 'PURCHASE_ORDER', lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'P-1' }] }),
+      body: JSON.stringify({
+        externalCode: 'PO-1',
+        documentNumber: 'PO 1',
+        documentType: 'PURCHASE_ORDER',
+        lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'P-1' }],
+      }),
     });
     expect(put.status).toBeLessThan(300);
     expect(await html(`${c}/outbound/document/PO-1`)).toContain('Cancel document');

@@ -33,10 +33,21 @@ export function get(svc: TestService, path: string, op?: Operator, headers: Reco
 }
 
 /** A form POST as the console's own pages send it (same origin, the session's token). */
-export function post(svc: TestService, path: string, op: Operator | undefined, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+export function post(
+  svc: TestService,
+  path: string,
+  op: Operator | undefined,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
   return svc.app.request(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...(op ? { cookie: op.cookie } : {}), ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: ORIGIN,
+      ...(op ? { cookie: op.cookie } : {}),
+      ...headers,
+    },
     body: new URLSearchParams({ ...(op ? { _csrf: op.csrf } : {}), ...fields }),
   });
 }

@@ -6,7 +6,7 @@ import { runMain, spawnCli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
 import { newSecret } from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { type Receiver, startReceiver } from './receiver.js';
 
 // `wms-sync worker` pushes the feed when ERP_WEBHOOK_URL is set; `wms-sync deliveries …` shows
 // and resends what it did, as an operator runs them.
@@ -19,7 +19,12 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
   let deadId = 0;
 
   beforeAll(async () => {
-    receiver = await startReceiver(secret, { answer: (_id, body) => ({ status: (body.data as { code: string }).code === 'BAD' ? 422 : 200, body: '{"reason":"unknown order"}' }) });
+    receiver = await startReceiver(secret, {
+      answer: (_id, body) => ({
+        status: (body.data as { code: string }).code === 'BAD' ? 422 : 200,
+        body: '{"reason":"unknown order"}',
+      }),
+    });
     env = {
       SQLITE_FILE: join(tmp.dir, 'wms-sync.db'),
       WMS_BASE_URL: 'http://127.0.0.1:9',
@@ -38,8 +43,20 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
     store = createSqliteStore({ file: env.SQLITE_FILE! });
     await store.migrate();
     const at = new Date();
-    await store.confirmations.append({ connection: 'acme', type: 'reception.closed', dedupeKey: 'a', data: { code: 'OK' }, at });
-    await store.confirmations.append({ connection: 'acme', type: 'reception.closed', dedupeKey: 'b', data: { code: 'BAD' }, at });
+    await store.confirmations.append({
+      connection: 'acme',
+      type: 'reception.closed',
+      dedupeKey: 'a',
+      data: { code: 'OK' },
+      at,
+    });
+    await store.confirmations.append({
+      connection: 'acme',
+      type: 'reception.closed',
+      dedupeKey: 'b',
+      data: { code: 'BAD' },
+      at,
+    });
   });
   afterAll(async () => {
     await store.close();
@@ -65,7 +82,13 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
     expect(list.out).toMatch(new RegExp(`^\\s*${deadId}\\s+acme\\s+reception.closed\\s+dead\\s+1\\s+422`, 'm'));
     expect(list.out).toContain('1 of 1');
     const json = await runMain(['deliveries', 'list', '--json'], env);
-    expect(json.out.trim().split('\n').map((l) => JSON.parse(l).status).sort()).toEqual(['dead', 'delivered']);
+    expect(
+      json.out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).status)
+        .sort(),
+    ).toEqual(['dead', 'delivered']);
     const show = await runMain(['deliveries', 'show', String(deadId)], env);
     expect(show.code).toBe(0);
     expect(show.out).toContain('"code": "BAD"');
@@ -84,7 +107,13 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
   });
 
   it('usage errors exit 2 with the help', async () => {
-    for (const argv of [['deliveries'], ['deliveries', 'list', '--status', 'lost'], ['deliveries', 'show', 'abc'], ['deliveries', 'resend'], ['deliveries', 'resend', '--type', 'x']]) {
+    for (const argv of [
+      ['deliveries'],
+      ['deliveries', 'list', '--status', 'lost'],
+      ['deliveries', 'show', 'abc'],
+      ['deliveries', 'resend'],
+      ['deliveries', 'resend', '--type', 'x'],
+    ]) {
       const r = await runMain(argv, env);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.err).toContain('Usage: wms-sync deliveries');

@@ -4,10 +4,10 @@ import { DeliveryWorker, type PushConnection } from '../../src/delivery/worker.j
 import type { Clock } from '../../src/lib/clock.js';
 import type { Config } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import type { ConfirmationType } from '../../src/store/values.js';
 import type { Store } from '../../src/store/types.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
-import { startReceiver, type Answer, type Receiver } from './receiver.js';
+import type { ConfirmationType } from '../../src/store/values.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { type Answer, type Receiver, startReceiver } from './receiver.js';
 
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -32,7 +32,12 @@ export async function deliveryHarness(options: HarnessOptions) {
     erpWebhookSecret: secret,
     ...(options.events ? { erpWebhookEvents: options.events } : {}),
   });
-  const svc: TestService = await startTestService({ label: options.label, dialect: options.dialect ?? 'sqlite', connections: [acme], ...(options.clock ? { clock: options.clock } : {}) });
+  const svc: TestService = await startTestService({
+    label: options.label,
+    dialect: options.dialect ?? 'sqlite',
+    connections: [acme],
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const settings: Config['delivery'] = {
     ...svc.deps.config.delivery,
     retryScheduleMs: [0, 1000, 1000, 1000],
@@ -71,7 +76,13 @@ export async function deliveryHarness(options: HarnessOptions) {
     },
     /** Appends a feed event (a confirmation) the way processing does. */
     async append(type: ConfirmationType, data: Record<string, unknown>, store: Store = svc.deps.store) {
-      const { confirmation } = await store.confirmations.append({ connection: 'acme', type, dedupeKey: `k${++n}`, data, at: svc.deps.clock.now() });
+      const { confirmation } = await store.confirmations.append({
+        connection: 'acme',
+        type,
+        dedupeKey: `k${++n}`,
+        data,
+        at: svc.deps.clock.now(),
+      });
       return confirmation;
     },
     async close() {

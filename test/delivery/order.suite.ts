@@ -24,7 +24,9 @@ const eventArb = fc.record({
  */
 export function orderSuite(dialect: 'sqlite' | 'postgres', workers: 1 | 2): void {
   // Generous per-test deadline: a busy machine slows every run; nothing here waits on the clock.
-  describe(`order per business key (${dialect}, ${workers} worker${workers > 1 ? 's' : ''})`, { timeout: 120_000 }, () => {
+  describe(`order per business key (${dialect}, ${workers} worker${workers > 1 ? 's' : ''})`, {
+    timeout: 120_000,
+  }, () => {
     let h: Harness;
     let second: Store | undefined;
     let plan = new Map<string, number[]>();
@@ -64,9 +66,15 @@ export function orderSuite(dialect: 'sqlite' | 'postgres', workers: 1 | 2): void
           const keyOf = new Map<string, string>();
           const expected = new Map<string, string[]>();
           for (const [i, e] of events.entries()) {
-            const data = e.doc ? { documentExternalCode: `R${run}-D${e.key}` } : { productExternalCode: `R${run}-P${e.key}`, lotCode: 'L1', quantity: i };
+            const data = e.doc
+              ? { documentExternalCode: `R${run}-D${e.key}` }
+              : { productExternalCode: `R${run}-P${e.key}`, lotCode: 'L1', quantity: i };
             // With two workers, half the events are written through the second store, as another process would.
-            const c = await h.append(e.doc ? 'reception.closed' : 'stock.adjusted', data, second && i % 2 === 1 ? second : undefined);
+            const c = await h.append(
+              e.doc ? 'reception.closed' : 'stock.adjusted',
+              data,
+              second && i % 2 === 1 ? second : undefined,
+            );
             const id = `evt_acme_${c.id}`;
             plan.set(id, e.failures);
             const key = e.doc ? `doc:R${run}-D${e.key}` : `lot:R${run}-P${e.key}|L1`;
@@ -87,7 +95,9 @@ export function orderSuite(dialect: 'sqlite' | 'postgres', workers: 1 | 2): void
       const ids = h.receiver.receipts.map((r) => r.id);
       expect(new Set(ids).size).toBe(ids.length);
       // The last attempts are written just after the receiver has them.
-      await until(async () => (await h.store.deliveries.count({ status: 'pending' })) === 0, { message: 'deliveries still pending' });
+      await until(async () => (await h.store.deliveries.count({ status: 'pending' })) === 0, {
+        message: 'deliveries still pending',
+      });
       expect(await h.store.deliveries.count({ status: 'dead' })).toBe(0);
       expect(h.receiver.badSignatures).toBe(0);
     });
@@ -103,12 +113,17 @@ export function orderSuite(dialect: 'sqlite' | 'postgres', workers: 1 | 2): void
       const others = [];
       for (let i = 0; i < 5; i++) others.push(await h.append('shipment.closed', { documentExternalCode: `FREE-${i}` }));
       await h.receiver.received(start + 5);
-      expect(new Set(h.receiver.receipts.slice(start).map((r) => r.id))).toEqual(new Set(others.map((o) => `evt_acme_${o.id}`)));
+      expect(new Set(h.receiver.receipts.slice(start).map((r) => r.id))).toEqual(
+        new Set(others.map((o) => `evt_acme_${o.id}`)),
+      );
       // The same document's next event waits for the first, then follows it.
       await until(() => h.receiver.heldCount === 1);
       h.receiver.releaseHeld(200);
       await h.receiver.received(start + 7);
-      expect(h.receiver.receipts.slice(start + 5).map((r) => r.id)).toEqual([`evt_acme_${stuck.id}`, `evt_acme_${later.id}`]);
+      expect(h.receiver.receipts.slice(start + 5).map((r) => r.id)).toEqual([
+        `evt_acme_${stuck.id}`,
+        `evt_acme_${later.id}`,
+      ]);
     });
   });
 }

@@ -25,7 +25,10 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('POSTs each feed event as the pull feed shows it, signed, with a webhook-id stable per event', async () => {
       const x = await harness();
-      const c = await x.append('reception.closed', { documentExternalCode: 'PO-1', lines: [{ productExternalCode: 'P1', quantity: 2 }] });
+      const c = await x.append('reception.closed', {
+        documentExternalCode: 'PO-1',
+        lines: [{ productExternalCode: 'P1', quantity: 2 }],
+      });
       const w = x.startWorker();
       await x.receiver.received(1);
       await w.settled();
@@ -49,7 +52,15 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.append('stock.adjusted', { productExternalCode: 'P1', quantity: 1 });
       await x.receiver.received(1);
       // The processing path appends in a transaction through its own statements: it wakes the push too.
-      await x.store.transaction((tx) => tx.confirmations.append({ connection: 'acme', type: 'stock.adjusted', dedupeKey: 'wake-tx', data: { productExternalCode: 'P2', quantity: 1 }, at: clock.now() }));
+      await x.store.transaction((tx) =>
+        tx.confirmations.append({
+          connection: 'acme',
+          type: 'stock.adjusted',
+          dedupeKey: 'wake-tx',
+          data: { productExternalCode: 'P2', quantity: 1 },
+          at: clock.now(),
+        }),
+      );
       await x.receiver.received(2);
       expect(x.receiver.receipts).toHaveLength(2);
     });
@@ -60,10 +71,22 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.append('reception.closed', { documentExternalCode: 'PO-7', lines: [] });
       expect(await dispatchFeed(x.store, { name: 'acme', erpWebhook: x.connection.erpWebhook! }, clock.now())).toBe(2);
       // As an older version's process leaves them: no marks at all.
-      const db = (x.store as unknown as { database: { raw?: { prepare(s: string): { run(): unknown } }; pool?: { query(s: string): Promise<unknown> } } }).database;
+      const db = (
+        x.store as unknown as {
+          database: { raw?: { prepare(s: string): { run(): unknown } }; pool?: { query(s: string): Promise<unknown> } };
+        }
+      ).database;
       if (db.raw) db.raw.prepare('UPDATE erp_deliveries SET head = 0').run();
       else await db.pool!.query('UPDATE erp_deliveries SET head = false');
-      expect(await x.store.deliveries.claim({ connections: ['acme'], owner: 'probe', now: clock.now(), leaseUntil: new Date(clock.now().getTime() + 60_000), limit: 10 })).toEqual([]);
+      expect(
+        await x.store.deliveries.claim({
+          connections: ['acme'],
+          owner: 'probe',
+          now: clock.now(),
+          leaseUntil: new Date(clock.now().getTime() + 60_000),
+          limit: 10,
+        }),
+      ).toEqual([]);
       const w = x.startWorker();
       await x.receiver.received(2);
       await w.settled();
@@ -85,15 +108,21 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('dispatching the same feed twice at once adds each event once', async () => {
       const x = await harness();
-      for (let i = 0; i < 30; i++) await x.append('stock.adjusted', { productExternalCode: `P${i}`, lotCode: null, quantity: 1 });
+      for (let i = 0; i < 30; i++)
+        await x.append('stock.adjusted', { productExternalCode: `P${i}`, lotCode: null, quantity: 1 });
       const target = { name: 'acme', erpWebhook: x.connection.erpWebhook! };
-      const added = await Promise.all([dispatchFeed(x.store, target, clock.now()), dispatchFeed(x.store, target, clock.now())]);
+      const added = await Promise.all([
+        dispatchFeed(x.store, target, clock.now()),
+        dispatchFeed(x.store, target, clock.now()),
+      ]);
       expect(added[0]! + added[1]!).toBe(30);
       expect(await x.store.deliveries.count({})).toBe(30);
     });
 
     it('a 503 is retried along the schedule (full jitter: within the step), then delivered; every attempt is kept', async () => {
-      const x = await harness({ answer: (_id, _b, hit) => (hit === 1 ? { status: 503, body: 'busy, try later' } : { status: 204 }) });
+      const x = await harness({
+        answer: (_id, _b, hit) => (hit === 1 ? { status: 503, body: 'busy, try later' } : { status: 204 }),
+      });
       await x.append('shipment.closed', { documentExternalCode: 'SO-1' });
       const w = x.startWorker();
       await until(async () => (await onlyDelivery(x)).attempts === 1);
@@ -126,7 +155,11 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('a 4xx other than 408/409/425/429 fails at once (dead); 409 is retried', async () => {
-      const x = await harness({ answer: (_id, body) => ({ status: (body.data as { documentExternalCode: string }).documentExternalCode === 'BAD' ? 422 : 409 }) });
+      const x = await harness({
+        answer: (_id, body) => ({
+          status: (body.data as { documentExternalCode: string }).documentExternalCode === 'BAD' ? 422 : 409,
+        }),
+      });
       await x.append('reception.closed', { documentExternalCode: 'BAD' });
       await x.append('reception.closed', { documentExternalCode: 'CONFLICT' });
       const w = x.startWorker();
@@ -137,9 +170,12 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(byKey.get('doc:CONFLICT')).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 409 });
     });
 
-    it('honours Retry-After on 429 and 503: the next attempt is never sooner (up to the schedule\'s longest step)', async () => {
+    it("honours Retry-After on 429 and 503: the next attempt is never sooner (up to the schedule's longest step)", async () => {
       const x = await harness({
-        answer: (_id, body) => ({ status: body.type === 'stock.adjusted' ? 429 : 503, headers: { 'retry-after': '120' } }),
+        answer: (_id, body) => ({
+          status: body.type === 'stock.adjusted' ? 429 : 503,
+          headers: { 'retry-after': '120' },
+        }),
         settings: { retryScheduleMs: [0, 1000, 300_000] },
       });
       await x.append('stock.adjusted', { productExternalCode: 'P1', lotCode: 'L', quantity: 1 });
@@ -167,7 +203,10 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('after the last attempt a delivery is dead, counted in /metrics, and a resend delivers it with the same webhook-id', async () => {
       let down = true;
-      const x = await harness({ answer: () => (down ? { status: 500 } : { status: 200 }), settings: { retryScheduleMs: [0, 1000] } });
+      const x = await harness({
+        answer: () => (down ? { status: 500 } : { status: 200 }),
+        settings: { retryScheduleMs: [0, 1000] },
+      });
       const c = await x.append('supplier_return.closed', { documentExternalCode: 'SR-1' });
       const w = x.startWorker();
       await until(async () => (await onlyDelivery(x)).attempts === 1);
@@ -183,7 +222,10 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(text).toContain('wms_sync_erp_deliveries{connection="acme",status="dead"} 1');
       down = false;
       const dead = await onlyDelivery(x);
-      expect(await resendOne(x.store, dead.id, clock.now())).toMatchObject({ ok: true, delivery: { status: 'pending', attempts: 0 } });
+      expect(await resendOne(x.store, dead.id, clock.now())).toMatchObject({
+        ok: true,
+        delivery: { status: 'pending', attempts: 0 },
+      });
       expect(await resendOne(x.store, dead.id, clock.now())).toEqual({ ok: false, reason: 'pending' });
       expect(await resendOne(x.store, 999_999, clock.now())).toEqual({ ok: false, reason: 'not_found' });
       w.wake();
@@ -191,7 +233,11 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await w.settled();
       expect(x.receiver.receipts[0]!.id).toBe(`evt_acme_${c.id}`);
       expect(await onlyDelivery(x)).toMatchObject({ status: 'delivered', attempts: 1 });
-      expect((await x.store.deliveries.attemptsOf(dead.id)).map((a) => a.outcome)).toEqual(['retry', 'dead', 'delivered']);
+      expect((await x.store.deliveries.attemptsOf(dead.id)).map((a) => a.outcome)).toEqual([
+        'retry',
+        'dead',
+        'delivered',
+      ]);
     });
 
     it('a bulk resend puts back only the dead deliveries that match the filter', async () => {
@@ -201,9 +247,17 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       const w = x.startWorker();
       await until(async () => (await x.store.deliveries.count({ status: 'dead' })) === 2);
       await w.settled();
-      expect(await resendDead(x.store, { type: 'stock.adjusted' }, clock.now(), true)).toEqual({ matched: 1, resent: 0, dryRun: true });
+      expect(await resendDead(x.store, { type: 'stock.adjusted' }, clock.now(), true)).toEqual({
+        matched: 1,
+        resent: 0,
+        dryRun: true,
+      });
       expect(await x.store.deliveries.count({ status: 'dead' })).toBe(2);
-      expect(await resendDead(x.store, { type: 'stock.adjusted' }, clock.now(), false)).toEqual({ matched: 1, resent: 1, dryRun: false });
+      expect(await resendDead(x.store, { type: 'stock.adjusted' }, clock.now(), false)).toEqual({
+        matched: 1,
+        resent: 1,
+        dryRun: false,
+      });
       const states = new Map((await x.store.deliveries.list({ limit: 10 })).map((d) => [d.type, d.status]));
       expect(states.get('stock.adjusted')).toBe('pending');
       expect(states.get('reception.closed')).toBe('dead');
@@ -213,7 +267,12 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       let down = true;
       const x = await harness({
         answer: () => (down ? { status: 503 } : { status: 200 }),
-        settings: { breakerFailures: 3, breakerProbeMs: 10_000, concurrency: 1, retryScheduleMs: [0, 1000, 1000, 1000, 1000, 1000, 1000, 1000] },
+        settings: {
+          breakerFailures: 3,
+          breakerProbeMs: 10_000,
+          concurrency: 1,
+          retryScheduleMs: [0, 1000, 1000, 1000, 1000, 1000, 1000, 1000],
+        },
       });
       for (let i = 0; i < 10; i++) await x.append('reception.closed', { documentExternalCode: `PO-${i}` });
       const w = x.startWorker();
@@ -227,7 +286,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       w.wake();
       await w.settled();
       expect(x.receiver.requests).toBe(3);
-      expect((await x.svc.deps.metrics.metrics())).toBeDefined();
+      expect(await x.svc.deps.metrics.metrics()).toBeDefined();
       // The probe interval passes: exactly one probe; it fails, the breaker stays open.
       clock.advance(5000);
       w.wake();
@@ -238,7 +297,9 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(x.receiver.requests).toBe(4);
       expect((await x.store.deliveries.breakers())[0]!.state).toBe('open');
       // A probe does not use up its delivery's attempts.
-      const probed = (await x.store.deliveries.list({ limit: 20 })).find((d) => d.lastStatus === 503 && d.attempts === 1);
+      const probed = (await x.store.deliveries.list({ limit: 20 })).find(
+        (d) => d.lastStatus === 503 && d.attempts === 1,
+      );
       expect(probed).toBeDefined();
       down = false;
       clock.advance(10_000);
@@ -247,12 +308,21 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await w.settled();
       expect((await x.store.deliveries.breakers())[0]!.state).toBe('closed');
       expect(await x.store.deliveries.count({ status: 'delivered' })).toBe(10);
-      const probes = (await Promise.all((await x.store.deliveries.list({ limit: 20 })).map((d) => x.store.deliveries.attemptsOf(d.id)))).flat().filter((a) => a.probe);
+      const probes = (
+        await Promise.all(
+          (await x.store.deliveries.list({ limit: 20 })).map((d) => x.store.deliveries.attemptsOf(d.id)),
+        )
+      )
+        .flat()
+        .filter((a) => a.probe);
       expect(probes.map((p) => p.outcome)).toEqual(['retry', 'delivered']);
     });
 
     it('the breaker state is shared through the store: a second worker sees it open and sends nothing', async () => {
-      const x = await harness({ answer: () => ({ status: 500 }), settings: { breakerFailures: 2, breakerProbeMs: 60_000, concurrency: 1 } });
+      const x = await harness({
+        answer: () => ({ status: 500 }),
+        settings: { breakerFailures: 2, breakerProbeMs: 60_000, concurrency: 1 },
+      });
       for (let i = 0; i < 5; i++) await x.append('reception.closed', { documentExternalCode: `PO-${i}` });
       const w1 = x.startWorker();
       await until(async () => (await x.store.deliveries.breakers())[0]?.state === 'open');
@@ -266,7 +336,11 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('retention removes finished deliveries and old attempts, keeps pending ones', async () => {
-      const x = await harness({ answer: (_id, body) => ({ status: (body.data as { documentExternalCode: string }).documentExternalCode === 'P' ? 503 : 200 }) });
+      const x = await harness({
+        answer: (_id, body) => ({
+          status: (body.data as { documentExternalCode: string }).documentExternalCode === 'P' ? 503 : 200,
+        }),
+      });
       await x.append('reception.closed', { documentExternalCode: 'D' });
       await x.append('reception.closed', { documentExternalCode: 'P' });
       const w = x.startWorker();

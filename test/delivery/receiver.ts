@@ -18,7 +18,10 @@ export type Answer = { status: number; headers?: Record<string, string>; body?: 
  * Standard Webhooks signature (a bad one is a 401 and counted), records what it accepted, and
  * answers as `answer` says (200 by default).
  */
-export async function startReceiver(secret: string, options: { answer?: (id: string, body: Record<string, unknown>, hit: number) => Answer } = {}) {
+export async function startReceiver(
+  secret: string,
+  options: { answer?: (id: string, body: Record<string, unknown>, hit: number) => Answer } = {},
+) {
   const wh = new Webhook(secret);
   const receipts: Receipt[] = [];
   const hits = new Map<string, number>();
@@ -27,12 +30,14 @@ export async function startReceiver(secret: string, options: { answer?: (id: str
   let requests = 0;
   let seq = 0;
   const waiters: { n: number; resolve: () => void }[] = [];
-  let answer: (id: string, body: Record<string, unknown>, hit: number) => Answer = options.answer ?? (() => ({ status: 200 }));
+  let answer: (id: string, body: Record<string, unknown>, hit: number) => Answer =
+    options.answer ?? (() => ({ status: 200 }));
 
   const accept = (id: string, body: Record<string, unknown>) => {
     receipts.push({ id, body, seq: seq++, at: performance.now() });
-    for (const w of waiters.splice(0)) if (receipts.length >= w.n) w.resolve();
-    else waiters.push(w);
+    for (const w of waiters.splice(0))
+      if (receipts.length >= w.n) w.resolve();
+      else waiters.push(w);
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

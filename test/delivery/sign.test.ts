@@ -8,12 +8,17 @@ const secretOf = (fill: number) => `whsec_${Buffer.alloc(32, fill).toString('bas
 describe('signMessage (Standard Webhooks)', () => {
   it('signs so that the standardwebhooks verifier accepts the message with the same secret', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.json(), fc.integer({ min: 1, max: 255 }), (id, body, fill) => {
-        const at = new Date();
-        const headers = signMessage([secretOf(fill)], id, at, body);
-        expect(headers['webhook-timestamp']).toBe(String(Math.floor(at.getTime() / 1000)));
-        expect(() => new Webhook(secretOf(fill)).verify(body, { ...headers })).not.toThrow();
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.json(),
+        fc.integer({ min: 1, max: 255 }),
+        (id, body, fill) => {
+          const at = new Date();
+          const headers = signMessage([secretOf(fill)], id, at, body);
+          expect(headers['webhook-timestamp']).toBe(String(Math.floor(at.getTime() / 1000)));
+          expect(() => new Webhook(secretOf(fill)).verify(body, { ...headers })).not.toThrow();
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -34,10 +39,16 @@ describe('signMessage (Standard Webhooks)', () => {
 
   it('gives byte for byte the signature the standardwebhooks package computes', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 2000 }), fc.uint8Array({ minLength: 24, maxLength: 64 }), fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), (id, body, bytes, at) => {
-        const secret = `whsec_${Buffer.from(bytes).toString('base64')}`;
-        expect(signMessage([secret], id, at, body)['webhook-signature']).toBe(new Webhook(secret).sign(id, at, body));
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.string({ maxLength: 2000 }),
+        fc.uint8Array({ minLength: 24, maxLength: 64 }),
+        fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }),
+        (id, body, bytes, at) => {
+          const secret = `whsec_${Buffer.from(bytes).toString('base64')}`;
+          expect(signMessage([secret], id, at, body)['webhook-signature']).toBe(new Webhook(secret).sign(id, at, body));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -10,16 +10,27 @@ import { DEMO_TENANT } from '../../src/emulator/index.js';
  */
 export async function expectErpRefusal(emulatorUrl: string, erpUrl: string, c: ScenarioCodes): Promise<string> {
   const log = await fetch(`${emulatorUrl}/_emulator/tenants/${DEMO_TENANT}/webhook-deliveries?kind=reception-close`);
-  type Delivery = { status: string; cause: string; response: { status: number; body: unknown } | null; request: { body: Record<string, unknown> } };
+  type Delivery = {
+    status: string;
+    cause: string;
+    response: { status: number; body: unknown } | null;
+    request: { body: Record<string, unknown> };
+  };
   const ours = ((await log.json()) as Delivery[]).filter((d) => d.request.body.documentExternalCode === c.refusedOrder);
   expect(ours.map((d) => [d.cause, d.status, d.response?.status])).toEqual([
     ['event', 'failed', 200],
     ['resend', 'succeeded', 200],
   ]);
-  expect(ours[0]!.response!.body).toEqual({ success: false, message: expect.stringContaining(`${c.refusedOrder} is already closed`) });
+  expect(ours[0]!.response!.body).toEqual({
+    success: false,
+    message: expect.stringContaining(`${c.refusedOrder} is already closed`),
+  });
 
   const erp = await fetch(`${erpUrl}/messages?type=close_document.received&code=${c.refusedOrder}`);
-  const { messages, refused } = (await erp.json()) as { messages: { answer: { body: { success: boolean } } }[]; refused: number };
+  const { messages, refused } = (await erp.json()) as {
+    messages: { answer: { body: { success: boolean } } }[];
+    refused: number;
+  };
   expect(messages.map((m) => m.answer.body.success)).toEqual([false, true]);
   expect(refused).toBe(0);
   return ours[0]!.request.body.closingDocumentCode as string;

@@ -16,13 +16,16 @@ export interface FeedEvent {
 }
 
 type Line = { productExternalCode: string; quantity: number; lotCode?: string | null };
-const byProduct = <T extends { productExternalCode: string }>(lines: T[]) => [...lines].sort((a, b) => a.productExternalCode.localeCompare(b.productExternalCode));
+const byProduct = <T extends { productExternalCode: string }>(lines: T[]) =>
+  [...lines].sort((a, b) => a.productExternalCode.localeCompare(b.productExternalCode));
 
 /** Every event of the ERP feed after `after`, read over HTTP as the ERP reads it. */
 export async function readFeed(serviceUrl: string, erpToken: string, after = 0): Promise<FeedEvent[]> {
   const events: FeedEvent[] = [];
   for (let cursor = after; ; ) {
-    const res = await fetch(`${serviceUrl}/erp/v1/events?after=${cursor}&limit=100`, { headers: { authorization: `Bearer ${erpToken}` } });
+    const res = await fetch(`${serviceUrl}/erp/v1/events?after=${cursor}&limit=100`, {
+      headers: { authorization: `Bearer ${erpToken}` },
+    });
     expect(res.status).toBe(200);
     const page = (await res.json()) as { events: FeedEvent[]; next: number };
     if (page.events.length === 0) return events;
@@ -33,12 +36,34 @@ export async function readFeed(serviceUrl: string, erpToken: string, after = 0):
 
 /** The feed: these events, in this order, with these figures; `reconciled` adds the drift. */
 export function expectScenarioFeed(events: FeedEvent[], c: ScenarioCodes, options: { reconciled: boolean }): void {
-  const ours = events.filter((e) => [c.purchaseOrder, c.expedition, c.clientReturn].includes(e.data.documentExternalCode) || e.data.productExternalCode === c.rice);
-  expect(ours.map((e) => e.type)).toEqual(['reception.closed', 'shipment.closed', 'client_return.closed', 'stock.adjusted', ...(options.reconciled ? ['stock.drift'] : [])]);
-  const [reception, shipment, clientReturn, adjusted, drift] = ours as [FeedEvent, FeedEvent, FeedEvent, FeedEvent, FeedEvent | undefined];
+  const ours = events.filter(
+    (e) =>
+      [c.purchaseOrder, c.expedition, c.clientReturn].includes(e.data.documentExternalCode) ||
+      e.data.productExternalCode === c.rice,
+  );
+  expect(ours.map((e) => e.type)).toEqual([
+    'reception.closed',
+    'shipment.closed',
+    'client_return.closed',
+    'stock.adjusted',
+    ...(options.reconciled ? ['stock.drift'] : []),
+  ]);
+  const [reception, shipment, clientReturn, adjusted, drift] = ours as [
+    FeedEvent,
+    FeedEvent,
+    FeedEvent,
+    FeedEvent,
+    FeedEvent | undefined,
+  ];
 
   expect(reception.data).toMatchObject({ documentExternalCode: c.purchaseOrder, documentType: 'PURCHASE_ORDER' });
-  expect(byProduct(reception.data.lines as Line[]).map(({ productExternalCode, quantity, lotCode }) => ({ productExternalCode, quantity, lotCode }))).toEqual([
+  expect(
+    byProduct(reception.data.lines as Line[]).map(({ productExternalCode, quantity, lotCode }) => ({
+      productExternalCode,
+      quantity,
+      lotCode,
+    })),
+  ).toEqual([
     { productExternalCode: c.oil, quantity: 90, lotCode: c.lot },
     { productExternalCode: c.rice, quantity: 60, lotCode: null },
     { productExternalCode: c.salt, quantity: 5, lotCode: null },
@@ -52,33 +77,72 @@ export function expectScenarioFeed(events: FeedEvent[], c: ScenarioCodes, option
     unknownProducts: [{ productExternalCode: c.salt, lotCode: null, received: 5 }],
   });
 
-  expect(shipment.data).toMatchObject({ documentExternalCode: c.expedition, documentType: 'CLIENT_EXPEDITION', deliveryPointExternalCode: c.shop, carrier: 'Demo Transportes' });
-  expect(byProduct(shipment.data.lines as Line[]).map(({ productExternalCode, quantity, lotCode }) => ({ productExternalCode, quantity, lotCode }))).toEqual([
+  expect(shipment.data).toMatchObject({
+    documentExternalCode: c.expedition,
+    documentType: 'CLIENT_EXPEDITION',
+    deliveryPointExternalCode: c.shop,
+    carrier: 'Demo Transportes',
+  });
+  expect(
+    byProduct(shipment.data.lines as Line[]).map(({ productExternalCode, quantity, lotCode }) => ({
+      productExternalCode,
+      quantity,
+      lotCode,
+    })),
+  ).toEqual([
     { productExternalCode: c.oil, quantity: 30, lotCode: c.lot },
     { productExternalCode: c.rice, quantity: 20, lotCode: null },
   ]);
   const packings = shipment.data.packingList as { weight: number; lines: Line[] }[];
-  expect(packings.map((p) => ({ weight: p.weight, lines: p.lines.map(({ productExternalCode, quantity }) => ({ productExternalCode, quantity })) }))).toEqual([
+  expect(
+    packings.map((p) => ({
+      weight: p.weight,
+      lines: p.lines.map(({ productExternalCode, quantity }) => ({ productExternalCode, quantity })),
+    })),
+  ).toEqual([
     { weight: 29.5, lines: [{ productExternalCode: c.oil, quantity: 30 }] },
     { weight: 20.6, lines: [{ productExternalCode: c.rice, quantity: 20 }] },
   ]);
 
-  expect(clientReturn.data).toMatchObject({ documentExternalCode: c.clientReturn, documentType: 'CLIENT_RETURN', differences: { hasDifferences: false } });
-  expect((clientReturn.data.lines as Line[]).map(({ productExternalCode, quantity, lotCode }) => ({ productExternalCode, quantity, lotCode }))).toEqual([
-    { productExternalCode: c.oil, quantity: 5, lotCode: c.lot },
-  ]);
+  expect(clientReturn.data).toMatchObject({
+    documentExternalCode: c.clientReturn,
+    documentType: 'CLIENT_RETURN',
+    differences: { hasDifferences: false },
+  });
+  expect(
+    (clientReturn.data.lines as Line[]).map(({ productExternalCode, quantity, lotCode }) => ({
+      productExternalCode,
+      quantity,
+      lotCode,
+    })),
+  ).toEqual([{ productExternalCode: c.oil, quantity: 5, lotCode: c.lot }]);
 
   // Only the +2: the −4's webhook was lost, so nothing but reconciliation can tell the ERP.
   expect(adjusted.data).toMatchObject({ productExternalCode: c.rice, lotCode: null, quantity: 2 });
   if (options.reconciled) {
-    expect(drift!.data).toMatchObject({ productExternalCode: c.rice, lotCode: null, delta: -4, wms: { existence: 38 }, expected: { existence: 42 } });
+    expect(drift!.data).toMatchObject({
+      productExternalCode: c.rice,
+      lotCode: null,
+      delta: -4,
+      wms: { existence: 38 },
+      expected: { existence: 42 },
+    });
   }
 }
 
 /** The service's ledger: what the webhooks that arrived moved (90 − 30 + 5 oil, 60 − 20 + 2 rice, 5 salt). */
-export function expectScenarioLedger(totals: { productExternalCode: string; lotCode: string | null; quantity: number }[], c: ScenarioCodes): void {
+export function expectScenarioLedger(
+  totals: { productExternalCode: string; lotCode: string | null; quantity: number }[],
+  c: ScenarioCodes,
+): void {
   const ours = totals.filter((t) => [c.oil, c.rice, c.salt].includes(t.productExternalCode));
-  expect(byProduct(ours).map(({ productExternalCode, lotCode, quantity }) => ({ productExternalCode, lotCode: lotCode || null, quantity }))).toEqual([
+  expect(
+    byProduct(ours).map(({ productExternalCode, lotCode, quantity }) => ({
+      productExternalCode,
+      lotCode: lotCode || null,
+      quantity,
+    })),
+  ).toEqual([
     { productExternalCode: c.oil, lotCode: c.lot, quantity: 65 },
     { productExternalCode: c.rice, lotCode: null, quantity: 42 },
     { productExternalCode: c.salt, lotCode: null, quantity: 5 },
@@ -90,23 +154,48 @@ export function expectScenarioLedger(totals: { productExternalCode: string; lotC
  * warehouse did (the lost −4 included: 38 rice), and its delivery log holds four deliveries
  * answered by the service and the one regularization it could not send.
  */
-export async function expectScenarioWms(emulatorUrl: string, tenant: string, client: { clientId: string; clientSecret: string }, c: ScenarioCodes): Promise<void> {
+export async function expectScenarioWms(
+  emulatorUrl: string,
+  tenant: string,
+  client: { clientId: string; clientSecret: string },
+  c: ScenarioCodes,
+): Promise<void> {
   const api = `${emulatorUrl}/api/external/v1`;
-  const token = await fetch(`${api}/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret }) });
+  const token = await fetch(`${api}/auth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret }),
+  });
   expect(token.status).toBe(200);
-  const headers = { authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}`,
+    'content-type': 'application/json',
+  };
 
   // The Document DTO carries no status: it is a list filter (endpoint 8, `status.equals`).
   for (const code of [c.purchaseOrder, c.expedition, c.clientReturn]) {
-    const executed = await fetch(`${api}/document?externalCode.equals=${encodeURIComponent(code)}&status.equals=EXECUTED`, { headers });
+    const executed = await fetch(
+      `${api}/document?externalCode.equals=${encodeURIComponent(code)}&status.equals=EXECUTED`,
+      { headers },
+    );
     expect(executed.status).toBe(200);
-    expect(((await executed.json()) as { externalCode: string }[]).map((d) => d.externalCode), `${code} executed`).toEqual([code]);
+    expect(
+      ((await executed.json()) as { externalCode: string }[]).map((d) => d.externalCode),
+      `${code} executed`,
+    ).toEqual([code]);
   }
 
-  const stock = await fetch(`${api}/product/stock`, { method: 'POST', headers, body: JSON.stringify({ products: [c.oil, c.rice, c.salt].map((product) => ({ product })), groupedByLot: true }) });
+  const stock = await fetch(`${api}/product/stock`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ products: [c.oil, c.rice, c.salt].map((product) => ({ product })), groupedByLot: true }),
+  });
   expect(stock.status).toBe(200);
   const rows = (await stock.json()) as { product: string; lot: string | null; existence: number }[];
-  expect(rows.map(({ product, lot, existence }) => ({ product, lot: lot ?? null, existence })).sort((a, b) => a.product.localeCompare(b.product))).toEqual([
+  expect(
+    rows
+      .map(({ product, lot, existence }) => ({ product, lot: lot ?? null, existence }))
+      .sort((a, b) => a.product.localeCompare(b.product)),
+  ).toEqual([
     { product: c.oil, lot: c.lot, existence: 65 },
     { product: c.rice, lot: null, existence: 38 },
     { product: c.salt, lot: null, existence: 5 },
@@ -114,8 +203,18 @@ export async function expectScenarioWms(emulatorUrl: string, tenant: string, cli
 
   const log = await fetch(`${emulatorUrl}/_emulator/tenants/${tenant}/webhook-deliveries`);
   expect(log.status).toBe(200);
-  type Delivery = { kind: string; status: string; resendable: boolean; response: { status: number } | null; request: { body: Record<string, unknown> } };
-  const ours = ((await log.json()) as Delivery[]).filter((d) => [c.purchaseOrder, c.expedition, c.clientReturn, c.rice].includes(String(d.request.body.documentExternalCode ?? d.request.body.productExternalCode)));
+  type Delivery = {
+    kind: string;
+    status: string;
+    resendable: boolean;
+    response: { status: number } | null;
+    request: { body: Record<string, unknown> };
+  };
+  const ours = ((await log.json()) as Delivery[]).filter((d) =>
+    [c.purchaseOrder, c.expedition, c.clientReturn, c.rice].includes(
+      String(d.request.body.documentExternalCode ?? d.request.body.productExternalCode),
+    ),
+  );
   expect(ours.map((d) => [d.kind, d.status, d.response?.status ?? null, d.request.body.quantity ?? null])).toEqual([
     ['reception-close', 'succeeded', 200, null],
     ['shipping-order-close', 'succeeded', 200, null],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/commands/connections.js';
 import { signMessage } from '../../src/delivery/sign.js';
-import { startSampleErp, type SampleErp } from '../../src/demo/sample-erp.js';
+import { type SampleErp, startSampleErp } from '../../src/demo/sample-erp.js';
 import { CLOSE_DOCUMENT_RECEIVED } from '../../src/inbound/close-ack.js';
 
 // The sample ERP over real HTTP, sent what wms-sync sends (signMessage): both message kinds.
@@ -15,10 +15,24 @@ describe('sample ERP receiver', () => {
     const raw = JSON.stringify(body);
     n += 1;
     const headers = signMessage(options.secrets ?? [secret], `msg_${n}`, options.at ?? new Date(), raw);
-    return fetch(erp.webhookUrl, { method: 'POST', headers: { ...headers }, body: options.tamper ? options.tamper(raw) : raw });
+    return fetch(erp.webhookUrl, {
+      method: 'POST',
+      headers: { ...headers },
+      body: options.tamper ? options.tamper(raw) : raw,
+    });
   };
-  const close = (code: string, po: string) => ({ type: CLOSE_DOCUMENT_RECEIVED, connection: 'demo', kind: 'reception-close', eventId: n + 1, data: { closingDocumentCode: code, documentExternalCode: po } });
-  const messages = async (query = '') => (await (await fetch(`${erp.url}/messages${query}`)).json()) as { messages: { type: string; webhookId: string; answer: { body: unknown } }[]; refused: number };
+  const close = (code: string, po: string) => ({
+    type: CLOSE_DOCUMENT_RECEIVED,
+    connection: 'demo',
+    kind: 'reception-close',
+    eventId: n + 1,
+    data: { closingDocumentCode: code, documentExternalCode: po },
+  });
+  const messages = async (query = '') =>
+    (await (await fetch(`${erp.url}/messages${query}`)).json()) as {
+      messages: { type: string; webhookId: string; answer: { body: unknown } }[];
+      refused: number;
+    };
 
   beforeAll(async () => {
     erp = await startSampleErp({ port: 0, secrets: [secret, previous] });
@@ -32,16 +46,28 @@ describe('sample ERP receiver', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true });
     const { messages: list } = await messages('?code=PO-1');
-    expect(list).toMatchObject([{ type: CLOSE_DOCUMENT_RECEIVED, webhookId: `msg_${n}`, answer: { body: { success: true } } }]);
+    expect(list).toMatchObject([
+      { type: CLOSE_DOCUMENT_RECEIVED, webhookId: `msg_${n}`, answer: { body: { success: true } } },
+    ]);
   });
 
   it('refuses a close document by its ERP code or its closing code once told to, until told otherwise', async () => {
-    const put = await fetch(`${erp.url}/reject/PO-2`, { method: 'PUT', body: JSON.stringify({ message: 'PO-2 is closed' }), headers: { 'content-type': 'application/json' } });
+    const put = await fetch(`${erp.url}/reject/PO-2`, {
+      method: 'PUT',
+      body: JSON.stringify({ message: 'PO-2 is closed' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(put.status).toBe(200);
     expect(await (await send(close('REC-2', 'PO-2'))).json()).toEqual({ success: false, message: 'PO-2 is closed' });
     await fetch(`${erp.url}/reject/REC-3`, { method: 'PUT', body: JSON.stringify({ message: 'not that reception' }) });
-    expect(await (await send(close('REC-3', 'PO-3'))).json()).toEqual({ success: false, message: 'not that reception' });
-    expect(await (await fetch(`${erp.url}/rejections`)).json()).toEqual({ 'PO-2': 'PO-2 is closed', 'REC-3': 'not that reception' });
+    expect(await (await send(close('REC-3', 'PO-3'))).json()).toEqual({
+      success: false,
+      message: 'not that reception',
+    });
+    expect(await (await fetch(`${erp.url}/rejections`)).json()).toEqual({
+      'PO-2': 'PO-2 is closed',
+      'REC-3': 'not that reception',
+    });
     expect((await fetch(`${erp.url}/reject/PO-2`, { method: 'DELETE' })).status).toBe(204);
     expect(await (await send(close('REC-2', 'PO-2'))).json()).toEqual({ success: true });
   });
@@ -59,7 +85,11 @@ describe('sample ERP receiver', () => {
 
   it('security: refuses (401, not recorded) an unsigned, wrongly signed, tampered or stale message', async () => {
     const before = await messages();
-    const unsigned = await fetch(erp.webhookUrl, { method: 'POST', body: JSON.stringify(close('X', 'X')), headers: { 'content-type': 'application/json' } });
+    const unsigned = await fetch(erp.webhookUrl, {
+      method: 'POST',
+      body: JSON.stringify(close('X', 'X')),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unsigned.status).toBe(401);
     expect((await send(close('X', 'X'), { secrets: [newWebhookSecret()] })).status).toBe(401);
     expect((await send(close('X', 'X'), { tamper: (raw) => raw.replace('"X"', '"Y"') })).status).toBe(401);

@@ -1,13 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/commands/connections.js';
 import { DEMO_CONNECTION, DEMO_WEBHOOK_USERNAME } from '../../src/demo/connection.js';
-import { startSampleErp, type SampleErp } from '../../src/demo/sample-erp.js';
+import { type SampleErp, startSampleErp } from '../../src/demo/sample-erp.js';
 import { runScenario } from '../../src/demo/scenario.js';
 import { scenarioCodes } from '../../src/demo/steps.js';
 import { wireWebhooks } from '../../src/demo/wire.js';
-import { DEFAULT_DEMO_CLIENT, DEMO_TENANT, startEmulatorServer, type EmulatorServer } from '../../src/emulator/index.js';
+import {
+  DEFAULT_DEMO_CLIENT,
+  DEMO_TENANT,
+  type EmulatorServer,
+  startEmulatorServer,
+} from '../../src/emulator/index.js';
 import { exitOf, spawnCli, waitForOutput } from '../support/cli.js';
 import { createTestSchema } from '../support/pg.js';
 import { until } from '../support/wait.js';
@@ -71,7 +76,13 @@ describe('demo scenario on Postgres with two service processes', () => {
       const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
       urls.push(url!);
     }
-    await wireWebhooks({ emulatorUrl: emulator.url, tenant: DEMO_TENANT, serviceUrl: urls[0]!, connection: DEMO_CONNECTION, password: secrets.webhookPassword });
+    await wireWebhooks({
+      emulatorUrl: emulator.url,
+      tenant: DEMO_TENANT,
+      serviceUrl: urls[0]!,
+      connection: DEMO_CONNECTION,
+      password: secrets.webhookPassword,
+    });
   });
 
   afterAll(async () => {
@@ -86,7 +97,13 @@ describe('demo scenario on Postgres with two service processes', () => {
     const lines: string[] = [];
     const codes = scenarioCodes('PG');
     const result = await runScenario(
-      { serviceUrl: urls[1]!, emulatorUrl: emulator.url, tenant: DEMO_TENANT, erpToken: secrets.erpApiToken, erpUrl: sampleErp.url },
+      {
+        serviceUrl: urls[1]!,
+        emulatorUrl: emulator.url,
+        tenant: DEMO_TENANT,
+        erpToken: secrets.erpApiToken,
+        erpUrl: sampleErp.url,
+      },
       (l) => lines.push(l),
       { timeoutMs: 30_000, run: 'PG' },
     );
@@ -94,7 +111,9 @@ describe('demo scenario on Postgres with two service processes', () => {
     expectScenarioFeed(await readFeed(urls[1]!, secrets.erpApiToken), codes, { reconciled: true });
     await expectScenarioWms(emulator.url, DEMO_TENANT, DEFAULT_DEMO_CLIENT, codes);
     await expectErpRefusal(emulator.url, sampleErp.url, codes);
-    const processed = (await metric(urls[0]!, 'wms_sync_inbound_processed_total')) + (await metric(urls[1]!, 'wms_sync_inbound_processed_total'));
+    const processed =
+      (await metric(urls[0]!, 'wms_sync_inbound_processed_total')) +
+      (await metric(urls[1]!, 'wms_sync_inbound_processed_total'));
     // reception, shipment, client return, one stock adjustment (the other webhook was lost), and the
     // reception the ERP refused, processed once re-sent and accepted
     expect(processed).toBe(5);
@@ -119,7 +138,10 @@ describe('demo scenario on Postgres with two service processes', () => {
         const seen = await crossed();
         if (seen.bProcessedAnEventOfA && seen.aPushedARecordOfB) return seen;
         round += 1;
-        const products = Array.from({ length: 8 }, (_, i) => ({ externalCode: `CROSS-${round}-${i}`, description: 'two processes' }));
+        const products = Array.from({ length: 8 }, (_, i) => ({
+          externalCode: `CROSS-${round}-${i}`,
+          description: 'two processes',
+        }));
         const batch = await fetch(`${b}/erp/v1/products:batch`, {
           method: 'POST',
           headers: { authorization: `Bearer ${secrets.erpApiToken}`, 'content-type': 'application/json' },
@@ -130,7 +152,11 @@ describe('demo scenario on Postgres with two service processes', () => {
           const hook = await fetch(`${a}/webhooks/${DEMO_CONNECTION}/stock-regularization`, {
             method: 'POST',
             headers: { authorization: basic, 'content-type': 'application/json' },
-            body: JSON.stringify({ productExternalCode: `CROSS-${round}-${i}`, quantity: 1, movementTime: new Date().toISOString() }),
+            body: JSON.stringify({
+              productExternalCode: `CROSS-${round}-${i}`,
+              quantity: 1,
+              movementTime: new Date().toISOString(),
+            }),
           });
           expect(hook.status).toBe(200);
         }
@@ -141,7 +167,8 @@ describe('demo scenario on Postgres with two service processes', () => {
     // The premises: webhooks reached A only, ERP calls B only.
     expect(await metric(b, 'wms_sync_webhooks_received_total')).toBe(0);
     expect(await metric(a, 'wms_sync_webhooks_received_total')).toBeGreaterThan(0);
-    const served = (log: string, prefix: string) => log.split('\n').some((l) => l.includes(`"path":"${prefix}`) && l.includes('"msg":"request'));
+    const served = (log: string, prefix: string) =>
+      log.split('\n').some((l) => l.includes(`"path":"${prefix}`) && l.includes('"msg":"request'));
     expect(served(logs[0]!, '/webhooks/') && served(logs[1]!, '/erp/v1/')).toBe(true);
     expect(served(logs[0]!, '/erp/v1/')).toBe(false);
     expect(served(logs[1]!, '/webhooks/')).toBe(false);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/demo/scenario.js';
-import { startDemoStack, type DemoStack } from '../../src/demo/stack.js';
+import { type DemoStack, startDemoStack } from '../../src/demo/stack.js';
 import { scenarioCodes } from '../../src/demo/steps.js';
 import { DEMO_TENANT } from '../../src/emulator/index.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -44,7 +44,13 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
     const codes = scenarioCodes('SQLITE');
     const after = (await readFeed(stack.serviceUrl, stack.secrets.erpApiToken)).at(-1)?.id ?? 0;
     const result = await runScenario(
-      { serviceUrl: stack.serviceUrl, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken, erpUrl: stack.sampleErp!.url },
+      {
+        serviceUrl: stack.serviceUrl,
+        emulatorUrl: stack.emulator.url,
+        tenant: DEMO_TENANT,
+        erpToken: stack.secrets.erpApiToken,
+        erpUrl: stack.sampleErp!.url,
+      },
       (l) => lines.push(l),
       { timeoutMs: 20_000, run: 'SQLITE' },
     );
@@ -57,6 +63,9 @@ describe('demo scenario on SQLite (wms-sync start wiring)', () => {
     expect(runs.map((r) => [r.status, r.driftCount, r.notFoundCount])).toEqual([['completed', 1, 0]]);
     // The refused reception: refused once (kept rejected_by_erp), processed after the re-send.
     const refused = await expectErpRefusal(stack.emulator.url, stack.sampleErp!.url, codes);
-    expect(await stack.service.deps.store.inbox.findByKey('demo', `reception-close:${refused}`)).toMatchObject({ status: 'processed', duplicates: 1 });
+    expect(await stack.service.deps.store.inbox.findByKey('demo', `reception-close:${refused}`)).toMatchObject({
+      status: 'processed',
+      duplicates: 1,
+    });
   });
 });

@@ -91,7 +91,12 @@ describe('endpoint 21: errors', () => {
     // spec: "When the token service is not configured (server-side signing key missing): 503 with error = server_error"
     const { app } = setup({ tokenServiceDisabled: true });
     await control(app, 'POST', '/tenants', { id: 'acme' });
-    const client = await control<{ client_id: string; client_secret: string }>(app, 'POST', '/tenants/acme/api-clients', { name: 'x' });
+    const client = await control<{ client_id: string; client_secret: string }>(
+      app,
+      'POST',
+      '/tenants/acme/api-clients',
+      { name: 'x' },
+    );
     const res = await issueToken(app, client.body.client_id, client.body.client_secret);
     expect(res.status).toBe(503);
     expect(tokenErrorSchema.parse(res.body)).toMatchObject({ error: 'server_error' });
@@ -100,7 +105,10 @@ describe('endpoint 21: errors', () => {
 
   it('413 invalid_request for an oversized form', async () => {
     const { app } = setup({ bodyLimitBytes: 2048 });
-    const res = await call(app, 'POST', TOKEN, { body: `client_id=${'x'.repeat(5000)}&client_secret=y`, headers: FORM });
+    const res = await call(app, 'POST', TOKEN, {
+      body: `client_id=${'x'.repeat(5000)}&client_secret=y`,
+      headers: FORM,
+    });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ error: 'invalid_request' });
   });
@@ -110,7 +118,12 @@ describe('endpoint 21: security', () => {
   it('an OAuth2 (option B) client cannot use endpoint 21', async () => {
     const { app } = setup();
     await provision(app, 'acme');
-    const oauth = await control<{ client_id: string; client_secret: string }>(app, 'POST', '/tenants/acme/oauth-clients', { audience: 'https://wms' });
+    const oauth = await control<{ client_id: string; client_secret: string }>(
+      app,
+      'POST',
+      '/tenants/acme/oauth-clients',
+      { audience: 'https://wms' },
+    );
     const res = await issueToken(app, oauth.body.client_id, oauth.body.client_secret);
     expect(res.status).toBe(401);
   });
@@ -118,8 +131,14 @@ describe('endpoint 21: security', () => {
   it('never echoes the secret, and answers an unknown client like a wrong secret', async () => {
     const { app } = setup();
     const p = await provision(app, 'acme');
-    const wrong = await call(app, 'POST', TOKEN, { body: `client_id=${p.clientId}&client_secret=s3cr3t-guess`, headers: FORM });
-    const unknown = await call(app, 'POST', TOKEN, { body: 'client_id=ghost&client_secret=s3cr3t-guess', headers: FORM });
+    const wrong = await call(app, 'POST', TOKEN, {
+      body: `client_id=${p.clientId}&client_secret=s3cr3t-guess`,
+      headers: FORM,
+    });
+    const unknown = await call(app, 'POST', TOKEN, {
+      body: 'client_id=ghost&client_secret=s3cr3t-guess',
+      headers: FORM,
+    });
     expect(JSON.stringify(wrong.body)).not.toContain('s3cr3t-guess');
     expect(unknown.body).toEqual(wrong.body);
   });
@@ -128,7 +147,11 @@ describe('endpoint 21: security', () => {
     // spec: "regenerate secret (the old secret stops working immediately)"
     const { app } = setup();
     const p = await provision(app, 'acme');
-    const regenerated = await control<{ client_secret: string }>(app, 'POST', `/tenants/acme/api-clients/${p.clientId}/regenerate-secret`);
+    const regenerated = await control<{ client_secret: string }>(
+      app,
+      'POST',
+      `/tenants/acme/api-clients/${p.clientId}/regenerate-secret`,
+    );
     expect(regenerated.status).toBe(200);
     expect((await issueToken(app, p.clientId, p.clientSecret)).status).toBe(401);
     expect((await issueToken(app, p.clientId, regenerated.body.client_secret)).status).toBe(200);

@@ -53,7 +53,9 @@ describe('Bearer authentication on the API (spec: "401: missing, expired or inva
     const one = setup({ signingKey: 'shared' });
     const p = await provision(one.app, 'acme');
     const two = setup({ signingKey: 'shared' });
-    expect((await call(two.app, 'GET', CODES, { token: p.token })).body).toMatchObject({ title: 'The access token was revoked' });
+    expect((await call(two.app, 'GET', CODES, { token: p.token })).body).toMatchObject({
+      title: 'The access token was revoked',
+    });
   });
 
   it('expires after 3600 s on the injected clock (spec: "The token is valid 1 hour")', async () => {
@@ -121,18 +123,34 @@ describe('403: valid token, insufficient permission', () => {
   it('an API client token gets 403 where only OAuth2 tokens are accepted; an OAuth2 token passes', async () => {
     const { emulator, app } = setup();
     const p = await provision(app, 'acme');
-    const oauth = await control<{ client_id: string; client_secret: string }>(app, 'POST', '/tenants/acme/oauth-clients', { audience: 'aud' });
+    const oauth = await control<{ client_id: string; client_secret: string }>(
+      app,
+      'POST',
+      '/tenants/acme/oauth-clients',
+      { audience: 'aud' },
+    );
     const oauthToken = await call<{ access_token: string }>(app, 'POST', '/oauth/token', {
-      json: { client_id: oauth.body.client_id, client_secret: oauth.body.client_secret, audience: 'aud', grant_type: 'client_credentials' },
+      json: {
+        client_id: oauth.body.client_id,
+        client_secret: oauth.body.client_secret,
+        audience: 'aud',
+        grant_type: 'client_credentials',
+      },
     });
     const probe = new Hono<EmulatorEnv>();
     probe.use('*', bearerAuth(emulator.state, ['oauth']));
     probe.post('/dispatched', (c) => c.json({ tenant: c.get('principal').tenant.id }));
     probe.onError(onEmulatorError);
-    const forbidden = await probe.request('/dispatched', { method: 'POST', headers: { authorization: `Bearer ${p.token}` } });
+    const forbidden = await probe.request('/dispatched', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.token}` },
+    });
     expect(forbidden.status).toBe(403);
     expectBadRequestObject(await forbidden.json(), 403);
-    const allowed = await probe.request('/dispatched', { method: 'POST', headers: { authorization: `Bearer ${oauthToken.body.access_token}` } });
+    const allowed = await probe.request('/dispatched', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${oauthToken.body.access_token}` },
+    });
     expect(allowed.status).toBe(200);
     expect(await allowed.json()).toEqual({ tenant: 'acme' });
   });

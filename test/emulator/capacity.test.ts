@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Gate } from '../../src/emulator/capacity/gate.js';
 import { CapacityRegistry } from '../../src/emulator/capacity/registry.js';
 import { newBucket, take } from '../../src/emulator/capacity/token-bucket.js';
-import { startEmulatorServer, type EmulatorServer } from '../../src/emulator/index.js';
+import { type EmulatorServer, startEmulatorServer } from '../../src/emulator/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { API, call, control, expectBadRequestObject, provision, setup } from './support.js';
 
@@ -70,7 +70,11 @@ describe('gate (concurrency)', () => {
 describe('capacity registry', () => {
   it('is free for a tenant without a model; refuses over the rate with whole seconds to wait', () => {
     const clock = new ManualClock(0);
-    const reg = new CapacityRegistry(clock, () => Promise.resolve(), () => clock.nowMs());
+    const reg = new CapacityRegistry(
+      clock,
+      () => Promise.resolve(),
+      () => clock.nowMs(),
+    );
     expect(reg.admit('acme').ok).toBe(true);
     reg.set('acme', { ratePerSecond: 0.5, burst: 1 });
     expect(reg.admit('acme').ok).toBe(true);
@@ -142,9 +146,11 @@ describe('the base latency is the whole service time', () => {
     reg.set('acme', { latencyMs: 50 });
     const a = reg.admit('acme');
     if (!a.ok) throw new Error('refused');
-    const failed = a.serve(async () => {
-      throw new Error('boom');
-    }).catch((e: Error) => e.message);
+    const failed = a
+      .serve(async () => {
+        throw new Error('boom');
+      })
+      .catch((e: Error) => e.message);
     await held.waitFor(1);
     expect(held.pending.map((p) => p.ms)).toEqual([50]);
     held.pending[0]!.done();
@@ -157,12 +163,32 @@ describe('PUT/GET/DELETE /_emulator/tenants/{tenant}/capacity', () => {
     const { app } = setup();
     await control(app, 'POST', '/tenants', { id: 'acme' });
     expect((await control(app, 'GET', '/tenants/acme/capacity')).status).toBe(404);
-    const put = await control(app, 'PUT', '/tenants/acme/capacity', { ratePerSecond: 200, burst: 20, concurrency: 64, latencyMs: 50 });
+    const put = await control(app, 'PUT', '/tenants/acme/capacity', {
+      ratePerSecond: 200,
+      burst: 20,
+      concurrency: 64,
+      latencyMs: 50,
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ ratePerSecond: 200, burst: 20, concurrency: 64, latencyMs: 50, stats: { admitted: 0, limited: 0, queued: 0, active: 0 } });
+    expect(put.body).toEqual({
+      ratePerSecond: 200,
+      burst: 20,
+      concurrency: 64,
+      latencyMs: 50,
+      stats: { admitted: 0, limited: 0, queued: 0, active: 0 },
+    });
     expect((await control(app, 'GET', '/tenants/acme/capacity')).body).toEqual(put.body);
-    expect((await control(app, 'PUT', '/tenants/acme/capacity', { ratePerSecond: 5 })).body).toMatchObject({ ratePerSecond: 5, burst: 5, concurrency: null, latencyMs: 0 });
-    expect((await control(app, 'PUT', '/tenants/acme/capacity', {})).body).toMatchObject({ ratePerSecond: null, burst: null, concurrency: null });
+    expect((await control(app, 'PUT', '/tenants/acme/capacity', { ratePerSecond: 5 })).body).toMatchObject({
+      ratePerSecond: 5,
+      burst: 5,
+      concurrency: null,
+      latencyMs: 0,
+    });
+    expect((await control(app, 'PUT', '/tenants/acme/capacity', {})).body).toMatchObject({
+      ratePerSecond: null,
+      burst: null,
+      concurrency: null,
+    });
     expect((await control(app, 'DELETE', '/tenants/acme/capacity')).status).toBe(204);
     expect((await control(app, 'GET', '/tenants/acme/capacity')).status).toBe(404);
   });
@@ -170,15 +196,31 @@ describe('PUT/GET/DELETE /_emulator/tenants/{tenant}/capacity', () => {
   it('400 for bad values and unknown members, 404 for an unknown tenant, in the control error body', async () => {
     const { app } = setup();
     await control(app, 'POST', '/tenants', { id: 'acme' });
-    for (const body of [{ ratePerSecond: 0 }, { ratePerSecond: -1 }, { concurrency: 1.5 }, { latencyMs: -5 }, { burst: 10 }, { rate: 5 }, { concurrency: 'x' }]) {
+    for (const body of [
+      { ratePerSecond: 0 },
+      { ratePerSecond: -1 },
+      { concurrency: 1.5 },
+      { latencyMs: -5 },
+      { burst: 10 },
+      { rate: 5 },
+      { concurrency: 'x' },
+    ]) {
       const res = await control(app, 'PUT', '/tenants/acme/capacity', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ error: expect.any(String), message: expect.any(String) });
     }
-    const bad = await call(app, 'PUT', '/_emulator/tenants/acme/capacity', { body: '{not json', headers: { 'content-type': 'application/json' } });
+    const bad = await call(app, 'PUT', '/_emulator/tenants/acme/capacity', {
+      body: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     for (const method of ['PUT', 'GET', 'DELETE']) {
-      const res = await control(app, method, '/tenants/nobody/capacity', method === 'PUT' ? { concurrency: 1 } : undefined);
+      const res = await control(
+        app,
+        method,
+        '/tenants/nobody/capacity',
+        method === 'PUT' ? { concurrency: 1 } : undefined,
+      );
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ error: 'tenant_not_found' });
     }
@@ -189,10 +231,14 @@ describe('PUT/GET/DELETE /_emulator/tenants/{tenant}/capacity', () => {
     const admin = { authorization: 'Bearer admin-secret-123' };
     expect((await call(app, 'POST', '/_emulator/tenants', { json: { id: 'acme' }, headers: admin })).status).toBe(201);
     expect((await call(app, 'PUT', '/_emulator/tenants/acme/capacity', { json: { concurrency: 1 } })).status).toBe(401);
-    expect((await call(app, 'PUT', '/_emulator/tenants/acme/capacity', { json: { concurrency: 1 }, token: 'wrong' })).status).toBe(401);
+    expect(
+      (await call(app, 'PUT', '/_emulator/tenants/acme/capacity', { json: { concurrency: 1 }, token: 'wrong' })).status,
+    ).toBe(401);
     expect((await call(app, 'GET', '/_emulator/tenants/acme/capacity', { token: 'wrong' })).status).toBe(401);
     expect((await call(app, 'DELETE', '/_emulator/tenants/acme/capacity', { token: 'wrong' })).status).toBe(401);
-    expect((await call(app, 'PUT', '/_emulator/tenants/acme/capacity', { json: { concurrency: 1 }, headers: admin })).status).toBe(200);
+    expect(
+      (await call(app, 'PUT', '/_emulator/tenants/acme/capacity', { json: { concurrency: 1 }, headers: admin })).status,
+    ).toBe(200);
   });
 
   it('is cleared by the whole-state reset', async () => {
@@ -218,7 +264,8 @@ describe('the capacity model over HTTP', () => {
     const acme = await provision(app, 'acme');
     const beta = await provision(app, 'beta');
     await control(app, 'PUT', '/tenants/acme/capacity', { ratePerSecond: 1, burst: 2 });
-    const get = (token: string) => fetch(`${server!.url}${API}/product/none`, { headers: { authorization: `Bearer ${token}` } });
+    const get = (token: string) =>
+      fetch(`${server!.url}${API}/product/none`, { headers: { authorization: `Bearer ${token}` } });
     expect((await get(acme.token)).status).toBe(404);
     expect((await get(acme.token)).status).toBe(404);
     const limited = await get(acme.token);
@@ -226,11 +273,16 @@ describe('the capacity model over HTTP', () => {
     expect(limited.headers.get('retry-after')).toBe('1');
     expectBadRequestObject(await limited.json(), 429);
     expect((await get(beta.token)).status).toBe(404);
-    const token = await fetch(`${server.url}${API}/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: acme.clientId, client_secret: acme.clientSecret }) });
+    const token = await fetch(`${server.url}${API}/auth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: acme.clientId, client_secret: acme.clientSecret }),
+    });
     expect(token.status).toBe(200);
     clock.advance(1000);
     expect((await get(acme.token)).status).toBe(404);
-    expect((await control(app, 'GET', '/tenants/acme/capacity')).body).toMatchObject({ stats: { admitted: 3, limited: 1 } });
+    expect((await control(app, 'GET', '/tenants/acme/capacity')).body).toMatchObject({
+      stats: { admitted: 3, limited: 1 },
+    });
     // an unauthenticated call is refused as before, and spends nothing
     expect((await fetch(`${server.url}${API}/product/none`)).status).toBe(401);
   });
@@ -242,10 +294,14 @@ describe('the capacity model over HTTP', () => {
     const { app } = server.emulator;
     const acme = await provision(app, 'acme');
     await control(app, 'PUT', '/tenants/acme/capacity', { concurrency: 2, latencyMs: 50 });
-    const get = () => fetch(`${server!.url}${API}/product/none`, { headers: { authorization: `Bearer ${acme.token}` } }).then((r) => r.status);
+    const get = () =>
+      fetch(`${server!.url}${API}/product/none`, { headers: { authorization: `Bearer ${acme.token}` } }).then(
+        (r) => r.status,
+      );
     const calls = [get(), get(), get()];
     await held.waitFor(2);
-    const stats = async () => (await control<{ stats: { active: number; queued: number } }>(app, 'GET', '/tenants/acme/capacity')).body.stats;
+    const stats = async () =>
+      (await control<{ stats: { active: number; queued: number } }>(app, 'GET', '/tenants/acme/capacity')).body.stats;
     // the third request reaches the server on its own time: wait until it stands in the queue
     while ((await stats()).queued < 1) await new Promise((r) => setImmediate(r));
     expect(await stats()).toMatchObject({ active: 2, queued: 1 });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/emulator/http/control-auth.js';
-import { startEmulatorServer, type EmulatorServer } from '../../src/emulator/index.js';
+import { type EmulatorServer, startEmulatorServer } from '../../src/emulator/index.js';
 import { API, call, control, issueToken, provision, setup } from './support.js';
 
 describe('tenants: POST /_emulator/tenants, GET, PUT settings, DELETE', () => {
@@ -32,12 +32,22 @@ describe('tenants: POST /_emulator/tenants, GET, PUT settings, DELETE', () => {
     expect((await control(app, 'GET', '/tenants/nope')).status).toBe(404);
     expect((await control(app, 'PUT', '/tenants/nope/settings', { API_WITH_LOT: true })).status).toBe(404);
     expect((await control(app, 'DELETE', '/tenants/nope')).status).toBe(404);
-    for (const body of [{}, { id: '' }, { id: 'has space' }, { id: 'x'.repeat(65) }, { id: 'ok', settings: { API_WITH_LOTS: true } }, { id: 'ok', settings: { API_WITH_LOT: 'yes' } }]) {
+    for (const body of [
+      {},
+      { id: '' },
+      { id: 'has space' },
+      { id: 'x'.repeat(65) },
+      { id: 'ok', settings: { API_WITH_LOTS: true } },
+      { id: 'ok', settings: { API_WITH_LOT: 'yes' } },
+    ]) {
       const res = await control(app, 'POST', '/tenants', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ error: 'invalid_request' });
     }
-    const malformed = await call(app, 'POST', '/_emulator/tenants', { body: '{', headers: { 'content-type': 'application/json' } });
+    const malformed = await call(app, 'POST', '/_emulator/tenants', {
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ error: 'invalid_request' });
   });
@@ -47,7 +57,12 @@ describe('API clients and OAuth clients', () => {
   it('shows the secret once; lists clients without secrets; stores only a salted hash', async () => {
     const { app, emulator } = setup();
     await control(app, 'POST', '/tenants', { id: 'acme' });
-    const created = await control<{ client_id: string; client_secret: string; name: string }>(app, 'POST', '/tenants/acme/api-clients', { name: 'ERP' });
+    const created = await control<{ client_id: string; client_secret: string; name: string }>(
+      app,
+      'POST',
+      '/tenants/acme/api-clients',
+      { name: 'ERP' },
+    );
     expect(created.status).toBe(201);
     expect(created.body.name).toBe('ERP');
     expect(created.body.client_secret.length).toBeGreaterThanOrEqual(43); // 256 random bits
@@ -85,11 +100,17 @@ describe('API clients and OAuth clients', () => {
   it('OAuth clients: created with their audience, managed like API clients', async () => {
     const { app } = setup();
     await control(app, 'POST', '/tenants', { id: 'acme' });
-    const created = await control<{ client_id: string; audience: string }>(app, 'POST', '/tenants/acme/oauth-clients', { audience: 'https://api' });
+    const created = await control<{ client_id: string; audience: string }>(app, 'POST', '/tenants/acme/oauth-clients', {
+      audience: 'https://api',
+    });
     expect(created.status).toBe(201);
     expect(created.body.audience).toBe('https://api');
-    expect((await control(app, 'GET', '/tenants/acme/oauth-clients')).body).toEqual([{ client_id: created.body.client_id, kind: 'oauth', audience: 'https://api', enabled: true }]);
-    expect((await control(app, 'POST', `/tenants/acme/oauth-clients/${created.body.client_id}/regenerate-secret`)).status).toBe(200);
+    expect((await control(app, 'GET', '/tenants/acme/oauth-clients')).body).toEqual([
+      { client_id: created.body.client_id, kind: 'oauth', audience: 'https://api', enabled: true },
+    ]);
+    expect(
+      (await control(app, 'POST', `/tenants/acme/oauth-clients/${created.body.client_id}/regenerate-secret`)).status,
+    ).toBe(200);
   });
 });
 
@@ -100,7 +121,10 @@ describe('resets', () => {
     const other = await provision(app, 'beta');
     await call(app, 'POST', `${API}/product`, { token: p.token, json: { externalCode: 'P1', description: 'p' } });
     await call(app, 'POST', `${API}/product`, { token: other.token, json: { externalCode: 'P1', description: 'p' } });
-    await call(app, 'POST', `${API}/delivery-point`, { token: p.token, json: { externalCode: 'D', active: true, name: 'd' } });
+    await call(app, 'POST', `${API}/delivery-point`, {
+      token: p.token,
+      json: { externalCode: 'D', active: true, name: 'd' },
+    });
     expect((await control(app, 'POST', '/tenants/acme/reset')).status).toBe(204);
     expect((await call(app, 'GET', `${API}/product-all-external-codes`, { token: p.token })).body).toBe('');
     expect((await call(app, 'GET', `${API}/delivery-point`, { token: p.token })).body).toEqual([]);
@@ -116,7 +140,9 @@ describe('resets', () => {
     expect((await control<{ id: string }[]>(app, 'GET', '/tenants')).body.map((t) => t.id)).toEqual(['demo']);
     const token = await issueToken(app, 'demo-client', 'demo-secret');
     expect(token.status).toBe(200);
-    expect(await call(app, 'GET', `${API}/product-all-external-codes`, { token: token.body.access_token })).toMatchObject({ body: 'DEMO-001,DEMO-002,DEMO-003,DEMO-004' });
+    expect(
+      await call(app, 'GET', `${API}/product-all-external-codes`, { token: token.body.access_token }),
+    ).toMatchObject({ body: 'DEMO-001,DEMO-002,DEMO-003,DEMO-004' });
   });
 });
 
@@ -127,7 +153,11 @@ describe('control API security', () => {
   it('with EMULATOR_ADMIN_TOKEN set, requires it as a Bearer (401 otherwise), over real HTTP', async () => {
     server = await startEmulatorServer({ adminToken: 'admin-secret-123' });
     const post = (headers: Record<string, string>) =>
-      fetch(`${server!.url}/_emulator/tenants`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"id":"acme"}' });
+      fetch(`${server!.url}/_emulator/tenants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"id":"acme"}',
+      });
     expect((await post({})).status).toBe(401);
     expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
     expect(await (await post({ authorization: 'Bearer wrong' })).json()).toMatchObject({ error: 'unauthorized' });
@@ -153,7 +183,10 @@ describe('control API security', () => {
 
   it('WMS API tokens do not open the control API when an admin token is set', async () => {
     const { app } = setup({ adminToken: 'admin-secret-123' });
-    const res = await call(app, 'POST', '/_emulator/tenants', { json: { id: 'x' }, headers: { authorization: 'Bearer some-api-token' } });
+    const res = await call(app, 'POST', '/_emulator/tenants', {
+      json: { id: 'x' },
+      headers: { authorization: 'Bearer some-api-token' },
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from './receiver.js';
+import { type Receiver, startReceiver } from './receiver.js';
 import { ok, warehouseTenant } from './warehouse-support.js';
 
 const T = '/tenants/acme';
@@ -20,7 +20,11 @@ describe('the webhook delivery log is capped', () => {
       await env.emulator.state.webhooks.settled('acme');
     }
     expect(receiver.received).toHaveLength(45);
-    const log = await ok<{ id: number; status: string; request: { body: { quantity: number } } }[]>(env.app, 'GET', `${T}/webhook-deliveries`);
+    const log = await ok<{ id: number; status: string; request: { body: { quantity: number } } }[]>(
+      env.app,
+      'GET',
+      `${T}/webhook-deliveries`,
+    );
     expect(log.length).toBeGreaterThanOrEqual(20);
     expect(log.length).toBeLessThanOrEqual(22);
     // the newest are the ones kept

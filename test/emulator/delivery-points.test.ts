@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliveryPointSchema, type DeliveryPoint } from '../../src/wms/index.js';
+import { type DeliveryPoint, deliveryPointSchema } from '../../src/wms/index.js';
 import { API, call, expectBadRequestObject, provision, setup } from './support.js';
 
 const DP = `${API}/delivery-point`;
@@ -40,7 +40,9 @@ describe('endpoint 14 POST /delivery-point', () => {
   it('400 for an externalCode that exists, missing required members, unknown or repeated types', async () => {
     const { app, token } = await tenant();
     await call(app, 'POST', DP, { token, json: shop });
-    expect(expectBadRequestObject((await call(app, 'POST', DP, { token, json: shop })).body, 400).errorKey).toBe('deliverypointexists');
+    expect(expectBadRequestObject((await call(app, 'POST', DP, { token, json: shop })).body, 400).errorKey).toBe(
+      'deliverypointexists',
+    );
     const cases: [unknown, string][] = [
       [{ externalCode: 'X', name: 'n' }, 'active'],
       [{ externalCode: 'X', active: true }, 'name'],
@@ -60,17 +62,25 @@ describe('endpoint 15 PUT /delivery-point and endpoint 16 GET /delivery-point/{e
   it('replaces every member; types stay when the update leaves them out', async () => {
     const { app, token } = await tenant();
     await call(app, 'POST', DP, { token, json: shop });
-    const res = await call<DeliveryPoint>(app, 'PUT', DP, { token, json: { externalCode: 'C-1', active: false, name: 'Renamed' } });
+    const res = await call<DeliveryPoint>(app, 'PUT', DP, {
+      token,
+      json: { externalCode: 'C-1', active: false, name: 'Renamed' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ externalCode: 'C-1', active: false, name: 'Renamed', types: ['CLIENT'] });
-    const both = await call<DeliveryPoint>(app, 'PUT', DP, { token, json: { externalCode: 'C-1', active: true, name: 'Both', types: ['CLIENT', 'SUPPLIER'] } });
+    const both = await call<DeliveryPoint>(app, 'PUT', DP, {
+      token,
+      json: { externalCode: 'C-1', active: true, name: 'Both', types: ['CLIENT', 'SUPPLIER'] },
+    });
     expect(both.body.types).toEqual(['SUPPLIER', 'CLIENT']);
     expect((await call(app, 'GET', `${DP}/C-1`, { token })).body).toEqual(both.body);
   });
 
   it('400 idnotfound for an unknown externalCode on update; 404 on get', async () => {
     const { app, token } = await tenant();
-    expect(expectBadRequestObject((await call(app, 'PUT', DP, { token, json: shop })).body, 400).errorKey).toBe('idnotfound');
+    expect(expectBadRequestObject((await call(app, 'PUT', DP, { token, json: shop })).body, 400).errorKey).toBe(
+      'idnotfound',
+    );
     const res = await call(app, 'GET', `${DP}/NOPE`, { token });
     expect(res.status).toBe(404);
     expect(expectBadRequestObject(res.body, 404).entityName).toBe('deliveryPoint');
@@ -84,8 +94,22 @@ describe('endpoint 13 GET /delivery-point with criteria', () => {
     token = (await provision(app, 'acme')).token;
     const points = [
       shop,
-      { externalCode: 'S-1', active: true, name: 'Acme Supplies', types: ['SUPPLIER'], city: 'Porto', daysToReserveExpirationDate: 10 },
-      { externalCode: 'B-1', active: false, name: 'Both Ways', alias: 'BW', types: ['SUPPLIER', 'CLIENT'], allowExpiredLots: true },
+      {
+        externalCode: 'S-1',
+        active: true,
+        name: 'Acme Supplies',
+        types: ['SUPPLIER'],
+        city: 'Porto',
+        daysToReserveExpirationDate: 10,
+      },
+      {
+        externalCode: 'B-1',
+        active: false,
+        name: 'Both Ways',
+        alias: 'BW',
+        types: ['SUPPLIER', 'CLIENT'],
+        allowExpiredLots: true,
+      },
       { externalCode: 'N-1', active: true, name: 'No Types' },
     ];
     for (const json of points) expect((await call(app, 'POST', DP, { token, json })).status).toBe(200);
@@ -134,7 +158,12 @@ describe('endpoint 13 GET /delivery-point with criteria', () => {
 describe('delivery points: security and tenant isolation', () => {
   it('401 without a token on every endpoint', async () => {
     const { app } = await tenant();
-    for (const [method, path, json] of [['GET', DP], ['POST', DP, shop], ['PUT', DP, shop], ['GET', `${DP}/C-1`]] as [string, string, unknown?][]) {
+    for (const [method, path, json] of [
+      ['GET', DP],
+      ['POST', DP, shop],
+      ['PUT', DP, shop],
+      ['GET', `${DP}/C-1`],
+    ] as [string, string, unknown?][]) {
       expect((await call(app, method, path, json === undefined ? {} : { json })).status, `${method} ${path}`).toBe(401);
     }
   });

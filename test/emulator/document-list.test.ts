@@ -19,11 +19,18 @@ const doc = (externalCode: string, documentType: string, extra: Record<string, u
 beforeAll(async () => {
   token = (await provision(app, 'acme')).token;
   await call(app, 'POST', `${API}/product`, { token, json: { externalCode: 'P1', description: 'P1' } });
-  await call(app, 'POST', `${API}/delivery-point`, { token, json: { externalCode: 'SHOP-1', active: true, name: 'Corner Shop', types: ['CLIENT'] } });
+  await call(app, 'POST', `${API}/delivery-point`, {
+    token,
+    json: { externalCode: 'SHOP-1', active: true, name: 'Corner Shop', types: ['CLIENT'] },
+  });
   const docs = [
     doc('D1', 'PURCHASE_ORDER', { documentDate: '2025-01-10', reference: 'alpha', originExternalCode: 'SUP-9' }),
     doc('D2', 'PURCHASE_ORDER', { documentDate: '2025-02-20', deliveryDate: '2025-03-02T23:30:00-02:00' }),
-    doc('D3', 'CLIENT_EXPEDITION', { documentDate: '2025-02-21', deliveryPointExternalCode: 'SHOP-1', deliveryPlace: 'Dock 4' }),
+    doc('D3', 'CLIENT_EXPEDITION', {
+      documentDate: '2025-02-21',
+      deliveryPointExternalCode: 'SHOP-1',
+      deliveryPlace: 'Dock 4',
+    }),
     doc('D4', 'CLIENT_EXPEDITION', { observations: 'fragile', lines: [] }),
   ];
   for (const json of docs) {
@@ -31,7 +38,8 @@ beforeAll(async () => {
     created[json.externalCode] = clock.now().toISOString();
     expect((await call(app, 'POST', `${API}/document`, { token, json })).status).toBe(201);
   }
-  const id = (code: string) => (emulator.state.ctx.db.prepare('SELECT id FROM documents WHERE external_code = ?').get(code) as { id: number }).id;
+  const id = (code: string) =>
+    (emulator.state.ctx.db.prepare('SELECT id FROM documents WHERE external_code = ?').get(code) as { id: number }).id;
   setDocumentStatus(emulator.state.ctx, id('D2'), 'EXECUTED');
   setDocumentStatus(emulator.state.ctx, id('D3'), 'IN_PROGRESS');
 });
@@ -78,7 +86,9 @@ describe('IntegerFilter, StringFilter and the WMS document code', () => {
   ])('%s', async (query, expected) => expect(await codes(query)).toEqual(expected));
 
   it('deliveryPointId is the id of the delivery point named by the document', async () => {
-    const { id } = emulator.state.ctx.db.prepare("SELECT id FROM delivery_points WHERE external_code = 'SHOP-1'").get() as { id: number };
+    const { id } = emulator.state.ctx.db
+      .prepare("SELECT id FROM delivery_points WHERE external_code = 'SHOP-1'")
+      .get() as { id: number };
     expect(await codes(`deliveryPointId.equals=${id}`)).toEqual(['D3']);
     expect(await codes('deliveryPointId.specified=true')).toEqual(['D3']);
   });
@@ -109,7 +119,12 @@ describe('LocalDateFilter (documentDate, deliveryDate) and InstantFilter (lastMo
   });
 
   it('400 for an instant without offset or a date-time where a date is expected', async () => {
-    for (const query of ['lastModifiedDate.greaterThan=2025-03-01T12:00:00', 'documentDate.equals=2025-02-20T00:00:00Z', 'status.equals=DONE', 'year.equals=2025.5']) {
+    for (const query of [
+      'lastModifiedDate.greaterThan=2025-03-01T12:00:00',
+      'documentDate.equals=2025-02-20T00:00:00Z',
+      'status.equals=DONE',
+      'year.equals=2025.5',
+    ]) {
       const res = await call(app, 'GET', `${API}/document?${query}`, { token });
       expect(res.status, query).toBe(400);
       expectBadRequestObject(res.body, 400);
@@ -119,7 +134,9 @@ describe('LocalDateFilter (documentDate, deliveryDate) and InstantFilter (lastMo
 
 describe('pagination', () => {
   it('X-Total-Count and Link over the filtered set; sort by code descending', async () => {
-    const res = await call<Document[]>(app, 'GET', `${API}/document?status.notEquals=CANCELLED&size=3&sort=code,desc`, { token });
+    const res = await call<Document[]>(app, 'GET', `${API}/document?status.notEquals=CANCELLED&size=3&sort=code,desc`, {
+      token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.map((d) => d.externalCode)).toEqual(['D2', 'D1', 'D4']);
     expect(res.headers.get('x-total-count')).toBe('4');

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { setDocumentStatus } from '../../src/emulator/documents/status.js';
-import { startEmulatorServer, type EmulatorServer } from '../../src/emulator/index.js';
-import { conflictObjectSchema, documentSchema, type Document } from '../../src/wms/index.js';
+import { type EmulatorServer, startEmulatorServer } from '../../src/emulator/index.js';
+import { conflictObjectSchema, type Document, documentSchema } from '../../src/wms/index.js';
 import { API, call, expectBadRequestObject, provision, setup } from './support.js';
 
 const DOCUMENT = `${API}/document`;
@@ -14,7 +14,13 @@ const order = {
   originExternalCode: 'SUP-1',
   charge: false,
   lines: [
-    { lineNumber: 1, quantity: 10, productExternalCode: 'P1', lotCode: 'L1', categories: [{ category: 'A', quantity: 10 }] },
+    {
+      lineNumber: 1,
+      quantity: 10,
+      productExternalCode: 'P1',
+      lotCode: 'L1',
+      categories: [{ category: 'A', quantity: 10 }],
+    },
     { lineNumber: 2, quantity: 2.5, productExternalCode: 'P2' },
   ],
 };
@@ -22,12 +28,17 @@ const order = {
 async function tenantWithProducts(name = 'acme') {
   const env = setup();
   const p = await provision(env.app, name);
-  for (const code of ['P1', 'P2', 'P3']) await call(env.app, 'POST', `${API}/product`, { token: p.token, json: { externalCode: code, description: code } });
+  for (const code of ['P1', 'P2', 'P3'])
+    await call(env.app, 'POST', `${API}/product`, { token: p.token, json: { externalCode: code, description: code } });
   return { ...env, token: p.token };
 }
 
 function documentId(env: Awaited<ReturnType<typeof tenantWithProducts>>, externalCode: string): number {
-  return (env.emulator.state.ctx.db.prepare('SELECT id FROM documents WHERE external_code = ?').get(externalCode) as { id: number }).id;
+  return (
+    env.emulator.state.ctx.db.prepare('SELECT id FROM documents WHERE external_code = ?').get(externalCode) as {
+      id: number;
+    }
+  ).id;
 }
 
 describe('endpoint 9 POST /document', () => {
@@ -42,21 +53,39 @@ describe('endpoint 9 POST /document', () => {
   it('a repeat answers the existing document and changes nothing (spec: "Endpoint 9 uses externalCode as idempotency key")', async () => {
     const { app, token } = await tenantWithProducts();
     await call(app, 'POST', DOCUMENT, { token, json: order });
-    const repeat = await call<Document>(app, 'POST', DOCUMENT, { token, json: { ...order, documentNumber: 'CHANGED', lines: [] } });
+    const repeat = await call<Document>(app, 'POST', DOCUMENT, {
+      token,
+      json: { ...order, documentNumber: 'CHANGED', lines: [] },
+    });
     expect(repeat.status).toBe(201);
     expect(repeat.body).toEqual(order);
-    expect((await call(app, 'GET', `${DOCUMENT}?externalCode.equals=PO-1`, { token })).headers.get('x-total-count')).toBe('1');
+    expect(
+      (await call(app, 'GET', `${DOCUMENT}?externalCode.equals=PO-1`, { token })).headers.get('x-total-count'),
+    ).toBe('1');
   });
 
   it('400 naming every missing product, 400 for a repeated line number', async () => {
     const { app, token } = await tenantWithProducts();
     const missing = await call(app, 'POST', DOCUMENT, {
       token,
-      json: { ...order, lines: [...order.lines, { lineNumber: 3, quantity: 1, productExternalCode: 'NOPE-1' }, { lineNumber: 4, quantity: 1, productExternalCode: 'NOPE-2' }] },
+      json: {
+        ...order,
+        lines: [
+          ...order.lines,
+          { lineNumber: 3, quantity: 1, productExternalCode: 'NOPE-1' },
+          { lineNumber: 4, quantity: 1, productExternalCode: 'NOPE-2' },
+        ],
+      },
     });
     expect(missing.status).toBe(400);
-    expect(expectBadRequestObject(missing.body, 400)).toMatchObject({ errorKey: 'productnotfound', title: 'Product not found: NOPE-1, NOPE-2' });
-    const repeated = await call(app, 'POST', DOCUMENT, { token, json: { ...order, lines: [order.lines[0], { ...order.lines[1], lineNumber: 1 }] } });
+    expect(expectBadRequestObject(missing.body, 400)).toMatchObject({
+      errorKey: 'productnotfound',
+      title: 'Product not found: NOPE-1, NOPE-2',
+    });
+    const repeated = await call(app, 'POST', DOCUMENT, {
+      token,
+      json: { ...order, lines: [order.lines[0], { ...order.lines[1], lineNumber: 1 }] },
+    });
     expect(repeated.status).toBe(400);
     expect((await call(app, 'GET', `${DOCUMENT}/PO-1`, { token })).status).toBe(404);
   });
@@ -97,7 +126,9 @@ describe('endpoint 9 under concurrent repeats (real HTTP)', () => {
     );
     expect(replies.every((r) => r.status === 201)).toBe(true);
     expect(new Set(replies.map((r) => r.body.reference)).size).toBe(1);
-    const count = env.emulator.state.ctx.db.prepare("SELECT count(*) AS n FROM documents WHERE external_code = 'PO-1'").get() as { n: number };
+    const count = env.emulator.state.ctx.db
+      .prepare("SELECT count(*) AS n FROM documents WHERE external_code = 'PO-1'")
+      .get() as { n: number };
     expect(count.n).toBe(1);
   });
 });
@@ -106,7 +137,12 @@ describe('endpoint 10 PUT /document', () => {
   it('replaces members and lines while CREATED', async () => {
     const { app, token } = await tenantWithProducts();
     await call(app, 'POST', DOCUMENT, { token, json: order });
-    const changed = { ...order, reference: 'R-2', carrier: 'DHL', lines: [{ lineNumber: 1, quantity: 3, productExternalCode: 'P3' }] };
+    const changed = {
+      ...order,
+      reference: 'R-2',
+      carrier: 'DHL',
+      lines: [{ lineNumber: 1, quantity: 3, productExternalCode: 'P3' }],
+    };
     const res = await call<Document>(app, 'PUT', DOCUMENT, { token, json: changed });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(changed);
@@ -120,16 +156,28 @@ describe('endpoint 10 PUT /document', () => {
       const res = await call(env.app, 'PUT', DOCUMENT, { token: env.token, json: { ...order, reference: 'late' } });
       expect(res.status, status).toBe(409);
       const body = conflictObjectSchema.parse(res.body);
-      expect(body).toMatchObject({ status: { statusCode: 409, reasonPhrase: 'Conflict' }, entityName: 'document', errorKey: 'documentnoteditable', stackTrace: [] });
+      expect(body).toMatchObject({
+        status: { statusCode: 409, reasonPhrase: 'Conflict' },
+        entityName: 'document',
+        errorKey: 'documentnoteditable',
+        stackTrace: [],
+      });
     }
   });
 
   it('400 for an unknown externalCode, a changed type, or a missing product', async () => {
     const { app, token } = await tenantWithProducts();
-    expect(expectBadRequestObject((await call(app, 'PUT', DOCUMENT, { token, json: order })).body, 400).errorKey).toBe('idnotfound');
+    expect(expectBadRequestObject((await call(app, 'PUT', DOCUMENT, { token, json: order })).body, 400).errorKey).toBe(
+      'idnotfound',
+    );
     await call(app, 'POST', DOCUMENT, { token, json: order });
-    expect((await call(app, 'PUT', DOCUMENT, { token, json: { ...order, documentType: 'CLIENT_RETURN' } })).body).toMatchObject({ errorKey: 'documenttypechange' });
-    const missing = await call(app, 'PUT', DOCUMENT, { token, json: { ...order, lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'GHOST' }] } });
+    expect(
+      (await call(app, 'PUT', DOCUMENT, { token, json: { ...order, documentType: 'CLIENT_RETURN' } })).body,
+    ).toMatchObject({ errorKey: 'documenttypechange' });
+    const missing = await call(app, 'PUT', DOCUMENT, {
+      token,
+      json: { ...order, lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'GHOST' }] },
+    });
     expect(missing.body).toMatchObject({ errorKey: 'productnotfound' });
     expect((await call<Document>(app, 'GET', `${DOCUMENT}/PO-1`, { token })).body.lines).toEqual(order.lines);
   });
@@ -146,23 +194,48 @@ describe('endpoint 11 GET /document/{externalCode} and endpoint 12 POST /documen
   it('cancels from CREATED; a repeated cancel succeeds too; the status filter sees CANCELLED', async () => {
     const { app, token } = await tenantWithProducts();
     await call(app, 'POST', DOCUMENT, { token, json: order });
-    const res = await call(app, 'POST', `${DOCUMENT}/cancel`, { token, json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' } });
+    const res = await call(app, 'POST', `${DOCUMENT}/cancel`, {
+      token,
+      json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Document cancelled' });
-    const again = await call(app, 'POST', `${DOCUMENT}/cancel`, { token, json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' } });
+    const again = await call(app, 'POST', `${DOCUMENT}/cancel`, {
+      token,
+      json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' },
+    });
     expect(again.body).toEqual({ success: true, message: 'Document already cancelled' });
-    expect((await call(app, 'GET', `${DOCUMENT}?status.equals=CANCELLED`, { token })).headers.get('x-total-count')).toBe('1');
+    expect(
+      (await call(app, 'GET', `${DOCUMENT}?status.equals=CANCELLED`, { token })).headers.get('x-total-count'),
+    ).toBe('1');
   });
 
   it('404 for an unknown document or another type; 409 once IN_PROGRESS; 400 for a bad body', async () => {
     const env = await tenantWithProducts();
     const { app, token } = env;
     await call(app, 'POST', DOCUMENT, { token, json: order });
-    expect((await call(app, 'POST', `${DOCUMENT}/cancel`, { token, json: { externalCode: 'NOPE', documentType: 'PURCHASE_ORDER' } })).status).toBe(404);
-    expect((await call(app, 'POST', `${DOCUMENT}/cancel`, { token, json: { externalCode: 'PO-1', documentType: 'CLIENT_RETURN' } })).status).toBe(404);
+    expect(
+      (
+        await call(app, 'POST', `${DOCUMENT}/cancel`, {
+          token,
+          json: { externalCode: 'NOPE', documentType: 'PURCHASE_ORDER' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(app, 'POST', `${DOCUMENT}/cancel`, {
+          token,
+          json: { externalCode: 'PO-1', documentType: 'CLIENT_RETURN' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call(app, 'POST', `${DOCUMENT}/cancel`, { token, json: { externalCode: 'PO-1' } })).status).toBe(400);
     setDocumentStatus(env.emulator.state.ctx, documentId(env, 'PO-1'), 'IN_PROGRESS');
-    const busy = await call(app, 'POST', `${DOCUMENT}/cancel`, { token, json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' } });
+    const busy = await call(app, 'POST', `${DOCUMENT}/cancel`, {
+      token,
+      json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' },
+    });
     expect(busy.status).toBe(409);
     expect(conflictObjectSchema.parse(busy.body).errorKey).toBe('documentnotcancellable');
   });
@@ -183,16 +256,25 @@ describe('documents: security and tenant isolation', () => {
     }
   });
 
-  it("another tenant neither sees, changes nor cancels a document; its products do not count for lines", async () => {
+  it('another tenant neither sees, changes nor cancels a document; its products do not count for lines', async () => {
     const a = await tenantWithProducts('tenant-a');
     const b = await provision(a.app, 'tenant-b');
     await call(a.app, 'POST', DOCUMENT, { token: a.token, json: order });
     expect((await call(a.app, 'GET', `${DOCUMENT}/PO-1`, { token: b.token })).status).toBe(404);
     expect((await call(a.app, 'GET', DOCUMENT, { token: b.token })).body).toEqual([]);
     expect((await call(a.app, 'PUT', DOCUMENT, { token: b.token, json: order })).status).toBe(400);
-    expect((await call(a.app, 'POST', `${DOCUMENT}/cancel`, { token: b.token, json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' } })).status).toBe(404);
+    expect(
+      (
+        await call(a.app, 'POST', `${DOCUMENT}/cancel`, {
+          token: b.token,
+          json: { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' },
+        })
+      ).status,
+    ).toBe(404);
     // tenant B has no products P1/P2: its own PO-1 is refused, and tenant A's stays as it was
-    expect((await call(a.app, 'POST', DOCUMENT, { token: b.token, json: order })).body).toMatchObject({ errorKey: 'productnotfound' });
+    expect((await call(a.app, 'POST', DOCUMENT, { token: b.token, json: order })).body).toMatchObject({
+      errorKey: 'productnotfound',
+    });
     expect((await call(a.app, 'GET', `${DOCUMENT}/PO-1`, { token: a.token })).body).toEqual(order);
   });
 });

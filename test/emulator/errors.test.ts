@@ -8,16 +8,31 @@ describe('request problems answer the spec bodies', () => {
   it('malformed JSON → 400 bad-request object', async () => {
     const { app } = setup();
     const { token } = await provision(app, 'acme');
-    const res = await call(app, 'POST', `${API}/product`, { token, body: '{"externalCode": "A",', headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'POST', `${API}/product`, {
+      token,
+      body: '{"externalCode": "A",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
-    expect(expectBadRequestObject(res.body, 400)).toMatchObject({ entityName: 'product', title: 'Malformed JSON in request body' });
+    expect(expectBadRequestObject(res.body, 400)).toMatchObject({
+      entityName: 'product',
+      title: 'Malformed JSON in request body',
+    });
   });
 
   it('wrong or missing content type → 400 bad-request object', async () => {
     const { app } = setup();
     const { token } = await provision(app, 'acme');
-    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
-      const res = await call(app, 'POST', `${API}/delivery-point`, { token, body: '{"externalCode":"A","active":true,"name":"n"}', headers });
+    for (const headers of [
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      {},
+    ] as Record<string, string>[]) {
+      const res = await call(app, 'POST', `${API}/delivery-point`, {
+        token,
+        body: '{"externalCode":"A","active":true,"name":"n"}',
+        headers,
+      });
       expect(res.status, JSON.stringify(headers)).toBe(400);
       expectBadRequestObject(res.body, 400);
     }
@@ -26,7 +41,10 @@ describe('request problems answer the spec bodies', () => {
   it('an empty body → 400 bad-request object; an empty object → 400 naming the required members', async () => {
     const { app } = setup();
     const { token } = await provision(app, 'acme');
-    const empty = await call(app, 'POST', `${API}/document`, { token, headers: { 'content-type': 'application/json' } });
+    const empty = await call(app, 'POST', `${API}/document`, {
+      token,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
     expectBadRequestObject(empty.body, 400);
     const res = await call(app, 'POST', `${API}/document`, { token, json: {} });
@@ -37,7 +55,10 @@ describe('request problems answer the spec bodies', () => {
   it('an oversized body → 413 in the bad-request object shape, and nothing stored', async () => {
     const { app } = setup({ bodyLimitBytes: 4096 });
     const { token } = await provision(app, 'acme');
-    const res = await call(app, 'POST', `${API}/product`, { token, json: { externalCode: 'BIG', description: 'x'.repeat(10_000) } });
+    const res = await call(app, 'POST', `${API}/product`, {
+      token,
+      json: { externalCode: 'BIG', description: 'x'.repeat(10_000) },
+    });
     expect(res.status).toBe(413);
     expect(expectBadRequestObject(res.body, 413).errorKey).toBe('payloadtoolarge');
     expect((await call(app, 'GET', `${API}/product/BIG`, { token })).status).toBe(404);
@@ -47,11 +68,19 @@ describe('request problems answer the spec bodies', () => {
     const { app } = setup({ bodyLimitBytes: 4096 });
     const { token } = await provision(app, 'acme');
     const big = JSON.stringify({ externalCode: 'BIG2', description: 'x'.repeat(10_000) });
-    const res = await call(app, 'POST', `${API}/product`, { token, json: JSON.parse(big), headers: { 'content-length': String(Buffer.byteLength(big)) } });
+    const res = await call(app, 'POST', `${API}/product`, {
+      token,
+      json: JSON.parse(big),
+      headers: { 'content-length': String(Buffer.byteLength(big)) },
+    });
     expect(res.status).toBe(413);
     expect(expectBadRequestObject(res.body, 413).errorKey).toBe('payloadtoolarge');
     const fits = JSON.stringify({ externalCode: 'FITS', description: 'x'.repeat(100) });
-    const ok = await call(app, 'POST', `${API}/product`, { token, json: JSON.parse(fits), headers: { 'content-length': String(Buffer.byteLength(fits)) } });
+    const ok = await call(app, 'POST', `${API}/product`, {
+      token,
+      json: JSON.parse(fits),
+      headers: { 'content-length': String(Buffer.byteLength(fits)) },
+    });
     expect(ok.status).toBeLessThan(300);
   });
 
@@ -71,7 +100,11 @@ describe('request problems answer the spec bodies', () => {
     const res = await call(app, 'GET', `${API}/product/P1`, { token });
     expect(res.status).toBe(500);
     const body = conflictObjectSchema.parse(res.body);
-    expect(body).toMatchObject({ status: { statusCode: 500, reasonPhrase: 'Internal Server Error' }, title: 'Internal server error', stackTrace: [] });
+    expect(body).toMatchObject({
+      status: { statusCode: 500, reasonPhrase: 'Internal Server Error' },
+      title: 'Internal server error',
+      stackTrace: [],
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/database|sqlite|\.ts:|at /i);
   });
 });

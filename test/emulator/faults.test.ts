@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, startEmulatorServer, type DeliveryView, type EmulatorServer } from '../../src/emulator/index.js';
+import {
+  createEmulator,
+  type DeliveryView,
+  type EmulatorServer,
+  startEmulatorServer,
+} from '../../src/emulator/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { badRequestObjectSchema, conflictObjectSchema } from '../../src/wms/index.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { type Receiver, startReceiver } from './receiver.js';
 import { expectBadRequestObject } from './support.js';
 
 const servers: EmulatorServer[] = [];
@@ -14,7 +19,11 @@ afterEach(async () => {
 
 /** The demo emulator over real HTTP, with a token of the demo client. */
 async function demo(options: { random?: () => number } = {}) {
-  const emulator = createEmulator({ seed: 'demo', clock: new ManualClock(new Date('2025-03-01T12:00:00Z')), ...options });
+  const emulator = createEmulator({
+    seed: 'demo',
+    clock: new ManualClock(new Date('2025-03-01T12:00:00Z')),
+    ...options,
+  });
   const server = await startEmulatorServer({ emulator });
   servers.push(server);
   const control = async (method: string, path: string, json?: unknown) => {
@@ -34,12 +43,15 @@ async function demo(options: { random?: () => number } = {}) {
     });
   const token = async () => ((await (await tokenRequest()).json()) as { access_token: string }).access_token;
   const api = async (path: string, bearer: string, init: RequestInit = {}) =>
-    fetch(`${server.url}/api/external/v1${path}`, { ...init, headers: { authorization: `Bearer ${bearer}`, ...(init.headers ?? {}) } });
+    fetch(`${server.url}/api/external/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${bearer}`, ...(init.headers ?? {}) },
+    });
   return { server, emulator, control, tokenRequest, token, api };
 }
 
 describe('POST /_emulator/faults on the API', () => {
-  it('answers the status for the next `count` matching requests, in the spec\'s error shape, then lets them through', async () => {
+  it("answers the status for the next `count` matching requests, in the spec's error shape, then lets them through", async () => {
     const d = await demo();
     const token = await d.token();
     const added = await d.control('POST', '/faults', { path: '/api/external/v1/product*', status: 503, count: 2 });
@@ -47,7 +59,10 @@ describe('POST /_emulator/faults on the API', () => {
     expect(added.body).toMatchObject({ id: expect.any(Number), scope: 'api', status: 503, hits: 0, remaining: 2 });
     const first = await d.api('/product?size=1', token);
     expect(first.status).toBe(503);
-    expect(conflictObjectSchema.parse(await first.json())).toMatchObject({ status: { statusCode: 503 }, errorKey: 'faultinjected' });
+    expect(conflictObjectSchema.parse(await first.json())).toMatchObject({
+      status: { statusCode: 503 },
+      errorKey: 'faultinjected',
+    });
     expect((await d.control('GET', '/faults')).body).toMatchObject([{ hits: 1, remaining: 1 }]);
     expect((await d.api('/product-all-external-codes', token)).status).toBe(503);
     expect((await d.api('/product?size=1', token)).status).toBe(200);
@@ -60,9 +75,16 @@ describe('POST /_emulator/faults on the API', () => {
     await d.control('POST', '/faults', { method: 'post', path: '/api/external/v1/document', status: 400 });
     await d.control('POST', '/faults', { path: '/api/external/v1/delivery-point/**', status: 401, count: 1 });
     expect((await d.api('/document?size=1', token)).status).toBe(200);
-    const post = await d.api('/document', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const post = await d.api('/document', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(post.status).toBe(400);
-    expect(expectBadRequestObject(badRequestObjectSchema.parse(await post.json()), 400)).toMatchObject({ entityName: 'document', errorKey: 'faultinjected' });
+    expect(expectBadRequestObject(badRequestObjectSchema.parse(await post.json()), 400)).toMatchObject({
+      entityName: 'document',
+      errorKey: 'faultinjected',
+    });
     const unauthorized = await d.api('/delivery-point/SUP-001', token);
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);

@@ -4,7 +4,12 @@ import { tokenResponseSchema } from '../../src/wms/index.js';
 import { API, call, control, provision, setup } from './support.js';
 
 async function oauthClient(app: ReturnType<typeof setup>['app'], tenant: string, audience = 'https://wms.example/api') {
-  const res = await control<{ client_id: string; client_secret: string; audience: string }>(app, 'POST', `/tenants/${tenant}/oauth-clients`, { audience });
+  const res = await control<{ client_id: string; client_secret: string; audience: string }>(
+    app,
+    'POST',
+    `/tenants/${tenant}/oauth-clients`,
+    { audience },
+  );
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -16,7 +21,12 @@ describe('option B POST /oauth/token: happy', () => {
     const client = await oauthClient(app, 'acme');
     expect(client.audience).toBe('https://wms.example/api');
     const res = await call(app, 'POST', '/oauth/token', {
-      json: { client_id: client.client_id, client_secret: client.client_secret, audience: client.audience, grant_type: 'client_credentials' },
+      json: {
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        audience: client.audience,
+        grant_type: 'client_credentials',
+      },
     });
     expect(res.status).toBe(200);
     // spec: "Response: access_token, token_type = Bearer, expires_in = 86400 (24 hours)"
@@ -51,7 +61,12 @@ describe('option B: errors', () => {
     await provision(app, 'acme');
     const client = await oauthClient(app, 'acme');
     const res = await call(app, 'POST', '/oauth/token', {
-      json: { client_id: client.client_id, client_secret: client.client_secret, audience: 'https://elsewhere', grant_type: 'client_credentials' },
+      json: {
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        audience: 'https://elsewhere',
+        grant_type: 'client_credentials',
+      },
     });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 'access_denied' });
@@ -65,7 +80,9 @@ describe('option B: errors', () => {
     const grant = await call(app, 'POST', '/oauth/token', { json: { ...base, grant_type: 'authorization_code' } });
     expect(grant.status).toBe(400);
     expect(grant.body).toMatchObject({ error: 'unsupported_grant_type' });
-    const noAudience = await call(app, 'POST', '/oauth/token', { json: { ...base, audience: undefined, grant_type: 'client_credentials' } });
+    const noAudience = await call(app, 'POST', '/oauth/token', {
+      json: { ...base, audience: undefined, grant_type: 'client_credentials' },
+    });
     expect(noAudience.status).toBe(400);
     expect(noAudience.body).toMatchObject({ error: 'invalid_request' });
     const form = await call(app, 'POST', '/oauth/token', {
@@ -73,7 +90,10 @@ describe('option B: errors', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(form.status).toBe(400);
-    const malformed = await call(app, 'POST', '/oauth/token', { body: '{"client_id":', headers: { 'content-type': 'application/json' } });
+    const malformed = await call(app, 'POST', '/oauth/token', {
+      body: '{"client_id":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ error: 'invalid_request' });
   });
@@ -83,7 +103,9 @@ describe('option B, the password flow the spec declares (scope openid)', () => {
   async function withUser(app: ReturnType<typeof setup>['app'], tenant = 'acme') {
     await provision(app, tenant);
     const client = await oauthClient(app, tenant);
-    const user = await control<{ username: string; password: string }>(app, 'POST', `/tenants/${tenant}/oauth-users`, { username: 'integrator@acme' });
+    const user = await control<{ username: string; password: string }>(app, 'POST', `/tenants/${tenant}/oauth-users`, {
+      username: 'integrator@acme',
+    });
     expect(user.status).toBe(201);
     const body = {
       client_id: client.client_id,
@@ -106,7 +128,9 @@ describe('option B, the password flow the spec declares (scope openid)', () => {
     const token = tokenResponseSchema.parse(res.body);
     expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 86_400 });
     expect(decodeJwt(token.access_token)).toMatchObject({ tid: 'acme', sub: body.client_id, aud: body.audience });
-    expect((await call(app, 'GET', `${API}/product-all-external-codes`, { token: token.access_token })).status).toBe(200);
+    expect((await call(app, 'GET', `${API}/product-all-external-codes`, { token: token.access_token })).status).toBe(
+      200,
+    );
   });
 
   it('403 invalid_grant alike for a wrong password, an unknown user and a user of another tenant', async () => {
@@ -147,13 +171,18 @@ describe('option B, the password flow the spec declares (scope openid)', () => {
   it('users: a chosen password, listed without passwords, 409 twice, deleted (and its password stops working), 404 for unknown ones', async () => {
     const { app } = setup();
     const { body } = await withUser(app);
-    const chosen = await control<{ username: string; password: string }>(app, 'POST', '/tenants/acme/oauth-users', { username: 'second', password: 'chosen-password' });
+    const chosen = await control<{ username: string; password: string }>(app, 'POST', '/tenants/acme/oauth-users', {
+      username: 'second',
+      password: 'chosen-password',
+    });
     expect(chosen.body).toEqual({ username: 'second', password: 'chosen-password' });
     const list = await control(app, 'GET', '/tenants/acme/oauth-users');
     expect(list.body).toEqual([{ username: 'integrator@acme' }, { username: 'second' }]);
     expect((await control(app, 'POST', '/tenants/acme/oauth-users', { username: 'second' })).status).toBe(409);
     expect((await control(app, 'POST', '/tenants/nowhere/oauth-users', { username: 'x' })).status).toBe(404);
-    expect((await control(app, 'POST', '/tenants/acme/oauth-users', { username: 'x', password: 'short' })).status).toBe(400);
+    expect((await control(app, 'POST', '/tenants/acme/oauth-users', { username: 'x', password: 'short' })).status).toBe(
+      400,
+    );
     expect((await control(app, 'DELETE', '/tenants/acme/oauth-users/integrator@acme')).status).toBe(204);
     expect((await control(app, 'DELETE', '/tenants/acme/oauth-users/integrator@acme')).status).toBe(404);
     expect((await call(app, 'POST', '/oauth/token', { json: body })).status).toBe(403);
@@ -165,7 +194,12 @@ describe('option B: security', () => {
     const { app } = setup();
     await provision(app, 'acme');
     const client = await oauthClient(app, 'acme');
-    const body = { client_id: client.client_id, client_secret: client.client_secret, audience: client.audience, grant_type: 'client_credentials' };
+    const body = {
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience: client.audience,
+      grant_type: 'client_credentials',
+    };
     const token = (await call<{ access_token: string }>(app, 'POST', '/oauth/token', { json: body })).body.access_token;
     await control(app, 'POST', `/tenants/acme/oauth-clients/${client.client_id}/disable`);
     expect((await call(app, 'POST', '/oauth/token', { json: body })).status).toBe(401);
@@ -177,9 +211,16 @@ describe('option B: security', () => {
     await control(app, 'POST', '/tenants', { id: 'acme' });
     const client = await oauthClient(app, 'acme');
     const res = await call<{ access_token: string }>(app, 'POST', '/oauth/token', {
-      json: { client_id: client.client_id, client_secret: client.client_secret, audience: client.audience, grant_type: 'client_credentials' },
+      json: {
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        audience: client.audience,
+        grant_type: 'client_credentials',
+      },
     });
     expect(res.status).toBe(200);
-    expect((await call(app, 'GET', `${API}/product-all-external-codes`, { token: res.body.access_token })).status).toBe(200);
+    expect((await call(app, 'GET', `${API}/product-all-external-codes`, { token: res.body.access_token })).status).toBe(
+      200,
+    );
   });
 });

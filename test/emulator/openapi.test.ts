@@ -9,22 +9,50 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as {
       openapi: string;
-      paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown>; parameters?: { name: string }[] }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId?: string; responses: Record<string, unknown>; parameters?: { name: string }[] }>
+      >;
       components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
     };
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(operations).toEqual(
       expect.arrayContaining([
-        'listProducts', 'createProduct', 'updateProduct', 'getProduct', 'updateProductObservations', 'allProductExternalCodes',
-        'listDocuments', 'createDocument', 'updateDocument', 'getDocument', 'cancelDocument',
-        'listDeliveryPoints', 'createDeliveryPoint', 'updateDeliveryPoint', 'getDeliveryPoint', 'issueToken', 'issueOAuthToken',
+        'listProducts',
+        'createProduct',
+        'updateProduct',
+        'getProduct',
+        'updateProductObservations',
+        'allProductExternalCodes',
+        'listDocuments',
+        'createDocument',
+        'updateDocument',
+        'getDocument',
+        'cancelDocument',
+        'listDeliveryPoints',
+        'createDeliveryPoint',
+        'updateDeliveryPoint',
+        'getDeliveryPoint',
+        'issueToken',
+        'issueOAuthToken',
       ]),
     );
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([WMS_PATHS.productByExternalCode, '/_emulator/tenants/{tenant}/api-clients']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([WMS_PATHS.productByExternalCode, '/_emulator/tenants/{tenant}/api-clients']),
+    );
     expect(doc.paths[WMS_PATHS.document]!.post!.responses).toHaveProperty('201');
     expect(doc.paths[WMS_PATHS.product]!.get!.parameters!.map((p) => p.name)).toEqual(['criteria', 'pageable']);
-    for (const name of ['RestAPIProductDTO', 'RestAPIDocumentDTO', 'RestAPIDeliveryPointDTO', 'RestAPIBadRequestExceptionObject', 'BadRequestAlertException', 'TokenResponse', 'ProductCriteria', 'Pageable']) {
+    for (const name of [
+      'RestAPIProductDTO',
+      'RestAPIDocumentDTO',
+      'RestAPIDeliveryPointDTO',
+      'RestAPIBadRequestExceptionObject',
+      'BadRequestAlertException',
+      'TokenResponse',
+      'ProductCriteria',
+      'Pageable',
+    ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['apiClientToken', 'oauth2']);
@@ -51,7 +79,13 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     };
     const operations = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(operations).toEqual(
-      expect.arrayContaining(['queryStock', 'receptionDifferences', 'getPackingByExternalCode', 'getPackingByDocumentCode', 'storageSystemDispatched']),
+      expect.arrayContaining([
+        'queryStock',
+        'receptionDifferences',
+        'getPackingByExternalCode',
+        'getPackingByDocumentCode',
+        'storageSystemDispatched',
+      ]),
     );
     expect(doc.paths[WMS_PATHS.storageSystemDispatched]!.post!.security).toEqual([{ oauth2: [] }]);
     for (const path of [
@@ -65,7 +99,14 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     ]) {
       expect(doc.paths, path).toHaveProperty([path]);
     }
-    for (const name of ['RestAPIStockDTO', 'RestAPIReceptionDifferencesDTO', 'RestAPIClosePackingDTO', 'CommonResult', 'EmulatorWebhookSettingsInput', 'EmulatorFaultInput']) {
+    for (const name of [
+      'RestAPIStockDTO',
+      'RestAPIReceptionDifferencesDTO',
+      'RestAPIClosePackingDTO',
+      'CommonResult',
+      'EmulatorWebhookSettingsInput',
+      'EmulatorFaultInput',
+    ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
   });

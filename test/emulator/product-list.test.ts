@@ -3,16 +3,40 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct } from '../../src/emulator/products/create.js';
 import { findTenant } from '../../src/emulator/tenants/find.js';
 import type { Product, ProductInput } from '../../src/wms/index.js';
-import { API, call, expectBadRequestObject, issueToken, provision, setup, type Provisioned } from './support.js';
+import { API, call, expectBadRequestObject, issueToken, type Provisioned, provision, setup } from './support.js';
 
 // spec: list operations take `criteria` and `pageable`; ARCHITECTURE.md closes the gap the
 // JHipster way: `field.operator=value` pairs AND-combined, `page`/`size`/`sort`, a JSON array,
 // X-Total-Count and an RFC 8288 Link header.
 
 const PRODUCTS: ProductInput[] = [
-  { externalCode: 'P1', description: 'Red apple', code: 'APL-RED', abbreviation: 'RAP', withLots: true, lots: [{ code: 'L-OLD', active: true, expirationDate: '2025-01-31' }], barcodes: [{ code: '111', type: 'GTIN' }] },
-  { externalCode: 'P2', description: 'Green apple', code: 'APL-GRN', withLots: true, lots: [{ code: 'L-NEW', active: false, expirationDate: '2026-06-30' }], barcodes: [{ code: '222', type: 'CNP' }] },
-  { externalCode: 'P3', description: 'Banana', code: 'BAN', withSerialNumbers: true, barcodes: [{ code: '333', type: 'GTIN' }, { code: 'X3', type: 'OTHER' }] },
+  {
+    externalCode: 'P1',
+    description: 'Red apple',
+    code: 'APL-RED',
+    abbreviation: 'RAP',
+    withLots: true,
+    lots: [{ code: 'L-OLD', active: true, expirationDate: '2025-01-31' }],
+    barcodes: [{ code: '111', type: 'GTIN' }],
+  },
+  {
+    externalCode: 'P2',
+    description: 'Green apple',
+    code: 'APL-GRN',
+    withLots: true,
+    lots: [{ code: 'L-NEW', active: false, expirationDate: '2026-06-30' }],
+    barcodes: [{ code: '222', type: 'CNP' }],
+  },
+  {
+    externalCode: 'P3',
+    description: 'Banana',
+    code: 'BAN',
+    withSerialNumbers: true,
+    barcodes: [
+      { code: '333', type: 'GTIN' },
+      { code: 'X3', type: 'OTHER' },
+    ],
+  },
   { externalCode: 'P4', description: 'Cherry 50%_off', code: 'CHR', withSecurityDevice: true },
   { externalCode: 'P5', description: 'apple pie', code: 'PIE', abbreviation: 'PIE' },
 ];
@@ -26,7 +50,10 @@ beforeAll(async () => {
   client = await provision(app, 'acme');
   token = client.token;
   for (const json of PRODUCTS) expect((await call(app, 'POST', `${API}/product`, { token, json })).status).toBe(200);
-  const rows = emulator.state.ctx.db.prepare('SELECT id, external_code FROM products').all() as { id: number; external_code: string }[];
+  const rows = emulator.state.ctx.db.prepare('SELECT id, external_code FROM products').all() as {
+    id: number;
+    external_code: string;
+  }[];
   ids = Object.fromEntries(rows.map((r) => [r.external_code, r.id]));
 });
 
@@ -143,10 +170,16 @@ describe('pageable and pagination headers', () => {
     expect(res.headers.get('x-total-count')).toBe('4');
     const url = 'http://localhost/api/external/v1/product?description.contains=a';
     expect(res.headers.get('link')).toBe(
-      [`<${url}&page=0&size=2>; rel="prev"`, `<${url}&page=1&size=2>; rel="last"`, `<${url}&page=0&size=2>; rel="first"`].join(','),
+      [
+        `<${url}&page=0&size=2>; rel="prev"`,
+        `<${url}&page=1&size=2>; rel="last"`,
+        `<${url}&page=0&size=2>; rel="first"`,
+      ].join(','),
     );
     const first = await list('size=2&description.contains=a');
-    expect(first.headers.get('link')).toMatch(/^<[^>]+page=1&size=2>; rel="next",<[^>]+>; rel="last",<[^>]+page=0&size=2>; rel="first"$/);
+    expect(first.headers.get('link')).toMatch(
+      /^<[^>]+page=1&size=2>; rel="next",<[^>]+>; rel="last",<[^>]+page=0&size=2>; rel="first"$/,
+    );
     const all = await list('');
     expect(all.body).toHaveLength(5);
     expect(all.headers.get('link')).toBe(
@@ -156,8 +189,20 @@ describe('pageable and pagination headers', () => {
 
   it('sort=property,direction, repeatable; commas in Link URIs are percent-encoded', async () => {
     // text sorts by code point, so 'apple pie' (lowercase) comes after 'Red apple' descending
-    expect((await list('sort=description,desc')).body.map((p) => p.externalCode)).toEqual(['P5', 'P1', 'P2', 'P4', 'P3']);
-    expect((await list('sort=withLots,desc&sort=sku,asc')).body.map((p) => p.externalCode)).toEqual(['P2', 'P1', 'P3', 'P4', 'P5']);
+    expect((await list('sort=description,desc')).body.map((p) => p.externalCode)).toEqual([
+      'P5',
+      'P1',
+      'P2',
+      'P4',
+      'P3',
+    ]);
+    expect((await list('sort=withLots,desc&sort=sku,asc')).body.map((p) => p.externalCode)).toEqual([
+      'P2',
+      'P1',
+      'P3',
+      'P4',
+      'P5',
+    ]);
     expect((await list('sort=sku')).body.map((p) => p.code)).toEqual(['APL-GRN', 'APL-RED', 'BAN', 'CHR', 'PIE']);
     expect((await list('sort=sku,desc')).headers.get('link')).toContain('sort=sku%2Cdesc&page=0&size=20');
   });
@@ -170,7 +215,18 @@ describe('pageable and pagination headers', () => {
   });
 
   it('400 bad-request object for unknown members, operators a filter lacks, bad values, bad pageable, unknown sort', async () => {
-    for (const query of ['colour.equals=red', 'sku=BAN', 'sku.greaterThan=B', 'id.equals=abc', 'expirationDate.equals=2025-13-01', 'typeOfBarcode.equals=EAN', 'page=-1', 'size=0', 'sort=colour,asc', 'sort=sku,sideways']) {
+    for (const query of [
+      'colour.equals=red',
+      'sku=BAN',
+      'sku.greaterThan=B',
+      'id.equals=abc',
+      'expirationDate.equals=2025-13-01',
+      'typeOfBarcode.equals=EAN',
+      'page=-1',
+      'size=0',
+      'sort=colour,asc',
+      'sort=sku,sideways',
+    ]) {
       const res = await call(app, 'GET', `${API}/product?${query}`, { token });
       expect(res.status, query).toBe(400);
       expect(expectBadRequestObject(res.body, 400).title, query).toMatch(/criteria|sort/i);
@@ -196,12 +252,30 @@ describe('contains: trigram index and scan agree with a plain substring search (
       }
     })();
     const value = fc.oneof(
-      fc.constantFrom('alpha', 'ALPHA', 'beta', 'ta', 'item', 'ITEM ', 'item 1', 'item 14', 'a b', 'S1-', '-gam', 'pha be', 'zzz', 'i', '149'),
+      fc.constantFrom(
+        'alpha',
+        'ALPHA',
+        'beta',
+        'ta',
+        'item',
+        'ITEM ',
+        'item 1',
+        'item 14',
+        'a b',
+        'S1-',
+        '-gam',
+        'pha be',
+        'zzz',
+        'i',
+        '149',
+      ),
       fc.stringMatching(/^[A-Za-z0-9 -]{1,6}$/),
     );
     await fc.assert(
       fc.asyncProperty(value, async (v) => {
-        const expected = catalogue.filter((p) => p.sku.toLowerCase().includes(v.toLowerCase()) || p.description.toLowerCase().includes(v.toLowerCase())).length;
+        const expected = catalogue.filter(
+          (p) => p.sku.toLowerCase().includes(v.toLowerCase()) || p.description.toLowerCase().includes(v.toLowerCase()),
+        ).length;
         const q = `skuOrDescription.contains=${encodeURIComponent(v)}&size=1`;
         const res = await call(big.app, 'GET', `${API}/product?${q}`, { token: owner.token });
         expect(res.headers.get('x-total-count'), v).toBe(String(expected));

@@ -17,7 +17,9 @@ export type Reply = { status: number; body?: unknown } | 'hang';
  * A real HTTP webhook receiver on port 0 (node:http), recording every request exactly as it
  * arrived. `reply` decides each answer (200 `{success:true}` unless told otherwise).
  */
-export async function startReceiver(reply: (req: Received) => Reply | Promise<Reply> = () => ({ status: 200, body: { success: true } })) {
+export async function startReceiver(
+  reply: (req: Received) => Reply | Promise<Reply> = () => ({ status: 200, body: { success: true } }),
+) {
   const received: Received[] = [];
   const events = new EventEmitter<{ request: [Received] }>();
   const hanging: ServerResponse[] = [];
@@ -66,7 +68,8 @@ export async function startReceiver(reply: (req: Received) => Reply | Promise<Re
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-export const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+export const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 /** A promise with its resolve function outside: `gate.open()` lets a held reply go. */
 export function gate<T = void>() {

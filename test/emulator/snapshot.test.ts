@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { tempDir } from '../support/tmp.js';
-import { gate, startReceiver, type Receiver } from './receiver.js';
+import { gate, type Receiver, startReceiver } from './receiver.js';
 import { API, call, control, setup } from './support.js';
 import { createDocument, ok, stock, warehouseTenant } from './warehouse-support.js';
 
@@ -29,17 +29,24 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     expect(await ok(env.app, 'POST', '/restore', { name: 'state' })).toEqual({ name: 'state', tenants: ['acme'] });
     expect((await stock(env.app, env.token, { product: 'P1' })).body).toMatchObject([{ existence: 7 }]);
     // the full-text index follows the restored products (selective `contains` goes through it)
-    const search = await call<unknown[]>(env.app, 'GET', `${API}/product?description.contains=Serialised`, { token: env.token });
+    const search = await call<unknown[]>(env.app, 'GET', `${API}/product?description.contains=Serialised`, {
+      token: env.token,
+    });
     expect(search.body).toHaveLength(1);
 
     // another emulator, with its own generated signing key: after the restore, the first one's tokens work
     const other = setup({ clock: new ManualClock(new Date('2025-03-01T12:00:00Z')), dataDir: dir.dir });
-    expect((await call(other.app, 'POST', `${API}/product/stock`, { token: env.token, json: { product: 'P1' } })).status).toBe(401);
+    expect(
+      (await call(other.app, 'POST', `${API}/product/stock`, { token: env.token, json: { product: 'P1' } })).status,
+    ).toBe(401);
     other.emulator.state.restore('state');
     expect((await stock(other.app, env.token, { product: 'P1' })).body).toMatchObject([{ existence: 7 }]);
     // numbering carries on from the snapshot
     await createDocument(other.app, env.token, { externalCode: 'PO-9', documentType: 'PURCHASE_ORDER' });
-    expect((await ok<{ receptionCode: string }>(other.app, 'POST', `${T}/receptions`, { documents: ['PO-9'] })).receptionCode).toBe('REC2025-1');
+    expect(
+      (await ok<{ receptionCode: string }>(other.app, 'POST', `${T}/receptions`, { documents: ['PO-9'] }))
+        .receptionCode,
+    ).toBe('REC2025-1');
   });
 
   it('deliveries pending in the snapshot are sent after a restore, with their closingDocumentCode', async () => {
@@ -49,8 +56,14 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     receivers.push(slow);
     await ok(env.app, 'PUT', `${T}/webhooks`, { receptionCloseUrl: `${slow.url}/rc` });
     await createDocument(env.app, env.token, { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' });
-    const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, { documents: ['PO-1'] });
-    const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[] }>(env.app, 'POST', `${T}/receptions/${receptionCode}/close`);
+    const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, {
+      documents: ['PO-1'],
+    });
+    const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[] }>(
+      env.app,
+      'POST',
+      `${T}/receptions/${receptionCode}/close`,
+    );
     await ok(env.app, 'POST', '/snapshot', { name: 'pending' });
     held.open();
     await env.emulator.state.webhooks.settled('acme');
@@ -81,15 +94,20 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     await second.emulator.state.webhooks.settled('acme');
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.text).toBe(receiver.received[0]!.text);
-    expect((await ok<{ status: string }[]>(second.app, 'GET', `${T}/webhook-deliveries`)).map((d) => d.status)).toEqual(['succeeded']);
+    expect((await ok<{ status: string }[]>(second.app, 'GET', `${T}/webhook-deliveries`)).map((d) => d.status)).toEqual(
+      ['succeeded'],
+    );
     second.emulator.close();
   });
 
-  it('400 for a missing snapshot, one that is not SQLite or not the emulator\'s, or a bad body; the state is left as it was', async () => {
+  it("400 for a missing snapshot, one that is not SQLite or not the emulator's, or a bad body; the state is left as it was", async () => {
     const env = await warehouseTenant({ dataDir: dir.dir });
     const folder = join(dir.dir, 'snapshots');
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'text.snapshot'), 'hello, this is not SQLite at all, just some text long enough to fill a header');
+    writeFileSync(
+      join(folder, 'text.snapshot'),
+      'hello, this is not SQLite at all, just some text long enough to fill a header',
+    );
     const db = new Database(join(folder, 'other.snapshot'));
     db.exec('CREATE TABLE things (a TEXT)');
     db.close();
@@ -123,7 +141,10 @@ describe('snapshots stay in their folder', () => {
       }
     }
     expect(readFileSync(outside, 'utf8')).toBe('keep me');
-    expect(await control(env.app, 'POST', '/snapshot', { file: outside })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await control(env.app, 'POST', '/snapshot', { file: outside })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
   });
 
   it('a snapshot is written 0600 in a 0700 folder under the data directory, never through a planted link', async () => {
@@ -143,7 +164,10 @@ describe('snapshots stay in their folder', () => {
 
       // restore does not follow a link either, and says nothing about its target
       symlinkSync(victim, join(data.dir, 'snapshots', 'link.snapshot'));
-      expect(await control(env.app, 'POST', '/restore', { name: 'link' })).toMatchObject({ status: 400, body: { error: 'snapshot_unreadable', message: 'No snapshot named "link"' } });
+      expect(await control(env.app, 'POST', '/restore', { name: 'link' })).toMatchObject({
+        status: 400,
+        body: { error: 'snapshot_unreadable', message: 'No snapshot named "link"' },
+      });
     } finally {
       data.remove();
     }
@@ -151,7 +175,10 @@ describe('snapshots stay in their folder', () => {
 
   it('without a data directory snapshots are unavailable (400), and nothing is written', async () => {
     const env = setup();
-    expect(await control(env.app, 'POST', '/snapshot', { name: 'x' })).toMatchObject({ status: 400, body: { error: 'snapshots_unavailable' } });
+    expect(await control(env.app, 'POST', '/snapshot', { name: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: 'snapshots_unavailable' },
+    });
     expect(existsSync(join(process.cwd(), 'snapshots'))).toBe(false);
   });
 });
@@ -167,10 +194,18 @@ describe('resets and warehouse data', () => {
     await env.emulator.state.webhooks.settled('acme');
     expect((await control(env.app, 'POST', `${T}/reset`)).status).toBe(204);
     expect(await ok(env.app, 'GET', `${T}/webhook-deliveries`)).toEqual([]);
-    expect((await ok<{ code: string }[]>(env.app, 'GET', `${T}/warehouses`)).map((w) => w.code)).toEqual(['MAIN', 'W2']);
-    expect(await ok(env.app, 'GET', `${T}/webhooks`)).toMatchObject({ stockRegularizationUrl: 'http://127.0.0.1:9/never' });
+    expect((await ok<{ code: string }[]>(env.app, 'GET', `${T}/warehouses`)).map((w) => w.code)).toEqual([
+      'MAIN',
+      'W2',
+    ]);
+    expect(await ok(env.app, 'GET', `${T}/webhooks`)).toMatchObject({
+      stockRegularizationUrl: 'http://127.0.0.1:9/never',
+    });
     expect((await control(env.app, 'GET', `${T}/receptions/${first.receptionCode}`)).status).toBe(404);
-    await call(env.app, 'POST', `${API}/product`, { token: env.token, json: { externalCode: 'P1', description: 'again' } });
+    await call(env.app, 'POST', `${API}/product`, {
+      token: env.token,
+      json: { externalCode: 'P1', description: 'again' },
+    });
     expect((await stock(env.app, env.token, { product: 'P1' })).body).toMatchObject([{ existence: 0 }]);
     await createDocument(env.app, env.token, { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER' });
     const second = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, { documents: ['PO-1'] });

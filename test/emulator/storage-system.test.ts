@@ -9,16 +9,26 @@ type Env = Awaited<ReturnType<typeof warehouseTenant>>;
 
 async function oauthToken(env: Env): Promise<string> {
   const audience = 'https://wms.example/api';
-  const client = await ok<{ client_id: string; client_secret: string }>(env.app, 'POST', `${T}/oauth-clients`, { audience });
+  const client = await ok<{ client_id: string; client_secret: string }>(env.app, 'POST', `${T}/oauth-clients`, {
+    audience,
+  });
   const res = await call<{ access_token: string }>(env.app, 'POST', '/oauth/token', {
-    json: { client_id: client.client_id, client_secret: client.client_secret, audience, grant_type: 'client_credentials' },
+    json: {
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience,
+      grant_type: 'client_credentials',
+    },
   });
   return res.body.access_token;
 }
 
 /** P1 ×10 and SKU-coded P2 ×4 in stock; CE-1 orders P1 ×6 and P2 ×4, all picked. */
 async function picked(env: Env): Promise<string> {
-  await call(env.app, 'POST', `${API}/product`, { token: env.token, json: { externalCode: 'P2', code: 'SKU-P2', description: 'Coded product' } });
+  await call(env.app, 'POST', `${API}/product`, {
+    token: env.token,
+    json: { externalCode: 'P2', code: 'SKU-P2', description: 'Coded product' },
+  });
   await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 10 });
   await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P2', quantity: 4 });
   await createDocument(env.app, env.token, {
@@ -29,7 +39,9 @@ async function picked(env: Env): Promise<string> {
       { lineNumber: 2, quantity: 4, productExternalCode: 'P2' },
     ],
   });
-  const { shippingOrderCode } = await ok<{ shippingOrderCode: string }>(env.app, 'POST', `${T}/shipping-orders`, { document: 'CE-1' });
+  const { shippingOrderCode } = await ok<{ shippingOrderCode: string }>(env.app, 'POST', `${T}/shipping-orders`, {
+    document: 'CE-1',
+  });
   await ok(env.app, 'POST', `${T}/shipping-orders/${shippingOrderCode}/pick`);
   return shippingOrderCode;
 }
@@ -52,14 +64,27 @@ describe('endpoint 20 POST /storage-system/dispatched', () => {
     const code = await picked(env);
     const first = await call(env.app, 'POST', DISPATCHED, { token, json: [line(code, 'P1', 4)] });
     expect(first.status).toBe(200);
-    expect(commonResultSchema.parse(first.body)).toEqual({ success: true, message: '1 line(s) dispatched', orderName: code });
-    expect((await stock(env.app, env.token, { product: 'P1' })).body).toEqual([{ bulk: 6, containers: 0, reservedShipping: 2, existence: 6, available: 4, product: 'P1' }]);
+    expect(commonResultSchema.parse(first.body)).toEqual({
+      success: true,
+      message: '1 line(s) dispatched',
+      orderName: code,
+    });
+    expect((await stock(env.app, env.token, { product: 'P1' })).body).toEqual([
+      { bulk: 6, containers: 0, reservedShipping: 2, existence: 6, available: 4, product: 'P1' },
+    ]);
     expect((await ok<{ status: string }>(env.app, 'GET', `${T}/shipping-orders/${code}`)).status).toBe('PICKING');
 
     // productCode is matched on the SKU (here SKU-P2) or the external code
-    const rest = await call(env.app, 'POST', DISPATCHED, { token, json: [line(code, 'P1', 2), line(code, 'SKU-P2', 4, 2)] });
+    const rest = await call(env.app, 'POST', DISPATCHED, {
+      token,
+      json: [line(code, 'P1', 2), line(code, 'SKU-P2', 4, 2)],
+    });
     expect(rest.status).toBe(200);
-    const order = await ok<{ status: string; document: { status: string }; closingDocuments: unknown[] }>(env.app, 'GET', `${T}/shipping-orders/${code}`);
+    const order = await ok<{ status: string; document: { status: string }; closingDocuments: unknown[] }>(
+      env.app,
+      'GET',
+      `${T}/shipping-orders/${code}`,
+    );
     expect(order).toMatchObject({ status: 'DISPATCHED', document: { status: 'EXECUTED' } });
     expect(order.closingDocuments).toHaveLength(1);
     expect((await stock(env.app, env.token, { products: [{ product: 'P1' }, { product: 'P2' }] })).body).toMatchObject([
@@ -101,7 +126,13 @@ describe('endpoint 20 POST /storage-system/dispatched', () => {
       expect(res.status, message).toBe(400);
       expect(expectBadRequestObject(res.body, 400).title, JSON.stringify(json)).toContain(message);
     }
-    expect((await stock(env.app, env.token, { product: 'P1' })).body).toMatchObject([{ existence: 10, reservedShipping: 6 }]);
-    expect((await ok<{ picks: { dispatched: number }[] }>(env.app, 'GET', `${T}/shipping-orders/${code}`)).picks.every((p) => p.dispatched === 0)).toBe(true);
+    expect((await stock(env.app, env.token, { product: 'P1' })).body).toMatchObject([
+      { existence: 10, reservedShipping: 6 },
+    ]);
+    expect(
+      (await ok<{ picks: { dispatched: number }[] }>(env.app, 'GET', `${T}/shipping-orders/${code}`)).picks.every(
+        (p) => p.dispatched === 0,
+      ),
+    ).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
-import { ManualClock } from '../../src/lib/clock.js';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { ManualClock } from '../../src/lib/clock.js';
 
 /** An in-process emulator on a manual clock (2025-03-01T12:00:00Z unless told otherwise). */
 export function setup(options: EmulatorOptions = {}): { emulator: Emulator; clock: ManualClock; app: Emulator['app'] } {
-  const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(new Date('2025-03-01T12:00:00Z'));
+  const clock =
+    options.clock instanceof ManualClock ? options.clock : new ManualClock(new Date('2025-03-01T12:00:00Z'));
   const emulator = createEmulator({ ...options, clock });
   return { emulator, clock, app: emulator.app };
 }
@@ -47,7 +48,11 @@ export async function control<T = unknown>(app: App, method: string, path: strin
   return call<T>(app, method, `/_emulator${path}`, json === undefined ? {} : { json });
 }
 
-export async function issueToken(app: App, clientId: string, clientSecret: string): Promise<Reply<{ access_token: string; expires_in: number; token_type: string }>> {
+export async function issueToken(
+  app: App,
+  clientId: string,
+  clientSecret: string,
+): Promise<Reply<{ access_token: string; expires_in: number; token_type: string }>> {
   return call(app, 'POST', '/api/external/v1/auth/token', {
     body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -65,11 +70,21 @@ export interface Provisioned {
 export async function provision(app: App, tenant: string, settings?: Record<string, boolean>): Promise<Provisioned> {
   const created = await control(app, 'POST', '/tenants', { id: tenant, ...(settings ? { settings } : {}) });
   if (created.status !== 201) throw new Error(`tenant ${tenant}: ${created.status} ${JSON.stringify(created.body)}`);
-  const client = await control<{ client_id: string; client_secret: string }>(app, 'POST', `/tenants/${tenant}/api-clients`, { name: 'test' });
+  const client = await control<{ client_id: string; client_secret: string }>(
+    app,
+    'POST',
+    `/tenants/${tenant}/api-clients`,
+    { name: 'test' },
+  );
   if (client.status !== 201) throw new Error(`client: ${client.status} ${JSON.stringify(client.body)}`);
   const token = await issueToken(app, client.body.client_id, client.body.client_secret);
   if (token.status !== 200) throw new Error(`token: ${token.status} ${JSON.stringify(token.body)}`);
-  return { tenant, clientId: client.body.client_id, clientSecret: client.body.client_secret, token: token.body.access_token };
+  return {
+    tenant,
+    clientId: client.body.client_id,
+    clientSecret: client.body.client_secret,
+    token: token.body.access_token,
+  };
 }
 
 export const API = '/api/external/v1';
@@ -78,8 +93,10 @@ export const API = '/api/external/v1';
 export function expectBadRequestObject(body: unknown, status: number): Record<string, string> {
   const b = body as Record<string, unknown>;
   for (const key of ['entityName', 'errorKey', 'type', 'title', 'status', 'message', 'params']) {
-    if (typeof b[key] !== 'string') throw new Error(`bad-request object: ${key} is not a string in ${JSON.stringify(body)}`);
+    if (typeof b[key] !== 'string')
+      throw new Error(`bad-request object: ${key} is not a string in ${JSON.stringify(body)}`);
   }
-  if (b.status !== String(status)) throw new Error(`bad-request object: status ${String(b.status)} instead of "${status}"`);
+  if (b.status !== String(status))
+    throw new Error(`bad-request object: status ${String(b.status)} instead of "${status}"`);
   return b as Record<string, string>;
 }

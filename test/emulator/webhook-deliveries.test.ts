@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryView } from '../../src/emulator/index.js';
-import { gate, startReceiver, type Receiver, type Reply } from './receiver.js';
+import { gate, type Receiver, type Reply, startReceiver } from './receiver.js';
 import { control } from './support.js';
 import { createDocument, ok, warehouseTenant } from './warehouse-support.js';
 
@@ -20,21 +20,48 @@ async function receiver(reply?: Parameters<typeof startReceiver>[0]) {
 }
 
 async function configure(env: Env, url: string, extra: Record<string, unknown> = {}) {
-  await ok(env.app, 'PUT', `${T}/webhooks`, { receptionCloseUrl: `${url}/rc`, stockRegularizationUrl: `${url}/stock`, username: 'u', password: 'p', ...extra });
+  await ok(env.app, 'PUT', `${T}/webhooks`, {
+    receptionCloseUrl: `${url}/rc`,
+    stockRegularizationUrl: `${url}/stock`,
+    username: 'u',
+    password: 'p',
+    ...extra,
+  });
 }
 
 /** Receives P1 ×3 against PO-1 and closes the reception; answers the closing document code. */
-async function closeReception(env: Env, externalCode = 'PO-1'): Promise<{ receptionCode: string; closingDocumentCode: string; deliveryId: number }> {
-  await createDocument(env.app, env.token, { externalCode, documentType: 'PURCHASE_ORDER', lines: [{ lineNumber: 1, quantity: 3, productExternalCode: 'P1' }] });
-  const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, { documents: [externalCode] });
+async function closeReception(
+  env: Env,
+  externalCode = 'PO-1',
+): Promise<{ receptionCode: string; closingDocumentCode: string; deliveryId: number }> {
+  await createDocument(env.app, env.token, {
+    externalCode,
+    documentType: 'PURCHASE_ORDER',
+    lines: [{ lineNumber: 1, quantity: 3, productExternalCode: 'P1' }],
+  });
+  const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, {
+    documents: [externalCode],
+  });
   await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, { productExternalCode: 'P1', quantity: 3 });
-  const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[]; deliveries: number[] }>(env.app, 'POST', `${T}/receptions/${receptionCode}/close`);
-  return { receptionCode, closingDocumentCode: closed.closingDocuments[0]!.closingDocumentCode, deliveryId: closed.deliveries[0]! };
+  const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[]; deliveries: number[] }>(
+    env.app,
+    'POST',
+    `${T}/receptions/${receptionCode}/close`,
+  );
+  return {
+    receptionCode,
+    closingDocumentCode: closed.closingDocuments[0]!.closingDocumentCode,
+    deliveryId: closed.deliveries[0]!,
+  };
 }
 
 const log = (env: Env, query = '') => ok<DeliveryView[]>(env.app, 'GET', `${T}/webhook-deliveries${query}`);
 const integration = async (env: Env, receptionCode: string) =>
-  (await ok<{ status: string; closingDocuments: { integration: { status: string; message: string | null } }[] }>(env.app, 'GET', `${T}/receptions/${receptionCode}`));
+  await ok<{ status: string; closingDocuments: { integration: { status: string; message: string | null } }[] }>(
+    env.app,
+    'GET',
+    `${T}/receptions/${receptionCode}`,
+  );
 
 describe('delivery outcomes in the log', () => {
   it('spec: "To reject a close document, the receiver returns success = false and message": the integration fails with that message', async () => {
@@ -42,7 +69,10 @@ describe('delivery outcomes in the log', () => {
     const r = await receiver(() => ({ status: 200, body: { success: false, message: 'Unknown supplier SUP-1' } }));
     await configure(env, r.url);
     const { receptionCode, closingDocumentCode } = await closeReception(env);
-    const delivery = await env.emulator.state.webhooks.waitFor('acme', (d) => d.closingDocumentCode === closingDocumentCode && d.status !== 'pending');
+    const delivery = await env.emulator.state.webhooks.waitFor(
+      'acme',
+      (d) => d.closingDocumentCode === closingDocumentCode && d.status !== 'pending',
+    );
     expect(delivery).toMatchObject({
       kind: 'reception-close',
       cause: 'event',
@@ -51,17 +81,29 @@ describe('delivery outcomes in the log', () => {
       resendable: true,
       error: 'success:false: Unknown supplier SUP-1',
       response: { status: 200, body: { success: false, message: 'Unknown supplier SUP-1' } },
-      request: { method: 'POST', url: `${r.url}/rc`, headers: { 'content-type': 'application/json', authorization: 'Basic ***' } },
+      request: {
+        method: 'POST',
+        url: `${r.url}/rc`,
+        headers: { 'content-type': 'application/json', authorization: 'Basic ***' },
+      },
     });
     expect(delivery.durationMs).toBeGreaterThanOrEqual(0);
     expect((delivery.request.body as { closingDocumentCode: string }).closingDocumentCode).toBe(closingDocumentCode);
     await env.emulator.state.webhooks.settled('acme');
-    expect(await integration(env, receptionCode)).toMatchObject({ status: 'CLOSED', closingDocuments: [{ integration: { status: 'failed', message: 'Unknown supplier SUP-1' } }] });
+    expect(await integration(env, receptionCode)).toMatchObject({
+      status: 'CLOSED',
+      closingDocuments: [{ integration: { status: 'failed', message: 'Unknown supplier SUP-1' } }],
+    });
   });
 
   it('spec: "Any non-2xx response is a failure"; a 2xx without body acknowledges', async () => {
     const env = await warehouseTenant();
-    const replies: Reply[] = [{ status: 500, body: { error: 'boom' } }, { status: 302 }, { status: 204 }, { status: 202, body: 'accepted' }];
+    const replies: Reply[] = [
+      { status: 500, body: { error: 'boom' } },
+      { status: 302 },
+      { status: 204 },
+      { status: 202, body: 'accepted' },
+    ];
     const r = await receiver(() => replies.shift()!);
     await configure(env, r.url);
     for (const code of ['PO-1', 'PO-2', 'PO-3', 'PO-4']) await closeReception(env, code);
@@ -93,9 +135,12 @@ describe('delivery outcomes in the log', () => {
     });
     await configure(env, `http://127.0.0.1:${closedPort}`);
     await closeReception(env, 'PO-2');
-    const refused = await env.emulator.state.webhooks.waitFor('acme', (d) => d.status === 'failed' && d.id !== timedOut.id);
+    const refused = await env.emulator.state.webhooks.waitFor(
+      'acme',
+      (d) => d.status === 'failed' && d.id !== timedOut.id,
+    );
     expect(refused.error).toBe('request failed: ECONNREFUSED');
-    expect((await ok(env.app, 'GET', `${T}/webhooks`))).toMatchObject({ timeoutMs: 45_000 });
+    expect(await ok(env.app, 'GET', `${T}/webhooks`)).toMatchObject({ timeoutMs: 45_000 });
   });
 
   it('deliveries happen after the action returns, and each finished one is announced on state.events', async () => {
@@ -107,10 +152,19 @@ describe('delivery outcomes in the log', () => {
     env.emulator.state.events.on('delivery', (d) => seen.push(d));
     const { deliveryId } = await closeReception(env);
     expect((await log(env, '?status=pending')).map((d) => d.id)).toEqual([deliveryId]);
-    const pendingNow = await control<{ settled: boolean; pending: number }>(env.app, 'POST', `${T}/webhook-deliveries/settle`, { timeoutMs: 50 });
+    const pendingNow = await control<{ settled: boolean; pending: number }>(
+      env.app,
+      'POST',
+      `${T}/webhook-deliveries/settle`,
+      { timeoutMs: 50 },
+    );
     expect(pendingNow.body).toEqual({ settled: false, pending: 1 });
     held.open();
-    const settled = await control<{ settled: boolean; pending: number }>(env.app, 'POST', `${T}/webhook-deliveries/settle`);
+    const settled = await control<{ settled: boolean; pending: number }>(
+      env.app,
+      'POST',
+      `${T}/webhook-deliveries/settle`,
+    );
     expect(settled.body).toEqual({ settled: true, pending: 0 });
     expect(seen.map((d) => [d.id, d.status])).toEqual([[deliveryId, 'succeeded']]);
   });
@@ -127,12 +181,20 @@ describe('re-send (spec: failed close documents are re-sent; failed stock regula
     await configure(env, fixed.url);
     const resent = await control<DeliveryView>(env.app, 'POST', `${T}/webhook-deliveries/${deliveryId}/resend`);
     expect(resent.status).toBe(202);
-    expect(resent.body).toMatchObject({ cause: 'resend', originId: deliveryId, status: 'pending', closingDocumentCode, request: { url: `${fixed.url}/rc` } });
+    expect(resent.body).toMatchObject({
+      cause: 'resend',
+      originId: deliveryId,
+      status: 'pending',
+      closingDocumentCode,
+      request: { url: `${fixed.url}/rc` },
+    });
     await env.emulator.state.webhooks.settled('acme');
     expect(fixed.received).toHaveLength(1);
     expect(fixed.received[0]!.text).toBe(r.received[0]!.text);
     expect((fixed.received[0]!.body as { closingDocumentCode: string }).closingDocumentCode).toBe(closingDocumentCode);
-    expect(await integration(env, receptionCode)).toMatchObject({ closingDocuments: [{ integration: { status: 'succeeded', message: null } }] });
+    expect(await integration(env, receptionCode)).toMatchObject({
+      closingDocuments: [{ integration: { status: 'succeeded', message: null } }],
+    });
     expect((await log(env, `?closingDocumentCode=${closingDocumentCode}`)).map((d) => [d.cause, d.status])).toEqual([
       ['event', 'failed'],
       ['resend', 'succeeded'],
@@ -143,7 +205,10 @@ describe('re-send (spec: failed close documents are re-sent; failed stock regula
     const env = await warehouseTenant();
     const r = await receiver(() => ({ status: 500 }));
     await configure(env, r.url);
-    const { deliveries } = await ok<{ deliveries: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 1 });
+    const { deliveries } = await ok<{ deliveries: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, {
+      productExternalCode: 'P1',
+      quantity: 1,
+    });
     await env.emulator.state.webhooks.settled('acme');
     expect((await log(env))[0]).toMatchObject({ kind: 'stock-regularization', status: 'failed', resendable: false });
     const res = await control(env.app, 'POST', `${T}/webhook-deliveries/${deliveries[0]}/resend`);
@@ -153,26 +218,33 @@ describe('re-send (spec: failed close documents are re-sent; failed stock regula
     expect(r.received).toHaveLength(1);
   });
 
-  it('refuses to re-send a delivery that did not fail (409), an unknown one or another tenant\'s (404)', async () => {
+  it("refuses to re-send a delivery that did not fail (409), an unknown one or another tenant's (404)", async () => {
     const env = await warehouseTenant();
     const r = await receiver();
     await configure(env, r.url);
     const { deliveryId } = await closeReception(env);
     await env.emulator.state.webhooks.settled('acme');
-    expect((await control(env.app, 'POST', `${T}/webhook-deliveries/${deliveryId}/resend`)).body).toMatchObject({ error: 'not_failed' });
+    expect((await control(env.app, 'POST', `${T}/webhook-deliveries/${deliveryId}/resend`)).body).toMatchObject({
+      error: 'not_failed',
+    });
     expect((await control(env.app, 'POST', `${T}/webhook-deliveries/999999/resend`)).status).toBe(404);
     await ok(env.app, 'POST', '/tenants', { id: 'other' });
     expect((await control(env.app, 'POST', `/tenants/other/webhook-deliveries/${deliveryId}/resend`)).status).toBe(404);
     expect((await control(env.app, 'GET', `/tenants/other/webhook-deliveries/${deliveryId}`)).status).toBe(404);
-    expect((await control(env.app, 'GET', `${T}/webhook-deliveries/${deliveryId}`)).body).toMatchObject({ id: deliveryId, status: 'succeeded' });
+    expect((await control(env.app, 'GET', `${T}/webhook-deliveries/${deliveryId}`)).body).toMatchObject({
+      id: deliveryId,
+      status: 'succeeded',
+    });
   });
 });
 
-describe('optional automatic retries and duplicate deliveries (for receivers\' idempotency)', () => {
+describe("optional automatic retries and duplicate deliveries (for receivers' idempotency)", () => {
   it('retries a failed close document up to `retries` times; never a stock regularization, never a success:false', async () => {
     const env = await warehouseTenant();
     let calls = 0;
-    const r = await receiver((req) => (req.path === '/rc' && ++calls <= 2 ? { status: 502 } : req.path === '/rc' ? { status: 200 } : { status: 500 }));
+    const r = await receiver((req) =>
+      req.path === '/rc' && ++calls <= 2 ? { status: 502 } : req.path === '/rc' ? { status: 200 } : { status: 500 },
+    );
     await configure(env, r.url, { retries: 2, retryDelayMs: 5 });
     const { receptionCode, closingDocumentCode } = await closeReception(env);
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 1 });
@@ -190,7 +262,9 @@ describe('optional automatic retries and duplicate deliveries (for receivers\' i
     r.answer(() => ({ status: 200, body: { success: false, message: 'no' } }));
     const rejected = await closeReception(env, 'PO-2');
     await env.emulator.state.webhooks.settled('acme');
-    expect((await log(env, `?closingDocumentCode=${rejected.closingDocumentCode}`)).map((d) => d.cause)).toEqual(['event']);
+    expect((await log(env, `?closingDocumentCode=${rejected.closingDocumentCode}`)).map((d) => d.cause)).toEqual([
+      'event',
+    ]);
   });
 
   it('sends each successful delivery `duplicates` more times, identical', async () => {
@@ -206,14 +280,22 @@ describe('optional automatic retries and duplicate deliveries (for receivers\' i
       expect(copies, path).toHaveLength(3);
       expect(new Set(copies.map((q) => q.text)).size, path).toBe(1);
     }
-    expect((await log(env, `?closingDocumentCode=${closingDocumentCode}`)).map((d) => d.cause)).toEqual(['event', 'duplicate', 'duplicate']);
+    expect((await log(env, `?closingDocumentCode=${closingDocumentCode}`)).map((d) => d.cause)).toEqual([
+      'event',
+      'duplicate',
+      'duplicate',
+    ]);
   });
 });
 
 describe('PUT/GET /_emulator/tenants/{tenant}/webhooks', () => {
   it('keeps the password to itself and validates every member', async () => {
     const env = await warehouseTenant();
-    const put = await ok(env.app, 'PUT', `${T}/webhooks`, { receptionCloseUrl: 'https://erp.example/hooks/rc', username: 'u', password: 'very-secret' });
+    const put = await ok(env.app, 'PUT', `${T}/webhooks`, {
+      receptionCloseUrl: 'https://erp.example/hooks/rc',
+      username: 'u',
+      password: 'very-secret',
+    });
     expect(put).toEqual({
       receptionCloseUrl: 'https://erp.example/hooks/rc',
       clientReturnCloseUrl: null,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type CloseReceptionPayload,
+  type CloseShippingOrderPayload,
   closeReceptionPayloadSchema,
   closeShippingOrderPayloadSchema,
   stockRegularizationPayloadSchema,
-  type CloseReceptionPayload,
-  type CloseShippingOrderPayload,
 } from '../../src/wms/index.js';
-import { basic, startReceiver, type Receiver } from './receiver.js';
+import { basic, type Receiver, startReceiver } from './receiver.js';
 import { API, call } from './support.js';
 import { createDocument, ok, warehouseTenant } from './warehouse-support.js';
 
@@ -40,14 +40,28 @@ async function configured(env: Env) {
   return receiver;
 }
 
-async function receiveAndClose(env: Env, externalCode: string, lines: Record<string, unknown>[], observations?: string) {
-  const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, { documents: [externalCode] });
+async function receiveAndClose(
+  env: Env,
+  externalCode: string,
+  lines: Record<string, unknown>[],
+  observations?: string,
+) {
+  const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, {
+    documents: [externalCode],
+  });
   for (const line of lines) await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, line);
-  return ok<{ closingDocuments: Closing[] }>(env.app, 'POST', `${T}/receptions/${receptionCode}/close`, observations ? { observations } : undefined);
+  return ok<{ closingDocuments: Closing[] }>(
+    env.app,
+    'POST',
+    `${T}/receptions/${receptionCode}/close`,
+    observations ? { observations } : undefined,
+  );
 }
 
 async function pickAndDispatch(env: Env, externalCode: string) {
-  const { shippingOrderCode } = await ok<{ shippingOrderCode: string }>(env.app, 'POST', `${T}/shipping-orders`, { document: externalCode });
+  const { shippingOrderCode } = await ok<{ shippingOrderCode: string }>(env.app, 'POST', `${T}/shipping-orders`, {
+    document: externalCode,
+  });
   await ok(env.app, 'POST', `${T}/shipping-orders/${shippingOrderCode}/pick`);
   return ok<{ closingDocuments: Closing[] }>(env.app, 'POST', `${T}/shipping-orders/${shippingOrderCode}/dispatch`);
 }
@@ -60,32 +74,50 @@ describe('webhook routing (spec: Events, destination by document type)', () => {
     await env.emulator.state.webhooks.settled('acme');
     receiver.received.splice(0);
     const line = [{ lineNumber: 1, quantity: 1, productExternalCode: 'P1' }];
-    const inbound = { 'PO-1': 'PURCHASE_ORDER', 'WTI-1': 'WAREHOUSE_TRANSFER_IN', 'CR-1': 'CLIENT_RETURN', 'PR-1': 'PRODUCTION_RETURN', 'FD-1': 'FACTORY_DELIVERY' };
-    const outbound = { 'CE-1': 'CLIENT_EXPEDITION', 'SR-1': 'SUPPLIER_RETURN', 'WTO-1': 'WAREHOUSE_TRANSFER_OUT', 'FDR-1': 'FACTORY_DELIVER' };
+    const inbound = {
+      'PO-1': 'PURCHASE_ORDER',
+      'WTI-1': 'WAREHOUSE_TRANSFER_IN',
+      'CR-1': 'CLIENT_RETURN',
+      'PR-1': 'PRODUCTION_RETURN',
+      'FD-1': 'FACTORY_DELIVERY',
+    };
+    const outbound = {
+      'CE-1': 'CLIENT_EXPEDITION',
+      'SR-1': 'SUPPLIER_RETURN',
+      'WTO-1': 'WAREHOUSE_TRANSFER_OUT',
+      'FDR-1': 'FACTORY_DELIVER',
+    };
     const closings: Record<string, Closing> = {};
     for (const [code, documentType] of Object.entries(inbound)) {
       await createDocument(env.app, env.token, { externalCode: code, documentType, lines: line });
-      closings[code] = (await receiveAndClose(env, code, [{ productExternalCode: 'P1', quantity: 1 }])).closingDocuments[0]!;
+      closings[code] = (await receiveAndClose(env, code, [{ productExternalCode: 'P1', quantity: 1 }]))
+        .closingDocuments[0]!;
     }
     for (const [code, documentType] of Object.entries(outbound)) {
       await createDocument(env.app, env.token, { externalCode: code, documentType, lines: line });
       closings[code] = (await pickAndDispatch(env, code)).closingDocuments[0]!;
     }
     await env.emulator.state.webhooks.settled('acme');
-    expect(receiver.received.map((r) => [r.path, (r.body as { documentExternalCode: string }).documentExternalCode])).toEqual([
+    expect(
+      receiver.received.map((r) => [r.path, (r.body as { documentExternalCode: string }).documentExternalCode]),
+    ).toEqual([
       ['/hooks/reception-close', 'PO-1'],
       ['/hooks/reception-close', 'WTI-1'],
       ['/hooks/client-return-close', 'CR-1'],
       ['/hooks/shipping-order-close', 'CE-1'],
       ['/hooks/supplier-return-close', 'SR-1'],
     ]);
-    for (const code of ['PR-1', 'FD-1', 'WTO-1', 'FDR-1']) expect(closings[code]!.integration.status, code).toBe('not_sent');
+    for (const code of ['PR-1', 'FD-1', 'WTO-1', 'FDR-1'])
+      expect(closings[code]!.integration.status, code).toBe('not_sent');
     for (const request of receiver.received) {
       // spec: "HTTP POST requests (Content-Type application/json)"; "Basic Auth credentials in the Authorization header"
       expect(request.method).toBe('POST');
       expect(request.headers['content-type']).toBe('application/json');
       expect(request.headers.authorization).toBe(basic('wms', 's3cret:with colon'));
-      const schema = request.path.includes('reception') || request.path.includes('client-return') ? closeReceptionPayloadSchema : closeShippingOrderPayloadSchema;
+      const schema =
+        request.path.includes('reception') || request.path.includes('client-return')
+          ? closeReceptionPayloadSchema
+          : closeShippingOrderPayloadSchema;
       expect(schema.safeParse(request.body).success, request.path).toBe(true);
       const closing = closings[(request.body as { documentExternalCode: string }).documentExternalCode]!;
       expect((request.body as { closingDocumentCode: string }).closingDocumentCode).toBe(closing.closingDocumentCode);
@@ -142,15 +174,39 @@ describe('webhook payloads (spec: the three payload tables)', () => {
   it('a reception of two documents sends one close per document, each with its own closing code and lines', async () => {
     const env = await warehouseTenant();
     const receiver = await configured(env);
-    await createDocument(env.app, env.token, { externalCode: 'PO-1', documentType: 'PURCHASE_ORDER', lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'P1' }] });
-    await createDocument(env.app, env.token, { externalCode: 'PO-2', documentType: 'PURCHASE_ORDER', lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'SER' }] });
-    const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, { documents: ['PO-1', 'PO-2'] });
-    await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, { productExternalCode: 'SER', quantity: 1, serialNumbers: ['S'] });
-    await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, { productExternalCode: 'P1', quantity: 2, documentExternalCode: 'PO-2' });
+    await createDocument(env.app, env.token, {
+      externalCode: 'PO-1',
+      documentType: 'PURCHASE_ORDER',
+      lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'P1' }],
+    });
+    await createDocument(env.app, env.token, {
+      externalCode: 'PO-2',
+      documentType: 'PURCHASE_ORDER',
+      lines: [{ lineNumber: 1, quantity: 1, productExternalCode: 'SER' }],
+    });
+    const { receptionCode } = await ok<{ receptionCode: string }>(env.app, 'POST', `${T}/receptions`, {
+      documents: ['PO-1', 'PO-2'],
+    });
+    await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, {
+      productExternalCode: 'SER',
+      quantity: 1,
+      serialNumbers: ['S'],
+    });
+    await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, {
+      productExternalCode: 'P1',
+      quantity: 2,
+      documentExternalCode: 'PO-2',
+    });
     await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/close`);
     await env.emulator.state.webhooks.settled('acme');
     const bodies = receiver.received.map((r) => r.body as CloseReceptionPayload);
-    expect(bodies.map((b) => [b.documentExternalCode, b.documentNumber, b.lines.map((l) => `${l.externalCode}×${l.quantity}`)])).toEqual([
+    expect(
+      bodies.map((b) => [
+        b.documentExternalCode,
+        b.documentNumber,
+        b.lines.map((l) => `${l.externalCode}×${l.quantity}`),
+      ]),
+    ).toEqual([
       ['PO-1', ['N-PO-1', 'N-PO-2'], []],
       ['PO-2', ['N-PO-1', 'N-PO-2'], ['SER×1', 'P1×2']],
     ]);
@@ -175,15 +231,32 @@ describe('webhook payloads (spec: the three payload tables)', () => {
         { lineNumber: 2, quantity: 2, productExternalCode: 'P1' },
       ],
     });
-    const { shippingOrderCode: code } = await ok<{ shippingOrderCode: string }>(env.app, 'POST', `${T}/shipping-orders`, { document: 'CE-1' });
+    const { shippingOrderCode: code } = await ok<{ shippingOrderCode: string }>(
+      env.app,
+      'POST',
+      `${T}/shipping-orders`,
+      { document: 'CE-1' },
+    );
     await ok(env.app, 'POST', `${T}/shipping-orders/${code}/pick`);
     await ok(env.app, 'POST', `${T}/shipping-orders/${code}/pack`, {
       packings: [
-        { barcode: 'BOX-A', grossWeight: 4.5, lines: [{ productExternalCode: 'LOT', quantity: 3 }, { productExternalCode: 'P1', quantity: 1 }] },
+        {
+          barcode: 'BOX-A',
+          grossWeight: 4.5,
+          lines: [
+            { productExternalCode: 'LOT', quantity: 3 },
+            { productExternalCode: 'P1', quantity: 1 },
+          ],
+        },
         { barcode: 'BOX-B', grossWeight: 1.25, lines: [{ productExternalCode: 'P1', quantity: 1 }] },
       ],
     });
-    const dispatched = await ok<{ closingDocuments: Closing[] }>(env.app, 'POST', `${T}/shipping-orders/${code}/dispatch`, { observations: 'left 14:00' });
+    const dispatched = await ok<{ closingDocuments: Closing[] }>(
+      env.app,
+      'POST',
+      `${T}/shipping-orders/${code}/dispatch`,
+      { observations: 'left 14:00' },
+    );
     await env.emulator.state.webhooks.settled('acme');
     const request = receiver.received.find((r) => r.path === '/hooks/shipping-order-close')!;
     const payload: CloseShippingOrderPayload = closeShippingOrderPayloadSchema.parse(request.body);
@@ -203,7 +276,14 @@ describe('webhook payloads (spec: the three payload tables)', () => {
       carrier: 'Fast Freight',
       deliveryPlace: 'Dock 3',
       packingList: [
-        { packingCode: 'BOX-A', weight: 4.5, lines: [{ externalCode: 'LOT', quantity: 3 }, { externalCode: 'P1', quantity: 1 }] },
+        {
+          packingCode: 'BOX-A',
+          weight: 4.5,
+          lines: [
+            { externalCode: 'LOT', quantity: 3 },
+            { externalCode: 'P1', quantity: 1 },
+          ],
+        },
         { packingCode: 'BOX-B', weight: 1.25, lines: [{ externalCode: 'P1', quantity: 1 }] },
       ],
     });
@@ -215,17 +295,47 @@ describe('webhook payloads (spec: the three payload tables)', () => {
     await ok(env.app, 'POST', `${T}/warehouses`, { code: 'W2', externalCode: 'WH-NORTH' });
     await ok(env.app, 'POST', `${T}/wms-products`, { code: 'LOCAL-1', description: 'Made in the WMS' });
     env.clock.set(new Date('2025-03-01T12:30:00Z')); // within the token's hour
-    await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'LOT', lotCode: 'L1', quantity: 5, warehouse: 'W2' });
+    await ok(env.app, 'POST', `${T}/stock/regularizations`, {
+      productExternalCode: 'LOT',
+      lotCode: 'L1',
+      quantity: 5,
+      warehouse: 'W2',
+    });
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 2.5 });
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: -1 });
-    const local = await ok<{ webhook: boolean; deliveries: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'LOCAL-1', quantity: 9 });
+    const local = await ok<{ webhook: boolean; deliveries: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, {
+      productExternalCode: 'LOCAL-1',
+      quantity: 9,
+    });
     expect(local).toMatchObject({ webhook: false, deliveries: [] });
     await env.emulator.state.webhooks.settled('acme');
-    expect(receiver.received.every((r) => r.path === '/hooks/stock' && r.headers.authorization === basic('wms', 's3cret:with colon'))).toBe(true);
+    expect(
+      receiver.received.every(
+        (r) => r.path === '/hooks/stock' && r.headers.authorization === basic('wms', 's3cret:with colon'),
+      ),
+    ).toBe(true);
     expect(receiver.received.map((r) => stockRegularizationPayloadSchema.parse(r.body))).toEqual([
-      { productExternalCode: 'LOT', lotCode: 'L1', quantity: 5, movementTime: '2025-03-01T12:30:00.000Z', warehouse: 'WH-NORTH' },
-      { productExternalCode: 'P1', lotCode: null, quantity: 2.5, movementTime: '2025-03-01T12:30:00.000Z', warehouse: null },
-      { productExternalCode: 'P1', lotCode: null, quantity: -1, movementTime: '2025-03-01T12:30:00.000Z', warehouse: null },
+      {
+        productExternalCode: 'LOT',
+        lotCode: 'L1',
+        quantity: 5,
+        movementTime: '2025-03-01T12:30:00.000Z',
+        warehouse: 'WH-NORTH',
+      },
+      {
+        productExternalCode: 'P1',
+        lotCode: null,
+        quantity: 2.5,
+        movementTime: '2025-03-01T12:30:00.000Z',
+        warehouse: null,
+      },
+      {
+        productExternalCode: 'P1',
+        lotCode: null,
+        quantity: -1,
+        movementTime: '2025-03-01T12:30:00.000Z',
+        warehouse: null,
+      },
     ]);
     // the payload carries null explicitly (not a missing member)
     expect(receiver.received[1]!.text).toContain('"lotCode":null');

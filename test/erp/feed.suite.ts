@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent, FeedPage } from '../../src/erp/feed.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 
 /** `GET /erp/v1/events` and `/erp/v1/events/{id}`: the ERP's pull feed of confirmations. */
 export function feedSuite(dialect: 'sqlite' | 'postgres'): void {
@@ -19,11 +19,23 @@ export function feedSuite(dialect: 'sqlite' | 'postgres'): void {
       svc = await startTestService({ label: 'erp-feed', dialect, connections: [acme, globex] });
       for (let i = 1; i <= 5; i++) {
         const { confirmation } = await svc.deps.store.confirmations.append({
-          connection: 'acme', type: i % 2 ? 'reception.closed' : 'stock.adjusted', dedupeKey: `k${i}`, data: { n: i }, at: new Date(at.getTime() + i),
+          connection: 'acme',
+          type: i % 2 ? 'reception.closed' : 'stock.adjusted',
+          dedupeKey: `k${i}`,
+          data: { n: i },
+          at: new Date(at.getTime() + i),
         });
         ids.push(confirmation.id);
       }
-      globexId = (await svc.deps.store.confirmations.append({ connection: 'globex', type: 'shipment.closed', dedupeKey: 'g', data: { secret: 'globex' }, at })).confirmation.id;
+      globexId = (
+        await svc.deps.store.confirmations.append({
+          connection: 'globex',
+          type: 'shipment.closed',
+          dedupeKey: 'g',
+          data: { secret: 'globex' },
+          at,
+        })
+      ).confirmation.id;
     });
     afterAll(async () => {
       await svc.close();
@@ -35,7 +47,12 @@ export function feedSuite(dialect: 'sqlite' | 'postgres'): void {
       const page1 = (await res.json()) as FeedPage;
       expect(page1.events.map((e) => e.id)).toEqual(ids.slice(0, 2));
       expect(page1.next).toBe(ids[1]);
-      expect(page1.events[0]).toEqual({ id: ids[0], type: 'reception.closed', createdAt: '2026-11-20T10:00:00.001Z', data: { n: 1 } });
+      expect(page1.events[0]).toEqual({
+        id: ids[0],
+        type: 'reception.closed',
+        createdAt: '2026-11-20T10:00:00.001Z',
+        data: { n: 1 },
+      });
       const page2 = (await (await get(`/erp/v1/events?after=${page1.next}&limit=2`)).json()) as FeedPage;
       const page3 = (await (await get(`/erp/v1/events?after=${page2.next}&limit=2`)).json()) as FeedPage;
       expect([...page2.events, ...page3.events].map((e) => e.data.n)).toEqual([3, 4, 5]);
@@ -60,7 +77,11 @@ export function feedSuite(dialect: 'sqlite' | 'postgres'): void {
       it(`?${query} → 400 naming the parameter`, async () => {
         const res = await get(`/erp/v1/events?${query}`);
         expect(res.status).toBe(400);
-        expect(await res.json()).toMatchObject({ success: false, error: 'validation_failed', message: expect.stringContaining(query.split('=')[0]!) });
+        expect(await res.json()).toMatchObject({
+          success: false,
+          error: 'validation_failed',
+          message: expect.stringContaining(query.split('=')[0]!),
+        });
       });
     }
 
@@ -77,11 +98,17 @@ export function feedSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('no token, a wrong token, or webhook credentials → 401 with a Bearer challenge, before any validation', async () => {
-      for (const res of [await get('/erp/v1/events', null), await get('/erp/v1/events?limit=0', 'x'.repeat(32)), await get(`/erp/v1/events/${ids[0]!}`, null)]) {
+      for (const res of [
+        await get('/erp/v1/events', null),
+        await get('/erp/v1/events?limit=0', 'x'.repeat(32)),
+        await get(`/erp/v1/events/${ids[0]!}`, null),
+      ]) {
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       }
-      const basic = await svc.app.request('/erp/v1/events', { headers: { authorization: `Basic ${Buffer.from('wms-acme:x').toString('base64')}` } });
+      const basic = await svc.app.request('/erp/v1/events', {
+        headers: { authorization: `Basic ${Buffer.from('wms-acme:x').toString('base64')}` },
+      });
       expect(basic.status).toBe(401);
     });
 

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedPage } from '../../src/erp/feed.js';
-import { writeEvents, type Delivery } from '../../src/inbound/ack-writer.js';
+import { type Delivery, writeEvents } from '../../src/inbound/ack-writer.js';
 import { INBOUND_QUEUE, processJobOptions } from '../../src/inbound/queue.js';
 import { bossSchemaFor, type PgBossQueue } from '../../src/queue/index.js';
 import type { PgStore } from '../../src/store/pg/store.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { PROCESSING_ENV } from './processing.suite.js';
 import { postWebhook, uniquePayload } from './support.js';
@@ -21,19 +21,29 @@ describe('one-statement acknowledgement (postgres)', () => {
   let seq = 0;
   const delivery = (over: Partial<Delivery> = {}): Delivery => {
     seq += 1;
-    return { connection: 'acme', kind: 'reception-close', dedupeKey: `reception-close:ACK-${seq}`, payload: `{"n":${seq}}`, at: new Date(), ...over };
+    return {
+      connection: 'acme',
+      kind: 'reception-close',
+      dedupeKey: `reception-close:ACK-${seq}`,
+      payload: `{"n":${seq}}`,
+      at: new Date(),
+      ...over,
+    };
   };
   const jobTable = () => `${bossSchemaFor(store.database.schema)}.job`;
   /** The inbound jobs written since `after` (a created_on), oldest first. */
   const jobsSince = async (after: Date) =>
     (
-      await store.database.pool.query<Record<string, unknown> & { id: string; data: { eventIds: number[] }; held_for: number }>(
+      await store.database.pool.query<
+        Record<string, unknown> & { id: string; data: { eventIds: number[] }; held_for: number }
+      >(
         `SELECT *, EXTRACT(epoch FROM start_after - created_on)::float8 AS held_for, keep_until - start_after AS kept_for FROM ${jobTable()}
          WHERE name = $1 AND created_on >= $2 ORDER BY created_on, (data->'eventIds'->>0)::bigint`,
         [INBOUND_QUEUE, after],
       )
     ).rows;
-  const dbNow = async () => (await store.database.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
+  const dbNow = async () =>
+    (await store.database.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
   /** What the job would be, whatever its id and times: to compare with one pg-boss's send created. */
   const comparable = (job: Record<string, unknown>) => {
     const { id: _i, data: _d, created_on: _c, start_after: _s, keep_until: _k, held_for: _h, ...rest } = job;
@@ -43,7 +53,13 @@ describe('one-statement acknowledgement (postgres)', () => {
   beforeAll(async () => {
     // pg-boss's own timers are kept quiet: the first test reads the statements on the pool.
     const quiet = { maintenanceIntervalSeconds: 3600, cronWorkerIntervalSeconds: 45, cronMonitorIntervalSeconds: 45 };
-    svc = await startTestService({ label: 'ack-statement', dialect: 'postgres', connections: [acme], env: PROCESSING_ENV, queueTuning: { pgboss: quiet } });
+    svc = await startTestService({
+      label: 'ack-statement',
+      dialect: 'postgres',
+      connections: [acme],
+      env: PROCESSING_ENV,
+      queueTuning: { pgboss: quiet },
+    });
     if (svc.deps.store.dialect !== 'postgres') throw new Error('a Postgres store was expected');
     store = svc.deps.store;
     await svc.deps.queue.createQueue(INBOUND_QUEUE);
@@ -55,7 +71,11 @@ describe('one-statement acknowledgement (postgres)', () => {
   it('a batch is one statement: its new events and one job holding them, the job pg-boss would have sent', async () => {
     await writeEvents(svc.deps, [delivery()]); // the queue's creation is looked up once, on the first batch
     const since = await dbNow();
-    const batch = [delivery({ dedupeKey: 'reception-close:ACK-Z' }), delivery({ dedupeKey: 'reception-close:ACK-A' }), delivery()];
+    const batch = [
+      delivery({ dedupeKey: 'reception-close:ACK-Z' }),
+      delivery({ dedupeKey: 'reception-close:ACK-A' }),
+      delivery(),
+    ];
     // Every statement sent on any connection of the store's pool while the batch is written.
     const texts: string[] = [];
     const pool = store.database.pool;
@@ -86,7 +106,12 @@ describe('one-statement acknowledgement (postgres)', () => {
 
     expect(results.map((r) => r.duplicate)).toEqual([false, false, false]);
     for (const [i, r] of results.entries()) {
-      expect(await store.inbox.get(r.event.id)).toMatchObject({ dedupeKey: batch[i]!.dedupeKey, status: 'received', payload: batch[i]!.payload, duplicates: 0 });
+      expect(await store.inbox.get(r.event.id)).toMatchObject({
+        dedupeKey: batch[i]!.dedupeKey,
+        status: 'received',
+        payload: batch[i]!.payload,
+        duplicates: 0,
+      });
     }
     const jobs = await jobsSince(since);
     expect(jobs).toHaveLength(1);
@@ -97,13 +122,24 @@ describe('one-statement acknowledgement (postgres)', () => {
     const sentId = await svc.deps.queue.send(INBOUND_QUEUE, { eventIds: [1] }, processJobOptions(svc.deps.config));
     const sent = (await jobsSince(since)).find((j) => j.id === sentId)!;
     expect(comparable(jobs[0]!)).toEqual(comparable(sent));
-    expect(jobs[0]).toMatchObject({ state: 'created', retry_limit: 2, retry_delay: 0, retry_backoff: false, policy: 'standard' });
+    expect(jobs[0]).toMatchObject({
+      state: 'created',
+      retry_limit: 2,
+      retry_delay: 0,
+      retry_backoff: false,
+      policy: 'standard',
+    });
     await store.database.pool.query(`DELETE FROM ${jobTable()} WHERE id = $1`, [sentId]);
   });
 
   it('held deliveries get a job each, starting holdSeconds later; the others share one', async () => {
     const since = await dbNow();
-    const batch = [delivery({ holdSeconds: 30 }), delivery(), delivery({ holdSeconds: 45 }), delivery({ holdSeconds: 0 })];
+    const batch = [
+      delivery({ holdSeconds: 30 }),
+      delivery(),
+      delivery({ holdSeconds: 45 }),
+      delivery({ holdSeconds: 0 }),
+    ];
     const results = await writeEvents(svc.deps, batch);
     const jobs = await jobsSince(since);
     expect(jobs).toHaveLength(3);
@@ -164,7 +200,13 @@ describe('one-statement acknowledgement, processed end to end (postgres)', () =>
   const acme = testConnection('acme');
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'ack-statement-e2e', dialect: 'postgres', connections: [acme], env: PROCESSING_ENV, worker: true });
+    svc = await startTestService({
+      label: 'ack-statement-e2e',
+      dialect: 'postgres',
+      connections: [acme],
+      env: PROCESSING_ENV,
+      worker: true,
+    });
   });
   afterAll(async () => {
     await svc.close();
@@ -175,12 +217,17 @@ describe('one-statement acknowledgement, processed end to end (postgres)', () =>
     const posts = [...payloads, ...payloads.slice(0, 4)].map((p) => postWebhook(svc.app, acme, 'reception-close', p));
     expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(16).fill(200));
     const keys = payloads.map((p) => `reception-close:${p.closingDocumentCode as string}`);
-    const events = await until(async () => {
-      const found = await Promise.all(keys.map((k) => svc.deps.store.inbox.findByKey('acme', k)));
-      return found.every((e) => e?.status === 'processed') ? found.map((e) => e!) : undefined;
-    }, { message: 'every delivery processed' });
+    const events = await until(
+      async () => {
+        const found = await Promise.all(keys.map((k) => svc.deps.store.inbox.findByKey('acme', k)));
+        return found.every((e) => e?.status === 'processed') ? found.map((e) => e!) : undefined;
+      },
+      { message: 'every delivery processed' },
+    );
     expect(events.reduce((n, e) => n + e.duplicates, 0)).toBe(4);
-    const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', { headers: { authorization: `Bearer ${acme.erpApiToken}` } });
+    const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', {
+      headers: { authorization: `Bearer ${acme.erpApiToken}` },
+    });
     const page = (await res.json()) as FeedPage;
     for (const e of events) expect(page.events.filter((f) => f.data.eventId === e.id)).toHaveLength(1);
     expect((await svc.deps.queue.counts(INBOUND_QUEUE)).failed).toBe(0);

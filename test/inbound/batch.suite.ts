@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundMetrics } from '../../src/inbound/metrics.js';
-import { PROCESS_BATCH_MAX, processEvents, type BatchOutcome } from '../../src/inbound/process-event.js';
+import { type BatchOutcome, PROCESS_BATCH_MAX, processEvents } from '../../src/inbound/process-event.js';
 import { createEventProcessor } from '../../src/inbound/processor.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createMetricsRegistry } from '../../src/lib/metrics.js';
@@ -83,13 +83,20 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       for (let i = 0; i < count; i++) {
         const code = `B-${dialect}-${++seq}`;
         const payload = { ...fixture('reception-close'), closingDocumentCode: code, ...(lines ? { lines } : {}) };
-        const { event } = await store.inbox.record({ connection: 'acme', kind: 'reception-close', dedupeKey: `reception-close:${code}`, payload: JSON.stringify(payload), at: new Date() });
+        const { event } = await store.inbox.record({
+          connection: 'acme',
+          kind: 'reception-close',
+          dedupeKey: `reception-close:${code}`,
+          payload: JSON.stringify(payload),
+          at: new Date(),
+        });
         ids.push(event.id);
       }
       return ids;
     };
     const confirmationsOf = async (id: number) => (await store.confirmations.bySourceEvent(id)).length;
-    const movementsOf = async (id: number) => (await store.ledger.list('acme', { limit: 100_000 })).filter((m) => m.sourceEventId === id).length;
+    const movementsOf = async (id: number) =>
+      (await store.ledger.list('acme', { limit: 100_000 })).filter((m) => m.sourceEventId === id).length;
     const statuses = (outcomes: BatchOutcome[]) => outcomes.map((o) => (o.ok ? o.result.status : 'error'));
 
     it('processes every event of a batch once: one confirmation and its movements each, in id order in the feed', async () => {
@@ -114,7 +121,11 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       const heard: { connection: string; inFeed: number }[] = [];
       const unsubscribe = store.onFeedAppended((connection) => {
         // Heard after the commit: a reader outside the transaction already sees the rows.
-        void store.confirmations.listAfter(connection, 0, 100_000).then((feed) => heard.push({ connection, inFeed: feed.filter((c) => ids.includes(c.sourceEventId!)).length }));
+        void store.confirmations
+          .listAfter(connection, 0, 100_000)
+          .then((feed) =>
+            heard.push({ connection, inFeed: feed.filter((c) => ids.includes(c.sourceEventId!)).length }),
+          );
       });
       try {
         await processEvents(deps(), ids);
@@ -158,7 +169,13 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
     it('an event that cannot be read fails or is quarantined alone, before the transaction', async () => {
       const good = await receive(3);
       const [unreadable] = await receive(1, [{ quantity: 3 }]);
-      const { event: unknown } = await store.inbox.record({ connection: 'acme', kind: 'invoice-close', dedupeKey: `invoice-close:${++seq}`, payload: '{}', at: new Date() });
+      const { event: unknown } = await store.inbox.record({
+        connection: 'acme',
+        kind: 'invoice-close',
+        dedupeKey: `invoice-close:${++seq}`,
+        payload: '{}',
+        at: new Date(),
+      });
       const outcomes = await processEvents(deps(), [good[0]!, unreadable!, unknown.id, good[1]!, good[2]!]);
       expect(statuses(outcomes)).toEqual(['processed', 'quarantined', 'error', 'processed', 'processed']);
       expect((outcomes[2] as { error: Error }).error.message).toMatch(/unknown event kind "invoice-close"/);
@@ -178,7 +195,14 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
               eventId: e.id,
               connection: e.connection,
               movements: [],
-              confirmation: { connection: e.connection, type: 'reception.closed', dedupeKey: `inbound:${e.dedupeKey}`, sourceEventId: e.id, data: {}, at: new Date() },
+              confirmation: {
+                connection: e.connection,
+                type: 'reception.closed',
+                dedupeKey: `inbound:${e.dedupeKey}`,
+                sourceEventId: e.id,
+                data: {},
+                at: new Date(),
+              },
             })),
             new Date(),
           );
@@ -207,7 +231,10 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(statuses(again)).toEqual(Array(6).fill('processed'));
       again.forEach((o, i) => {
         const before = first[i] as { result: { confirmationId: number } };
-        expect(o).toMatchObject({ ok: true, result: { status: 'processed', created: false, confirmationId: before.result.confirmationId } });
+        expect(o).toMatchObject({
+          ok: true,
+          result: { status: 'processed', created: false, confirmationId: before.result.confirmationId },
+        });
       });
       for (const id of ids) {
         expect(await confirmationsOf(id)).toBe(1);

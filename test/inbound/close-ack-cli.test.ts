@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/commands/connections.js';
 import { runMain } from '../support/cli.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
-import { startScriptedErp, type ScriptedErp } from './erp-receiver.js';
+import { type ScriptedErp, startScriptedErp } from './erp-receiver.js';
 import { postWebhook, uniquePayload } from './support.js';
 
 const REFUSAL = 'Purchase order ERP-PO-7 is already closed';
@@ -21,7 +21,13 @@ describe('wms-sync events and a rejected_by_erp event', () => {
   beforeAll(async () => {
     erp = await startScriptedErp();
     erp.behave({ status: 200, body: JSON.stringify({ success: false, message: REFUSAL }) });
-    const conn = testConnection('acme', { webhookPassword: 'cli-password-123', erpApiToken: 'erp-token-for-close-ack-cli', erpWebhookUrl: erp.url, erpWebhookSecret: secret, erpCloseAck: 'sync' });
+    const conn = testConnection('acme', {
+      webhookPassword: 'cli-password-123',
+      erpApiToken: 'erp-token-for-close-ack-cli',
+      erpWebhookUrl: erp.url,
+      erpWebhookSecret: secret,
+      erpCloseAck: 'sync',
+    });
     env = {
       SQLITE_FILE: `${tmp.dir}/wms-sync.db`,
       LOG_LEVEL: 'silent',
@@ -36,9 +42,17 @@ describe('wms-sync events and a rejected_by_erp event', () => {
       ERP_WEBHOOK_SECRET: secret,
       ERP_CLOSE_ACK: 'sync',
     };
-    svc = await startTestService({ label: 'close-ack-cli', connections: [conn], env: { SQLITE_FILE: env.SQLITE_FILE!, QUEUE_POLL_INTERVAL_MS: '50' }, worker: true });
+    svc = await startTestService({
+      label: 'close-ack-cli',
+      connections: [conn],
+      env: { SQLITE_FILE: env.SQLITE_FILE!, QUEUE_POLL_INTERVAL_MS: '50' },
+      worker: true,
+    });
     const payload = uniquePayload('reception-close', 'CLI');
-    expect(await (await postWebhook(svc.app, conn, 'reception-close', payload)).json()).toEqual({ success: false, message: REFUSAL });
+    expect(await (await postWebhook(svc.app, conn, 'reception-close', payload)).json()).toEqual({
+      success: false,
+      message: REFUSAL,
+    });
     id = (await svc.deps.store.inbox.findByKey('acme', `reception-close:${payload.closingDocumentCode as string}`))!.id;
   });
   afterAll(async () => {

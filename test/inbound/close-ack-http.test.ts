@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/commands/connections.js';
-import { askErp, CLOSE_DOCUMENT_RECEIVED, ERP_BODY_LIMIT, type AskErpInput } from '../../src/inbound/close-ack-http.js';
-import { deadUrl, startScriptedErp, type ScriptedErp } from './erp-receiver.js';
+import { type AskErpInput, askErp, CLOSE_DOCUMENT_RECEIVED, ERP_BODY_LIMIT } from '../../src/inbound/close-ack-http.js';
+import { deadUrl, type ScriptedErp, startScriptedErp } from './erp-receiver.js';
 
 // askErp against a real HTTP ERP on port 0: what each answer becomes, and the budget, the stop
 // signal and the transport's failures. The service-level behaviour is in close-ack.suite.ts.
@@ -29,7 +29,13 @@ describe('askErp: one signed POST to the ERP, and what its answer decides', () =
     secrets: [secret],
     messageId: `close_${Math.random().toString(36).slice(2)}`,
     at: new Date(),
-    message: { type: CLOSE_DOCUMENT_RECEIVED, connection: 'main', kind: 'reception-close', eventId: 7, data: { closingDocumentCode: 'REC-1' } },
+    message: {
+      type: CLOSE_DOCUMENT_RECEIVED,
+      connection: 'main',
+      kind: 'reception-close',
+      eventId: 7,
+      data: { closingDocumentCode: 'REC-1' },
+    },
     timeoutMs: 5000,
     ...over,
   });
@@ -48,7 +54,11 @@ describe('askErp: one signed POST to the ERP, and what its answer decides', () =
 
   it('a 2xx {success:false, message} refuses, with the message', async () => {
     erp.behave({ status: 200, body: '{"success":false,"message":"Purchase order closed"}' });
-    expect(await askErp(input())).toMatchObject({ decision: 'rejected', status: 200, message: 'Purchase order closed' });
+    expect(await askErp(input())).toMatchObject({
+      decision: 'rejected',
+      status: 200,
+      message: 'Purchase order closed',
+    });
   });
 
   it(`a body over ${ERP_BODY_LIMIT} bytes is not read to its end and cannot refuse: accepted`, async () => {
@@ -64,7 +74,11 @@ describe('askErp: one signed POST to the ERP, and what its answer decides', () =
 
   it('an ERP that never answers decides nothing once the budget is spent (timeout)', async () => {
     erp.behave('hang');
-    expect(await askErp(input({ timeoutMs: 100 }))).toMatchObject({ decision: 'none', reason: 'timeout', detail: 'no answer within 100 ms' });
+    expect(await askErp(input({ timeoutMs: 100 }))).toMatchObject({
+      decision: 'none',
+      reason: 'timeout',
+      detail: 'no answer within 100 ms',
+    });
   });
 
   it('the budget covers the body: headers sent, body never ended, is a timeout', async () => {
@@ -73,7 +87,11 @@ describe('askErp: one signed POST to the ERP, and what its answer decides', () =
   });
 
   it('nothing listening, or a dropped connection, is unreachable', async () => {
-    expect(await askErp(input({ url: await deadUrl() }))).toMatchObject({ decision: 'none', reason: 'unreachable', detail: 'ECONNREFUSED' });
+    expect(await askErp(input({ url: await deadUrl() }))).toMatchObject({
+      decision: 'none',
+      reason: 'unreachable',
+      detail: 'ECONNREFUSED',
+    });
     erp.behave('drop');
     expect(await askErp(input())).toMatchObject({ decision: 'none', reason: 'unreachable' });
   });
@@ -94,6 +112,9 @@ describe('askErp: one signed POST to the ERP, and what its answer decides', () =
     erp.behave('hang');
     const stopping = new AbortController();
     stopping.abort();
-    expect(await askErp(input({ timeoutMs: 60_000, signal: stopping.signal }))).toMatchObject({ decision: 'none', reason: 'unreachable' });
+    expect(await askErp(input({ timeoutMs: 60_000, signal: stopping.signal }))).toMatchObject({
+      decision: 'none',
+      reason: 'unreachable',
+    });
   });
 });

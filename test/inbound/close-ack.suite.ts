@@ -1,13 +1,13 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newWebhookSecret as generateWebhookSecret } from '../../src/commands/connections.js';
 import { CLOSE_DOCUMENT_RECEIVED } from '../../src/inbound/close-ack.js';
 import { inboundJobs } from '../../src/inbound/jobs.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
-import { newWebhookSecret as generateWebhookSecret } from '../../src/commands/connections.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
-import { deadUrl, startScriptedErp, type ScriptedErp } from './erp-receiver.js';
+import { deadUrl, type ScriptedErp, startScriptedErp } from './erp-receiver.js';
 import { CLOSE_KINDS, postWebhook, uniquePayload } from './support.js';
 
 const ADMIN = 'admin-token-for-close-ack-tests';
@@ -37,15 +37,25 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
     const previous = generateWebhookSecret();
 
     const serviceOf = (conn: ConnectionConfig) => (conn === hang ? short : svc);
-    const eventOf = async (conn: ConnectionConfig, kind: string, code: unknown) => (await serviceOf(conn).deps.store.inbox.findByKey(conn.name, `${kind}:${code as string}`))!;
+    const eventOf = async (conn: ConnectionConfig, kind: string, code: unknown) =>
+      (await serviceOf(conn).deps.store.inbox.findByKey(conn.name, `${kind}:${code as string}`))!;
     const processed = (conn: ConnectionConfig, kind: string, code: unknown) =>
-      until(async () => (await eventOf(conn, kind, code)).status === 'processed', { timeoutMs: 30_000, message: `${code as string} processed` });
-    const admin = (path: string, init: RequestInit = {}) => svc.app.request(path, { ...init, headers: { authorization: `Bearer ${ADMIN}` } });
+      until(async () => (await eventOf(conn, kind, code)).status === 'processed', {
+        timeoutMs: 30_000,
+        message: `${code as string} processed`,
+      });
+    const admin = (path: string, init: RequestInit = {}) =>
+      svc.app.request(path, { ...init, headers: { authorization: `Bearer ${ADMIN}` } });
 
     beforeAll(async () => {
       erp = await startScriptedErp();
       sync = testConnection('sync', { erpWebhookUrl: erp.url, erpWebhookSecret: secret, erpCloseAck: 'sync' });
-      rotating = testConnection('rotating', { erpWebhookUrl: erp.url, erpWebhookSecret: secret, erpWebhookPreviousSecret: previous, erpCloseAck: 'sync' });
+      rotating = testConnection('rotating', {
+        erpWebhookUrl: erp.url,
+        erpWebhookSecret: secret,
+        erpWebhookPreviousSecret: previous,
+        erpCloseAck: 'sync',
+      });
       plain = testConnection('plain', { erpWebhookUrl: erp.url, erpWebhookSecret: secret });
       down = testConnection('down', { erpWebhookUrl: await deadUrl(), erpWebhookSecret: secret, erpCloseAck: 'sync' });
       svc = await startTestService({
@@ -59,7 +69,13 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       hangErp.behave('hang');
       hang = testConnection('hang', { erpWebhookUrl: hangErp.url, erpWebhookSecret: secret, erpCloseAck: 'sync' });
       // The hanging ERP costs each of its tests this long.
-      short = await startTestService({ label: 'close-ack-hang', dialect, connections: [hang], env: { ERP_CLOSE_ACK_TIMEOUT_MS: '300' }, worker: [inboundJobs] });
+      short = await startTestService({
+        label: 'close-ack-hang',
+        dialect,
+        connections: [hang],
+        env: { ERP_CLOSE_ACK_TIMEOUT_MS: '300' },
+        worker: [inboundJobs],
+      });
     });
     afterAll(async () => {
       await svc?.close();
@@ -104,10 +120,20 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
     it('the WMS re-sends a refused document: it is forwarded again, and processed once the ERP accepts', async () => {
       erp.behave({ status: 200, body: JSON.stringify({ success: false, message: 'no such purchase order' }) });
       const payload = uniquePayload('shipping-order-close', 'RESEND');
-      expect(await (await postWebhook(svc.app, sync, 'shipping-order-close', payload)).json()).toEqual({ success: false, message: 'no such purchase order' });
+      expect(await (await postWebhook(svc.app, sync, 'shipping-order-close', payload)).json()).toEqual({
+        success: false,
+        message: 'no such purchase order',
+      });
       erp.behave({ status: 200, body: JSON.stringify({ success: false, message: 'still no such purchase order' }) });
-      expect(await (await postWebhook(svc.app, sync, 'shipping-order-close', payload)).json()).toEqual({ success: false, message: 'still no such purchase order' });
-      expect(await eventOf(sync, 'shipping-order-close', payload.closingDocumentCode)).toMatchObject({ status: 'rejected_by_erp', error: 'still no such purchase order', duplicates: 1 });
+      expect(await (await postWebhook(svc.app, sync, 'shipping-order-close', payload)).json()).toEqual({
+        success: false,
+        message: 'still no such purchase order',
+      });
+      expect(await eventOf(sync, 'shipping-order-close', payload.closingDocumentCode)).toMatchObject({
+        status: 'rejected_by_erp',
+        error: 'still no such purchase order',
+        duplicates: 1,
+      });
 
       erp.behave({ status: 200, body: '{"success":true}' });
       const before = erp.received.length;
@@ -143,9 +169,18 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
 
     const undecided: [string, () => Promise<ConnectionConfig>][] = [
       ['an empty 204', async () => (erp.behave({ status: 204 }), sync)],
-      ['a 2xx that is not JSON', async () => (erp.behave({ status: 200, body: '<html>ok</html>', contentType: 'text/html' }), sync)],
-      ['HTTP 500', async () => (erp.behave({ status: 500, body: '{"success":false,"message":"database down"}' }), sync)],
-      ['a 422 with success:false (not a 2xx: a failure, not a refusal)', async () => (erp.behave({ status: 422, body: '{"success":false,"message":"nope"}' }), sync)],
+      [
+        'a 2xx that is not JSON',
+        async () => (erp.behave({ status: 200, body: '<html>ok</html>', contentType: 'text/html' }), sync),
+      ],
+      [
+        'HTTP 500',
+        async () => (erp.behave({ status: 500, body: '{"success":false,"message":"database down"}' }), sync),
+      ],
+      [
+        'a 422 with success:false (not a 2xx: a failure, not a refusal)',
+        async () => (erp.behave({ status: 422, body: '{"success":false,"message":"nope"}' }), sync),
+      ],
       ['a dropped connection', async () => (erp.behave('drop'), sync)],
       ['an ERP that is down (nothing listens)', async () => down],
       ['an ERP that never answers (past the budget)', async () => hang],
@@ -167,8 +202,13 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       const asked = erp.nextRequest();
       expect((await postWebhook(svc.app, rotating, 'client-return-close', payload)).status).toBe(200);
       const req = await asked;
-      const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
-      for (const s of [secret, previous]) expect(new Webhook(s).verify(req.body, headers)).toMatchObject({ type: CLOSE_DOCUMENT_RECEIVED });
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      };
+      for (const s of [secret, previous])
+        expect(new Webhook(s).verify(req.body, headers)).toMatchObject({ type: CLOSE_DOCUMENT_RECEIVED });
       expect(() => new Webhook(generateWebhookSecret()).verify(req.body, headers)).toThrow();
       expect(() => new Webhook(secret).verify(req.body.replace('SIG', 'SIH'), headers)).toThrow();
       // Security: neither the WMS's Basic credentials nor our webhook secrets travel to the ERP.
@@ -185,7 +225,9 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       process.on('warning', onWarning);
       try {
         const answers = await Promise.all(
-          Array.from({ length: 20 }, () => postWebhook(short.app, hang, 'reception-close', uniquePayload('reception-close', 'MANY'))),
+          Array.from({ length: 20 }, () =>
+            postWebhook(short.app, hang, 'reception-close', uniquePayload('reception-close', 'MANY')),
+          ),
         );
         expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
         // Node emits its warning on a later tick.
@@ -214,7 +256,10 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('a close document that processing cannot read is quarantined as usual, not forwarded', async () => {
       const before = erp.received.length;
-      const payload: Record<string, unknown> = { ...uniquePayload('reception-close', 'Q'), lines: [{ externalCode: 'OIL', quantity: 'many' }] };
+      const payload: Record<string, unknown> = {
+        ...uniquePayload('reception-close', 'Q'),
+        lines: [{ externalCode: 'OIL', quantity: 'many' }],
+      };
       expect(await (await postWebhook(svc.app, sync, 'reception-close', payload)).json()).toEqual({ success: true });
       expect(erp.received.length).toBe(before);
       expect((await eventOf(sync, 'reception-close', payload.closingDocumentCode)).status).toBe('quarantined');

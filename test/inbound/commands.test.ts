@@ -2,20 +2,23 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindOfFile } from '../../src/commands/replay.js';
-import { listen, type Listening } from '../../src/lib/listen.js';
+import { type Listening, listen } from '../../src/lib/listen.js';
 import { runMain } from '../support/cli.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
 import { WEBHOOK_KINDS } from './support.js';
 
 const fixtures = WEBHOOK_KINDS.map((k) => fileURLToPath(new URL(`../../fixtures/webhooks/${k}.json`, import.meta.url)));
 
-
 describe('wms-sync replay and wms-sync events, against a running service', () => {
   const tmp = tempDir('wh-commands');
   const sqliteFile = `${tmp.dir}/wms-sync.db`;
-  const acme = testConnection('acme', { webhookUsername: 'wms-acme', webhookPassword: 'replay-password-1', erpApiToken: 'erp-token-for-replay-tests' });
+  const acme = testConnection('acme', {
+    webhookUsername: 'wms-acme',
+    webhookPassword: 'replay-password-1',
+    erpApiToken: 'erp-token-for-replay-tests',
+  });
   const env = {
     SQLITE_FILE: sqliteFile,
     LOG_LEVEL: 'silent',
@@ -34,7 +37,12 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
   const processedCount = async () => (await svc.deps.store.inbox.countByStatus()).processed;
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'wh-commands', connections: [acme], env: { SQLITE_FILE: sqliteFile, QUEUE_POLL_INTERVAL_MS: '50' }, worker: true });
+    svc = await startTestService({
+      label: 'wh-commands',
+      connections: [acme],
+      env: { SQLITE_FILE: sqliteFile, QUEUE_POLL_INTERVAL_MS: '50' },
+      worker: true,
+    });
     http = await listen(svc.app.fetch, { port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -48,8 +56,16 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     expect(code).toBe(0);
     for (const k of WEBHOOK_KINDS) expect(out).toContain(`${k}.json → ${k}: 200 {"success":true}`);
     await until(async () => (await processedCount()) === 5);
-    const feed = (await (await svc.app.request('/erp/v1/events', { headers: { authorization: `Bearer ${acme.erpApiToken}` } })).json()) as { events: { type: string }[] };
-    expect(feed.events.map((e) => e.type).sort()).toEqual(['client_return.closed', 'reception.closed', 'shipment.closed', 'stock.adjusted', 'supplier_return.closed']);
+    const feed = (await (
+      await svc.app.request('/erp/v1/events', { headers: { authorization: `Bearer ${acme.erpApiToken}` } })
+    ).json()) as { events: { type: string }[] };
+    expect(feed.events.map((e) => e.type).sort()).toEqual([
+      'client_return.closed',
+      'reception.closed',
+      'shipment.closed',
+      'stock.adjusted',
+      'supplier_return.closed',
+    ]);
   });
 
   it('replaying the same files again is acknowledged as duplicates and processes nothing more', async () => {
@@ -72,7 +88,9 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     writeFileSync(other, '{}');
     expect((await run('replay', other, '--to', http.url)).err).toMatch(/cannot tell the webhook kind/);
     expect((await run('replay', fixtures[0]!)).code).toBe(2);
-    expect((await run('replay', fixtures[0]!, '--to', http.url, '--connection', 'nobody')).err).toMatch(/no connection named "nobody"/);
+    expect((await run('replay', fixtures[0]!, '--to', http.url, '--connection', 'nobody')).err).toMatch(
+      /no connection named "nobody"/,
+    );
     expect((await run('replay', fixtures[0]!, '--to', http.url, '--kind', 'invoice')).code).toBe(2);
     expect(kindOfFile('/x/supplier-return-close-lots.json')).toBe('supplier-return-close');
   });
@@ -88,7 +106,10 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     expect(table.code).toBe(0);
     expect(table.out.split('\n').filter(Boolean)).toHaveLength(4);
     const rejected = await run('events', 'list', '--status', 'rejected', '--json');
-    const rows = rejected.out.trim().split('\n').map((l) => JSON.parse(l) as { status: string; payload: string });
+    const rows = rejected.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; payload: string });
     expect(rows.length).toBeGreaterThanOrEqual(1);
     expect(rows.every((r) => r.status === 'rejected')).toBe(true);
     expect((await run('events', 'list', '--status', 'lost')).code).toBe(2);
@@ -106,11 +127,24 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
   it('events retry and replay --event run a stored event’s processing again, without a second confirmation', async () => {
     const event = (await svc.deps.store.inbox.findByKey('acme', 'reception-close:REC-2026-004512'))!;
     const retried = await run('events', 'retry', String(event.id));
-    expect(retried).toMatchObject({ code: 0, out: expect.stringContaining(`event ${event.id}: queued for processing again`) });
-    await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 2 && (await svc.deps.store.inbox.get(event.id))?.status === 'processed');
+    expect(retried).toMatchObject({
+      code: 0,
+      out: expect.stringContaining(`event ${event.id}: queued for processing again`),
+    });
+    await until(
+      async () =>
+        (await svc.deps.store.inbox.get(event.id))?.attempts === 2 &&
+        (await svc.deps.store.inbox.get(event.id))?.status === 'processed',
+    );
     expect((await run('replay', '--event', String(event.id))).code).toBe(0);
-    await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 3 && (await svc.deps.store.inbox.get(event.id))?.status === 'processed');
-    expect((await svc.deps.store.confirmations.listAfter('acme', 0, 100)).filter((c) => c.sourceEventId === event.id)).toHaveLength(1);
+    await until(
+      async () =>
+        (await svc.deps.store.inbox.get(event.id))?.attempts === 3 &&
+        (await svc.deps.store.inbox.get(event.id))?.status === 'processed',
+    );
+    expect(
+      (await svc.deps.store.confirmations.listAfter('acme', 0, 100)).filter((c) => c.sourceEventId === event.id),
+    ).toHaveLength(1);
   });
 
   it('events retry refuses rejected and unknown events (exit 1) and bad ids (exit 2)', async () => {
@@ -127,7 +161,10 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     const quarantine = async (body: Record<string, unknown>) => {
       const res = await fetch(`${http.url}/webhooks/acme/stock-regularization`, {
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from('wms-acme:replay-password-1').toString('base64')}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Basic ${Buffer.from('wms-acme:replay-password-1').toString('base64')}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(body),
       });
       expect(res.status).toBe(200);
@@ -137,7 +174,12 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     };
 
     it('events list --status quarantined shows the reason; events edit --set with typed values repairs it; show prints both payloads and who changed what', async () => {
-      const event = await quarantine({ productExternalCode: 'CLI-OIL', quantity: 'twelve', movementTime: '2026-11-22T16:41:07+01:00', lotCode: 'L1' });
+      const event = await quarantine({
+        productExternalCode: 'CLI-OIL',
+        quantity: 'twelve',
+        movementTime: '2026-11-22T16:41:07+01:00',
+        lotCode: 'L1',
+      });
       const listed = await run('events', 'list', '--status', 'quarantined');
       expect(listed.out).toContain(String(event.id));
       expect(listed.out).toContain('quantity: expected a number, got "twelve"');
@@ -147,7 +189,19 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
       const dry = await run('events', 'edit', String(event.id), '--set', 'quantity=-12', '--dry-run');
       expect(dry).toMatchObject({ code: 0, out: expect.stringContaining('dry run') });
       expect((await svc.deps.store.inbox.get(event.id))!.correction).toBeNull();
-      const edited = await run('events', 'edit', String(event.id), '--set', 'quantity=-12', '--set', 'lotCode=null', '--set', 'warehouse="07"', '--actor', 'ana');
+      const edited = await run(
+        'events',
+        'edit',
+        String(event.id),
+        '--set',
+        'quantity=-12',
+        '--set',
+        'lotCode=null',
+        '--set',
+        'warehouse="07"',
+        '--actor',
+        'ana',
+      );
       expect(edited.code, edited.err).toBe(0);
       expect(edited.out).toContain('quantity: "twelve" → -12');
       expect(edited.out).toContain('lotCode: "L1" → null');
@@ -166,18 +220,31 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     it('events edit --file and $EDITOR; a processed event cannot be edited; bad ids and paths are usage errors', async () => {
       const byFile = await quarantine({ productExternalCode: 'CLI-SALT', movementTime: '2026-11-22T16:41:07Z' });
       const file = `${tmp.dir}/corrected.json`;
-      writeFileSync(file, JSON.stringify({ productExternalCode: 'CLI-SALT', quantity: 5, movementTime: '2026-11-22T16:41:07Z' }));
+      writeFileSync(
+        file,
+        JSON.stringify({ productExternalCode: 'CLI-SALT', quantity: 5, movementTime: '2026-11-22T16:41:07Z' }),
+      );
       expect((await run('events', 'edit', String(byFile.id), '--file', file)).code).toBe(0);
       await until(async () => (await svc.deps.store.inbox.get(byFile.id))?.status === 'processed');
-      expect((await run('events', 'edit', String(byFile.id), '--set', 'quantity=6')).err).toMatch(/is processed: only quarantined and failed/);
+      expect((await run('events', 'edit', String(byFile.id), '--set', 'quantity=6')).err).toMatch(
+        /is processed: only quarantined and failed/,
+      );
 
       const byEditor = await quarantine({ productExternalCode: 'CLI-RICE', quantity: 2 });
       const script = `${tmp.dir}/editor.mjs`;
-      writeFileSync(script, "import { readFileSync, writeFileSync } from 'node:fs'; const f = process.argv[2]; const p = JSON.parse(readFileSync(f, 'utf8')); p.movementTime = '2026-11-22T10:00+01'; writeFileSync(f, JSON.stringify(p));");
-      const edited = await runMain(['events', 'edit', String(byEditor.id)], { ...env, EDITOR: `${process.execPath} ${script}` });
+      writeFileSync(
+        script,
+        "import { readFileSync, writeFileSync } from 'node:fs'; const f = process.argv[2]; const p = JSON.parse(readFileSync(f, 'utf8')); p.movementTime = '2026-11-22T10:00+01'; writeFileSync(f, JSON.stringify(p));",
+      );
+      const edited = await runMain(['events', 'edit', String(byEditor.id)], {
+        ...env,
+        EDITOR: `${process.execPath} ${script}`,
+      });
       expect(edited.code, edited.err).toBe(0);
       await until(async () => (await svc.deps.store.inbox.get(byEditor.id))?.status === 'processed');
-      expect((await svc.deps.store.confirmations.bySourceEvent(byEditor.id))[0]!.data.movementTime).toBe('2026-11-22T09:00:00.000Z');
+      expect((await svc.deps.store.confirmations.bySourceEvent(byEditor.id))[0]!.data.movementTime).toBe(
+        '2026-11-22T09:00:00.000Z',
+      );
 
       expect((await run('events', 'edit', 'abc', '--set', 'a=1')).code).toBe(2);
       expect((await run('events', 'edit', String(byEditor.id), '--set', 'lines[x]=1')).code).toBe(2);

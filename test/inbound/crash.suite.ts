@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/lib/config.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
+import { loadConfig } from '../../src/lib/config.js';
 import { openQueue, type Queue } from '../../src/queue/index.js';
-import { openStore, type AnyStore } from '../../src/store/index.js';
-import { basicAuth } from '../support/service.js';
+import { type AnyStore, openStore } from '../../src/store/index.js';
 import { createTestSchema } from '../support/pg.js';
+import { basicAuth } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
-import { spawnService, type ChildService } from './child-service.js';
+import { type ChildService, spawnService } from './child-service.js';
 import { fixture } from './support.js';
 
 const CONNECTION = {
@@ -33,7 +33,9 @@ const RECOVERY_DEADLINE_MS = 30_000;
  * may or may not be stored.
  */
 export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<string, string> = {}): void {
-  const shape = Object.entries(settings).map(([k, v]) => `, ${k}=${v}`).join('');
+  const shape = Object.entries(settings)
+    .map(([k, v]) => `, ${k}=${v}`)
+    .join('');
   describe(`crash: SIGKILL while receiving and processing, default settings (${dialect}${shape})`, () => {
     const env: Record<string, string> = { ...CONNECTION, ...settings };
     const cleanups: (() => Promise<void> | void)[] = [];
@@ -65,7 +67,11 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       let n = 0;
       const post = async (url: string, code: string, kind: (typeof KINDS)[number]) => {
         const body = JSON.stringify({ ...fixture(kind), closingDocumentCode: code });
-        const res = await fetch(`${url}/webhooks/acme/${kind}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body });
+        const res = await fetch(`${url}/webhooks/acme/${kind}`, {
+          method: 'POST',
+          headers: { authorization: AUTH, 'content-type': 'application/json' },
+          body,
+        });
         await res.arrayBuffer();
         return res.status;
       };
@@ -97,7 +103,11 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
         const target = acked.size + 200;
         const clients = Array.from({ length: 48 }, () => client(child!.url, () => stop));
         await until(() => acked.size >= target, { timeoutMs: 30_000, message: '200 acknowledged deliveries' });
-        await until(async () => (await queue.counts(INBOUND_QUEUE)).active > 0, { timeoutMs: 15_000, everyMs: 2, message: 'jobs being processed' });
+        await until(async () => (await queue.counts(INBOUND_QUEUE)).active > 0, {
+          timeoutMs: 15_000,
+          everyMs: 2,
+          message: 'jobs being processed',
+        });
         await child.kill();
         stop = true;
         await Promise.all(clients);
@@ -116,7 +126,9 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       });
       const recoveryMs = Date.now() - restartedAt;
       // …and the events answered 2xx before the kill are all there, processed.
-      const processed = new Set((await store.inbox.list({ connection: 'acme', status: 'processed', limit: 1_000_000 })).map((e) => e.dedupeKey));
+      const processed = new Set(
+        (await store.inbox.list({ connection: 'acme', status: 'processed', limit: 1_000_000 })).map((e) => e.dedupeKey),
+      );
       expect([...ackedBeforeKill].filter(([code, kind]) => !processed.has(`${kind}:${code}`))).toEqual([]);
       console.info(
         `[crash ${dialect}] ${ackedBeforeKill.size} acknowledged, ${heldByTheDead} jobs held by the killed process; ` +
@@ -131,7 +143,8 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       const confirmations = await store.confirmations.listAfter('acme', 0, 100_000);
       const movements = await store.ledger.list('acme', { limit: 1_000_000 });
       const perCode = new Map<string, number>();
-      for (const c of confirmations) perCode.set(c.data.closingDocumentCode as string, (perCode.get(c.data.closingDocumentCode as string) ?? 0) + 1);
+      for (const c of confirmations)
+        perCode.set(c.data.closingDocumentCode as string, (perCode.get(c.data.closingDocumentCode as string) ?? 0) + 1);
       // Exactly once for every event, acknowledged or not.
       expect([...perCode.values()].every((count) => count === 1)).toBe(true);
       for (const [code, kind] of ackedBeforeKill) {
@@ -139,7 +152,9 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
         expect(perCode.get(code), code).toBe(1);
         expect(movements.filter((m) => m.sourceEventId === event.id)).toHaveLength(LINES[kind]);
       }
-      const feed = await fetch(`${child.url}/erp/v1/events?limit=1000`, { headers: { authorization: `Bearer ${CONNECTION.ERP_API_TOKEN}` } });
+      const feed = await fetch(`${child.url}/erp/v1/events?limit=1000`, {
+        headers: { authorization: `Bearer ${CONNECTION.ERP_API_TOKEN}` },
+      });
       expect(((await feed.json()) as { events: unknown[] }).events.length).toBe(Math.min(1000, confirmations.length));
       await child.stop();
       child = undefined;

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { receptionDifferences, type QuantityLine } from '../../src/inbound/differences.js';
+import { type QuantityLine, receptionDifferences } from '../../src/inbound/differences.js';
 
-const line = (productExternalCode: string, quantity: number, lotCode: string | null = null): QuantityLine => ({ productExternalCode, quantity, lotCode });
+const line = (productExternalCode: string, quantity: number, lotCode: string | null = null): QuantityLine => ({
+  productExternalCode,
+  quantity,
+  lotCode,
+});
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 describe('reception differences against the ordered lines', () => {
@@ -37,7 +41,10 @@ describe('reception differences against the ordered lines', () => {
   });
 
   it('products the document did not order are unknown products, per lot; an empty lot is no lot', () => {
-    const result = receptionDifferences([line('A', 1)], [line('A', 1), line('Z', 2, 'L1'), line('Z', 1, ''), line('Y', 0)]);
+    const result = receptionDifferences(
+      [line('A', 1)],
+      [line('A', 1), line('Z', 2, 'L1'), line('Z', 1, ''), line('Y', 0)],
+    );
     expect(result).toEqual({
       hasDifferences: true,
       lines: [],
@@ -87,9 +94,14 @@ describe('reception differences against the ordered lines', () => {
 
   it('property: receiving exactly the ordered lines, in any order, shows no difference', () => {
     fc.assert(
-      fc.property(lines.chain((o) => fc.tuple(fc.constant(o), fc.shuffledSubarray(o, { minLength: o.length, maxLength: o.length }))), ([ordered, received]) => {
-        expect(receptionDifferences(ordered, received).hasDifferences).toBe(false);
-      }),
+      fc.property(
+        lines.chain((o) =>
+          fc.tuple(fc.constant(o), fc.shuffledSubarray(o, { minLength: o.length, maxLength: o.length })),
+        ),
+        ([ordered, received]) => {
+          expect(receptionDifferences(ordered, received).hasDifferences).toBe(false);
+        },
+      ),
     );
   });
 });

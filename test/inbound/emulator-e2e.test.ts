@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DemoHarness } from '../../src/demo/harness.js';
-import { startDemoStack, type DemoStack } from '../../src/demo/stack.js';
+import { type DemoStack, startDemoStack } from '../../src/demo/stack.js';
 import { clientReturn, expedition, purchaseOrder, regularizations, scenarioCodes } from '../../src/demo/steps.js';
 import { DEMO_TENANT } from '../../src/emulator/index.js';
 import { loadConfig } from '../../src/lib/config.js';
@@ -22,10 +22,21 @@ describe('webhooks from the emulator become confirmations and ledger movements',
   let feedStart = 0;
 
   beforeAll(async () => {
-    const config = loadConfig({ DATA_DIR: tmp.dir, PORT: '0', EMULATOR_PORT: '0', LOG_LEVEL: 'silent', QUEUE_POLL_INTERVAL_MS: '200' });
+    const config = loadConfig({
+      DATA_DIR: tmp.dir,
+      PORT: '0',
+      EMULATOR_PORT: '0',
+      LOG_LEVEL: 'silent',
+      QUEUE_POLL_INTERVAL_MS: '200',
+    });
     stack = await startDemoStack(config, { logger: silentLogger(), emulatorInMemory: true });
     harness = new DemoHarness(
-      { serviceUrl: stack.serviceUrl, emulatorUrl: stack.emulator.url, tenant: DEMO_TENANT, erpToken: stack.secrets.erpApiToken },
+      {
+        serviceUrl: stack.serviceUrl,
+        emulatorUrl: stack.emulator.url,
+        tenant: DEMO_TENANT,
+        erpToken: stack.secrets.erpApiToken,
+      },
       (l) => lines.push(l),
       20_000,
     );
@@ -48,7 +59,9 @@ describe('webhooks from the emulator become confirmations and ledger movements',
   });
 
   it('the ERP feed holds one confirmation per webhook that arrived, with its figures', async () => {
-    expectScenarioFeed(await readFeed(stack.serviceUrl, stack.secrets.erpApiToken, feedStart), codes, { reconciled: false });
+    expectScenarioFeed(await readFeed(stack.serviceUrl, stack.secrets.erpApiToken, feedStart), codes, {
+      reconciled: false,
+    });
   });
 
   it('the ledger holds every movement that arrived, and not the lost one', async () => {

@@ -10,7 +10,10 @@ export interface ErpRequest {
  * What the scripted ERP does with a request: answer, hold it until the test ends, or drop the
  * socket. `endless`: send the status, headers and body, then never end the body.
  */
-export type ErpBehaviour = { status: number; body?: string; contentType?: string; headers?: Record<string, string>; endless?: boolean } | 'hang' | 'drop';
+export type ErpBehaviour =
+  | { status: number; body?: string; contentType?: string; headers?: Record<string, string>; endless?: boolean }
+  | 'hang'
+  | 'drop';
 
 export interface ScriptedErp {
   url: string;

@@ -11,7 +11,13 @@ import { tempDir } from '../support/tmp.js';
 const config = loadConfig({ LOG_LEVEL: 'silent' });
 const at = new Date('2026-11-20T10:00:00Z');
 let seq = 0;
-const item = (tag = 'ok'): NewInboundEvent => ({ connection: 'acme', kind: 'reception-close', dedupeKey: `reception-close:${tag}-${++seq}`, payload: `{"n":${seq}}`, at });
+const item = (tag = 'ok'): NewInboundEvent => ({
+  connection: 'acme',
+  kind: 'reception-close',
+  dedupeKey: `reception-close:${tag}-${++seq}`,
+  payload: `{"n":${seq}}`,
+  at,
+});
 /** An item the database refuses (NOT NULL constraint): a real failure inside a real transaction. */
 const poison = (): NewInboundEvent => ({ ...item('poison'), connection: null as unknown as string });
 
@@ -20,7 +26,11 @@ function deferred() {
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 }
-const settle = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 
 describe('group commit over a real SQLite store', () => {
   const tmp = tempDir('group-commit');
@@ -42,7 +52,11 @@ describe('group commit over a real SQLite store', () => {
 
   it('writes requests that arrive together in one transaction, and every acknowledged one survives a reopen of the file', async () => {
     const sizes: number[] = [];
-    const writer = groupCommit({ commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items), maxBatch: 64, onBatch: (b) => sizes.push(b.size) });
+    const writer = groupCommit({
+      commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items),
+      maxBatch: 64,
+      onBatch: (b) => sizes.push(b.size),
+    });
     const items = Array.from({ length: 300 }, () => item());
     // Arrivals spread over several turns of the event loop, like requests on many sockets.
     const answers: Promise<unknown>[] = [];
@@ -76,7 +90,11 @@ describe('group commit over a real SQLite store', () => {
 
   it('a failing batch fails only its own bad request: its neighbours are committed alone, later batches are untouched', async () => {
     const batches: { size: number; ok: boolean }[] = [];
-    const writer = groupCommit({ commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items), maxBatch: 100, onBatch: (b) => batches.push(b) });
+    const writer = groupCommit({
+      commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items),
+      maxBatch: 100,
+      onBatch: (b) => batches.push(b),
+    });
     const first = [item(), item(), poison(), item(), item()];
     const results = await Promise.all(first.map((it) => settle(writer.submit(it))));
     expect(results.map((r) => r.ok)).toEqual([true, true, false, true, true]);
@@ -95,7 +113,11 @@ describe('group commit over a real SQLite store', () => {
         fc.integer({ min: 1, max: 8 }),
         async (turns, maxBatch) => {
           const sizes: number[] = [];
-          const writer = groupCommit({ commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items), maxBatch, onBatch: (b) => sizes.push(b.size) });
+          const writer = groupCommit({
+            commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items),
+            maxBatch,
+            onBatch: (b) => sizes.push(b.size),
+          });
           const sent: { it: NewInboundEvent; bad: boolean; answer: Promise<{ ok: boolean }> }[] = [];
           for (const turn of turns) {
             for (const bad of turn) {
@@ -170,7 +192,10 @@ describe('group commit scheduling', () => {
 
   it('with maxBatch 1 every request has its own transaction', async () => {
     const sizes: number[] = [];
-    const writer = groupCommit<number, number>({ commit: async (items) => (sizes.push(items.length), [...items]), maxBatch: 1 });
+    const writer = groupCommit<number, number>({
+      commit: async (items) => (sizes.push(items.length), [...items]),
+      maxBatch: 1,
+    });
     await Promise.all([1, 2, 3].map((n) => writer.submit(n)));
     expect(sizes).toEqual([1, 1, 1]);
   });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRegistration } from '../../src/deps.js';
 import { inboundJobs } from '../../src/inbound/jobs.js';
 import { inboundMetrics } from '../../src/inbound/metrics.js';
 import { processEvent } from '../../src/inbound/process-event.js';
 import { INBOUND_QUEUE, type ProcessJobData } from '../../src/inbound/queue.js';
-import type { JobRegistration } from '../../src/deps.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { postWebhook, uniquePayload } from './support.js';
 
@@ -19,7 +19,8 @@ function dyingWorker(when: 'before commit' | 'after commit', died: Promise<void>
     register: async (deps) => {
       await deps.queue.work<ProcessJobData>(INBOUND_QUEUE, { batchSize: 1 }, async (job) => {
         if (when === 'after commit') {
-          for (const id of job.data.eventIds) await processEvent({ store: deps.store, clock: deps.clock, metrics: inboundMetrics(deps.metrics) }, id);
+          for (const id of job.data.eventIds)
+            await processEvent({ store: deps.store, clock: deps.clock, metrics: inboundMetrics(deps.metrics) }, id);
         }
         await died;
       });
@@ -58,7 +59,9 @@ function lastAttemptCase(dialect: 'sqlite' | 'postgres'): void {
       const payload = uniquePayload('reception-close');
       expect((await postWebhook(svc.app, acme, 'reception-close', payload)).status).toBe(200);
       const key = `reception-close:${payload.closingDocumentCode as string}`;
-      await until(async () => (await svc.deps.queue.counts(INBOUND_QUEUE)).active === 1, { message: 'the dying worker holds the job' });
+      await until(async () => (await svc.deps.queue.counts(INBOUND_QUEUE)).active === 1, {
+        message: 'the dying worker holds the job',
+      });
       // A healthy process joins (its worker and its listener of dead jobs).
       await inboundJobs.register(svc.deps);
       const failed = await until(
@@ -102,19 +105,28 @@ function leaseCase(dialect: 'sqlite' | 'postgres', when: 'before commit' | 'afte
       // The dying worker holds the job (and, after commit, has written its effects).
       const first = await until(async () => {
         const e = await svc.deps.store.inbox.findByKey('acme', key);
-        return e?.status === (when === 'after commit' ? 'processed' : 'received') && (await svc.deps.queue.counts(INBOUND_QUEUE)).active === 1 ? e : undefined;
+        return e?.status === (when === 'after commit' ? 'processed' : 'received') &&
+          (await svc.deps.queue.counts(INBOUND_QUEUE)).active === 1
+          ? e
+          : undefined;
       });
-      const confirmations = async () => (await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).filter((c) => c.sourceEventId === first.id);
+      const confirmations = async () =>
+        (await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).filter((c) => c.sourceEventId === first.id);
       expect(await confirmations()).toHaveLength(when === 'after commit' ? 1 : 0);
 
       // A healthy worker joins; once the lease runs out the job runs again, on it.
       await inboundJobs.register(svc.deps);
-      await until(async () => {
-        const counts = await svc.deps.queue.counts(INBOUND_QUEUE);
-        return counts.completed === 1 && counts.active === 0;
-      }, { timeoutMs: 15_000, message: 'expired job completed by the healthy worker' });
+      await until(
+        async () => {
+          const counts = await svc.deps.queue.counts(INBOUND_QUEUE);
+          return counts.completed === 1 && counts.active === 0;
+        },
+        { timeoutMs: 15_000, message: 'expired job completed by the healthy worker' },
+      );
       expect(await confirmations()).toHaveLength(1);
-      expect((await svc.deps.store.ledger.list('acme', { limit: 100 })).filter((m) => m.sourceEventId === first.id)).toHaveLength(4);
+      expect(
+        (await svc.deps.store.ledger.list('acme', { limit: 100 })).filter((m) => m.sourceEventId === first.id),
+      ).toHaveLength(4);
       expect(await svc.deps.store.inbox.get(first.id)).toMatchObject({ status: 'processed', duplicates: 0 });
     });
   });

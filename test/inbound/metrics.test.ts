@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { basicAuth, startTestService, testConnection, type TestService } from '../support/service.js';
+import { basicAuth, startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { postWebhook, uniquePayload } from './support.js';
 
@@ -20,7 +20,12 @@ describe('receiver and processing metrics at /metrics', () => {
   const metrics = async () => (await svc.app.request('/metrics')).text();
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'wh-metrics', connections: [acme], env: { QUEUE_POLL_INTERVAL_MS: '50' }, worker: true });
+    svc = await startTestService({
+      label: 'wh-metrics',
+      connections: [acme],
+      env: { QUEUE_POLL_INTERVAL_MS: '50' },
+      worker: true,
+    });
   });
   afterAll(async () => {
     await svc.close();
@@ -34,24 +39,44 @@ describe('receiver and processing metrics at /metrics', () => {
     await postWebhook(svc.app, acme, 'stock-regularization', { quantity: 1 });
     await postWebhook(svc.app, acme, 'reception-close', { documentExternalCode: 'NO-CODE' });
     await postWebhook(svc.app, acme, 'stock-regularization', '{', { contentType: 'text/plain' });
-    await postWebhook(svc.app, acme, 'stock-regularization', uniquePayload('stock-regularization'), { auth: basicAuth('wms-acme', 'nope') });
-    await until(async () => sample(await metrics(), 'wms_sync_inbound_processed_total', { kind: 'reception-close' }) === 1);
+    await postWebhook(svc.app, acme, 'stock-regularization', uniquePayload('stock-regularization'), {
+      auth: basicAuth('wms-acme', 'nope'),
+    });
+    await until(
+      async () => sample(await metrics(), 'wms_sync_inbound_processed_total', { kind: 'reception-close' }) === 1,
+    );
 
     const text = await metrics();
     const c = { connection: 'acme' };
     expect(sample(text, 'wms_sync_webhooks_received_total', { ...c, kind: 'reception-close' })).toBe(1);
     expect(sample(text, 'wms_sync_webhooks_duplicates_total', { ...c, kind: 'reception-close' })).toBe(2);
-    expect(sample(text, 'wms_sync_webhooks_rejected_total', { ...c, kind: 'reception-close', reason: 'invalid_payload' })).toBe(1);
+    expect(
+      sample(text, 'wms_sync_webhooks_rejected_total', { ...c, kind: 'reception-close', reason: 'invalid_payload' }),
+    ).toBe(1);
     // A stock regularization without a product is acknowledged and quarantined, never refused.
     expect(sample(text, 'wms_sync_webhooks_received_total', { ...c, kind: 'stock-regularization' })).toBe(1);
     expect(sample(text, 'wms_sync_inbound_quarantined', { ...c, kind: 'stock-regularization' })).toBe(1);
     expect(sample(text, 'wms_sync_inbound_quarantined', { ...c, kind: 'reception-close' })).toBe(0);
-    expect(sample(text, 'wms_sync_webhooks_rejected_total', { ...c, kind: 'stock-regularization', reason: 'unsupported_media_type' })).toBe(1);
+    expect(
+      sample(text, 'wms_sync_webhooks_rejected_total', {
+        ...c,
+        kind: 'stock-regularization',
+        reason: 'unsupported_media_type',
+      }),
+    ).toBe(1);
     expect(sample(text, 'wms_sync_webhooks_auth_failures_total', c)).toBe(1);
-    expect(sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'reception-close', outcome: 'accepted' })).toBe(1);
-    expect(sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'reception-close', outcome: 'duplicate' })).toBe(2);
-    expect(sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'stock-regularization', outcome: 'rejected' })).toBe(1);
-    expect(sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'stock-regularization', outcome: 'accepted' })).toBe(1);
+    expect(sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'reception-close', outcome: 'accepted' })).toBe(
+      1,
+    );
+    expect(sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'reception-close', outcome: 'duplicate' })).toBe(
+      2,
+    );
+    expect(
+      sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'stock-regularization', outcome: 'rejected' }),
+    ).toBe(1);
+    expect(
+      sample(text, 'wms_sync_webhook_ack_seconds_count', { kind: 'stock-regularization', outcome: 'accepted' }),
+    ).toBe(1);
     expect(sample(text, 'wms_sync_webhook_commit_batch_size_count')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'wms_sync_inbound_processing_lag_seconds_count', { kind: 'reception-close' })).toBe(1);
     expect(sample(text, 'wms_sync_inbound_events', { status: 'processed' })).toBe(1);

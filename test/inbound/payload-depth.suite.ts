@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectedKeyOf } from '../../src/inbound/dedupe.js';
 import { MAX_PAYLOAD_DEPTH } from '../../src/lib/nul.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js';
 
 /** `{"x":{"x":…leaf}}` with `levels` objects, as JSON text (built as text: no recursion anywhere). */
@@ -40,13 +40,22 @@ export function payloadDepthSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(answer).toMatchObject({ success: false, error: 'validation_failed' });
         expect(answer.message).toContain(`more than ${MAX_PAYLOAD_DEPTH} levels`);
         expect(answer.message.length).toBeLessThan(200);
-        expect(await svc.deps.store.inbox.findByKey('acme', rejectedKeyOf(kind, body))).toMatchObject({ status: 'rejected', payload: body, error: answer.message });
+        expect(await svc.deps.store.inbox.findByKey('acme', rejectedKeyOf(kind, body))).toMatchObject({
+          status: 'rejected',
+          payload: body,
+          error: answer.message,
+        });
       });
     }
 
     it(`a payload exactly ${MAX_PAYLOAD_DEPTH} levels deep is accepted`, async () => {
       // the body is one level, so the extra member may nest one level less
-      const res = await postWebhook(svc.app, acme, 'reception-close', withDeepMember('reception-close', MAX_PAYLOAD_DEPTH - 1));
+      const res = await postWebhook(
+        svc.app,
+        acme,
+        'reception-close',
+        withDeepMember('reception-close', MAX_PAYLOAD_DEPTH - 1),
+      );
       expect(res.status).toBe(200);
     });
 

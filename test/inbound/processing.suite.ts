@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent, FeedPage } from '../../src/erp/feed.js';
 import { writeEvents } from '../../src/inbound/ack-writer.js';
-import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
 import { correctEvent } from '../../src/inbound/correct-event.js';
+import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
 import { retryEvent } from '../../src/inbound/retry-event.js';
 import type { InboundEvent } from '../../src/store/types.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { fixture, postWebhook, uniquePayload, type WebhookKind } from './support.js';
 
-export const PROCESSING_ENV = { QUEUE_POLL_INTERVAL_MS: '50', INBOUND_RETRY_LIMIT: '2', INBOUND_RETRY_DELAY_SECONDS: '0' };
+export const PROCESSING_ENV = {
+  QUEUE_POLL_INTERVAL_MS: '50',
+  INBOUND_RETRY_LIMIT: '2',
+  INBOUND_RETRY_DELAY_SECONDS: '0',
+};
 
 /** Events become confirmations in the ERP feed and ledger movements, once, whatever the repeats. */
 export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
@@ -18,7 +22,13 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     const acme = testConnection('acme');
 
     beforeAll(async () => {
-      svc = await startTestService({ label: 'processing', dialect, connections: [acme], env: PROCESSING_ENV, worker: true });
+      svc = await startTestService({
+        label: 'processing',
+        dialect,
+        connections: [acme],
+        env: PROCESSING_ENV,
+        worker: true,
+      });
     });
     afterAll(async () => {
       await svc.close();
@@ -26,12 +36,17 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
 
     const keyOf = (kind: WebhookKind, p: Record<string, unknown>) => `${kind}:${p.closingDocumentCode as string}`;
     const settled = (key: string, status: InboundEvent['status'] = 'processed') =>
-      until(async () => {
-        const e = await svc.deps.store.inbox.findByKey('acme', key);
-        return e?.status === status ? e : undefined;
-      }, { message: `event ${key} ${status}` });
+      until(
+        async () => {
+          const e = await svc.deps.store.inbox.findByKey('acme', key);
+          return e?.status === status ? e : undefined;
+        },
+        { message: `event ${key} ${status}` },
+      );
     const feedEventOf = async (eventId: number): Promise<FeedEvent> => {
-      const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', { headers: { authorization: `Bearer ${acme.erpApiToken}` } });
+      const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', {
+        headers: { authorization: `Bearer ${acme.erpApiToken}` },
+      });
       const page = (await res.json()) as FeedPage;
       const found = page.events.filter((e) => e.data.eventId === eventId);
       expect(found).toHaveLength(1);
@@ -56,15 +71,46 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
         receptionDate: '2026-11-20',
         differences: null,
         lines: [
-          { productExternalCode: 'YOG-NAT-125', quantity: 480, lotCode: 'L2026-1101', expirationDate: '2026-12-15', serialNumbers: [] },
-          { productExternalCode: 'YOG-NAT-125', quantity: 240, lotCode: 'L2026-1102', expirationDate: '2026-12-16', serialNumbers: [] },
-          { productExternalCode: 'MILK-UHT-1L', quantity: 594, lotCode: 'U2611A', expirationDate: '2027-05-01', serialNumbers: [] },
-          { productExternalCode: 'SCALE-KIT-01', quantity: 2, lotCode: null, expirationDate: null, serialNumbers: ['SK01-000981', 'SK01-000982'] },
+          {
+            productExternalCode: 'YOG-NAT-125',
+            quantity: 480,
+            lotCode: 'L2026-1101',
+            expirationDate: '2026-12-15',
+            serialNumbers: [],
+          },
+          {
+            productExternalCode: 'YOG-NAT-125',
+            quantity: 240,
+            lotCode: 'L2026-1102',
+            expirationDate: '2026-12-16',
+            serialNumbers: [],
+          },
+          {
+            productExternalCode: 'MILK-UHT-1L',
+            quantity: 594,
+            lotCode: 'U2611A',
+            expirationDate: '2027-05-01',
+            serialNumbers: [],
+          },
+          {
+            productExternalCode: 'SCALE-KIT-01',
+            quantity: 2,
+            lotCode: null,
+            expirationDate: null,
+            serialNumbers: ['SK01-000981', 'SK01-000982'],
+          },
         ],
       });
-      const movements = (await svc.deps.store.ledger.list('acme', { limit: 1000 })).filter((m) => m.sourceEventId === event.id);
+      const movements = (await svc.deps.store.ledger.list('acme', { limit: 1000 })).filter(
+        (m) => m.sourceEventId === event.id,
+      );
       expect(movements.map((m) => [m.productExternalCode, m.lotCode, m.quantity]).sort()).toEqual(
-        [['MILK-UHT-1L', 'U2611A', 594], ['SCALE-KIT-01', '', 2], ['YOG-NAT-125', 'L2026-1101', 480], ['YOG-NAT-125', 'L2026-1102', 240]].sort(),
+        [
+          ['MILK-UHT-1L', 'U2611A', 594],
+          ['SCALE-KIT-01', '', 2],
+          ['YOG-NAT-125', 'L2026-1101', 480],
+          ['YOG-NAT-125', 'L2026-1102', 240],
+        ].sort(),
       );
       expect(event).toMatchObject({ attempts: 1, error: null });
     });
@@ -82,11 +128,26 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
         deliveryPlace: 'Calle de Alcalá 120, 28009 Madrid',
         packingList: [
           { packingCode: 'PKG-0019384-1', weight: 18.4, lines: [{ productExternalCode: 'YOG-NAT-125', quantity: 96 }] },
-          { packingCode: 'PKG-0019384-2', weight: 61.9, lines: [{ productExternalCode: 'MILK-UHT-1L', quantity: 54 }, { productExternalCode: 'SCALE-KIT-01', quantity: 1 }] },
+          {
+            packingCode: 'PKG-0019384-2',
+            weight: 61.9,
+            lines: [
+              { productExternalCode: 'MILK-UHT-1L', quantity: 54 },
+              { productExternalCode: 'SCALE-KIT-01', quantity: 1 },
+            ],
+          },
         ],
       });
-      expect((feed.data.lines as unknown[])[2]).toEqual({ productExternalCode: 'SCALE-KIT-01', quantity: 1, lotCode: null, expirationDate: null, serialNumbers: ['SK01-000981'] });
-      const movements = (await svc.deps.store.ledger.list('acme', { limit: 1000 })).filter((m) => m.sourceEventId === event.id);
+      expect((feed.data.lines as unknown[])[2]).toEqual({
+        productExternalCode: 'SCALE-KIT-01',
+        quantity: 1,
+        lotCode: null,
+        expirationDate: null,
+        serialNumbers: ['SK01-000981'],
+      });
+      const movements = (await svc.deps.store.ledger.list('acme', { limit: 1000 })).filter(
+        (m) => m.sourceEventId === event.id,
+      );
       expect(movements.map((m) => m.quantity).sort((a, b) => a - b)).toEqual([-96, -54, -1].sort((a, b) => a - b));
     });
 
@@ -95,23 +156,44 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await feedEventOf(ret.id)).type).toBe('client_return.closed');
       const sup = await deliver('supplier-return-close', uniquePayload('supplier-return-close'));
       const feed = await feedEventOf(sup.id);
-      expect(feed).toMatchObject({ type: 'supplier_return.closed', data: { carrier: 'Transportes Norte', deliveryPointExternalCode: null } });
-      const movements = (await svc.deps.store.ledger.list('acme', { limit: 1000 })).filter((m) => m.sourceEventId === sup.id);
+      expect(feed).toMatchObject({
+        type: 'supplier_return.closed',
+        data: { carrier: 'Transportes Norte', deliveryPointExternalCode: null },
+      });
+      const movements = (await svc.deps.store.ledger.list('acme', { limit: 1000 })).filter(
+        (m) => m.sourceEventId === sup.id,
+      );
       expect(movements.map((m) => m.quantity)).toEqual([-120]);
     });
 
     it('a negative stock regularization → stock.adjusted and a − movement at its movementTime and warehouse', async () => {
-      const payload = { ...fixture('stock-regularization'), quantity: -12.5, productExternalCode: `MILK-${Date.now()}` };
+      const payload = {
+        ...fixture('stock-regularization'),
+        quantity: -12.5,
+        productExternalCode: `MILK-${Date.now()}`,
+      };
       expect((await postWebhook(svc.app, acme, 'stock-regularization', payload)).status).toBe(200);
       const event = await until(async () => {
-        const [e] = await svc.deps.store.inbox.list({ connection: 'acme', kind: 'stock-regularization', status: 'processed', limit: 1 });
+        const [e] = await svc.deps.store.inbox.list({
+          connection: 'acme',
+          kind: 'stock-regularization',
+          status: 'processed',
+          limit: 1,
+        });
         return e && JSON.parse(e.payload).productExternalCode === payload.productExternalCode ? e : undefined;
       });
       expect((await feedEventOf(event.id)).data).toMatchObject({
         // The feed's one form: UTC with milliseconds, whatever offset the WMS wrote.
-        productExternalCode: payload.productExternalCode, lotCode: 'U2611A', quantity: -12.5, movementTime: '2026-11-22T15:41:07.000Z', warehouse: 'WH-ZGZ-01',
+        productExternalCode: payload.productExternalCode,
+        lotCode: 'U2611A',
+        quantity: -12.5,
+        movementTime: '2026-11-22T15:41:07.000Z',
+        warehouse: 'WH-ZGZ-01',
       });
-      const [movement] = await svc.deps.store.ledger.list('acme', { productExternalCode: payload.productExternalCode, limit: 10 });
+      const [movement] = await svc.deps.store.ledger.list('acme', {
+        productExternalCode: payload.productExternalCode,
+        limit: 10,
+      });
       expect(movement).toMatchObject({ quantity: -12.5, lotCode: 'U2611A', warehouse: 'WH-ZGZ-01' });
       expect(movement!.movementTime.toISOString()).toBe('2026-11-22T15:41:07.000Z');
     });
@@ -119,9 +201,15 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     it('reception of a document the ERP pushed → differences: surplus, shortage and unknown products', async () => {
       const documentExternalCode = `ERP-PO-${Date.now()}`;
       await svc.deps.store.outbox.upsert({
-        connection: 'acme', entity: 'document', externalCode: documentExternalCode, payloadHash: 'h', at: new Date(),
+        connection: 'acme',
+        entity: 'document',
+        externalCode: documentExternalCode,
+        payloadHash: 'h',
+        at: new Date(),
         payload: {
-          externalCode: documentExternalCode, documentNumber: 'PO-1', documentType: 'PURCHASE_ORDER',
+          externalCode: documentExternalCode,
+          documentNumber: 'PO-1',
+          documentType: 'PURCHASE_ORDER',
           lines: [
             { lineNumber: 1, productExternalCode: 'YOG-NAT-125', quantity: 700, lotCode: null },
             { lineNumber: 2, productExternalCode: 'MILK-UHT-1L', quantity: 600, lotCode: 'U2611A' },
@@ -136,9 +224,30 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await feedEventOf(event.id)).data.differences).toEqual({
         hasDifferences: true,
         lines: [
-          { productExternalCode: 'BUTTER-250', lotCode: null, ordered: 50, received: 0, difference: -50, kind: 'shortage' },
-          { productExternalCode: 'MILK-UHT-1L', lotCode: 'U2611A', ordered: 600, received: 594, difference: -6, kind: 'shortage' },
-          { productExternalCode: 'YOG-NAT-125', lotCode: null, ordered: 700, received: 720, difference: 20, kind: 'surplus' },
+          {
+            productExternalCode: 'BUTTER-250',
+            lotCode: null,
+            ordered: 50,
+            received: 0,
+            difference: -50,
+            kind: 'shortage',
+          },
+          {
+            productExternalCode: 'MILK-UHT-1L',
+            lotCode: 'U2611A',
+            ordered: 600,
+            received: 594,
+            difference: -6,
+            kind: 'shortage',
+          },
+          {
+            productExternalCode: 'YOG-NAT-125',
+            lotCode: null,
+            ordered: 700,
+            received: 720,
+            difference: 20,
+            kind: 'surplus',
+          },
         ],
         unknownProducts: [{ productExternalCode: 'CHEESE-1KG', lotCode: 'C1', received: 4 }],
       });
@@ -147,14 +256,20 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     // spec: "handle duplicate deliveries idempotently, keyed on closingDocumentCode"
     it('50 concurrent deliveries of one closingDocumentCode → one confirmation, duplicates = 49', async () => {
       const payload = uniquePayload('reception-close', 'RACE');
-      const answers = await Promise.all(Array.from({ length: 50 }, () => postWebhook(svc.app, acme, 'reception-close', payload)));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => postWebhook(svc.app, acme, 'reception-close', payload)),
+      );
       expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
       const event = await settled(keyOf('reception-close', payload));
       expect(event.duplicates).toBe(49);
-      const res = await svc.app.request('/erp/v1/events?limit=1000', { headers: { authorization: `Bearer ${acme.erpApiToken}` } });
+      const res = await svc.app.request('/erp/v1/events?limit=1000', {
+        headers: { authorization: `Bearer ${acme.erpApiToken}` },
+      });
       const page = (await res.json()) as FeedPage;
       expect(page.events.filter((e) => e.data.closingDocumentCode === payload.closingDocumentCode)).toHaveLength(1);
-      expect((await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id)).toHaveLength(4);
+      expect(
+        (await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id),
+      ).toHaveLength(4);
     });
 
     it('a processing failure retries with backoff, then leaves the event failed with its error, and the dead job visible; its job-mate is processed', async () => {
@@ -163,8 +278,20 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       const key = `invoice-close:LEGACY-${Date.now()}`;
       const good = uniquePayload('reception-close');
       const [written] = await writeEvents(svc.deps, [
-        { connection: 'acme', kind: 'invoice-close', dedupeKey: key, payload: '{"closingDocumentCode":"LEGACY"}', at: new Date() },
-        { connection: 'acme', kind: 'reception-close', dedupeKey: keyOf('reception-close', good), payload: JSON.stringify(good), at: new Date() },
+        {
+          connection: 'acme',
+          kind: 'invoice-close',
+          dedupeKey: key,
+          payload: '{"closingDocumentCode":"LEGACY"}',
+          at: new Date(),
+        },
+        {
+          connection: 'acme',
+          kind: 'reception-close',
+          dedupeKey: keyOf('reception-close', good),
+          payload: JSON.stringify(good),
+          at: new Date(),
+        },
       ]);
       const event = written!.event;
       expect((await settled(keyOf('reception-close', good))).attempts).toBe(1);
@@ -176,12 +303,22 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(attempts.map((a) => a.outcome)).toEqual(['error', 'error', 'failed']);
       expect(attempts[2]!.error).toMatch(/unknown event kind/);
       // The event is marked failed inside the last attempt; the job is marked dead just after it.
-      await until(async () => (await svc.deps.queue.listDead({ name: INBOUND_QUEUE })).some((j) => (j.data as { eventIds: number[] }).eventIds.includes(event.id)), {
-        message: 'dead job listed',
-      });
+      await until(
+        async () =>
+          (await svc.deps.queue.listDead({ name: INBOUND_QUEUE })).some((j) =>
+            (j.data as { eventIds: number[] }).eventIds.includes(event.id),
+          ),
+        {
+          message: 'dead job listed',
+        },
+      );
       // Operator retry: back to received, processed again (and failing again, for this payload).
       expect(await retryEvent(svc.deps, event.id)).toMatchObject({ ok: true, event: { status: 'received' } });
-      await until(async () => (await svc.deps.store.inbox.get(event.id))?.attempts === 6 && (await svc.deps.store.inbox.get(event.id))?.status === 'failed');
+      await until(
+        async () =>
+          (await svc.deps.store.inbox.get(event.id))?.attempts === 6 &&
+          (await svc.deps.store.inbox.get(event.id))?.status === 'failed',
+      );
     });
 
     it('a stored event processing cannot apply (a line without a product) is quarantined, not retried; its correction is processed', async () => {
@@ -189,18 +326,39 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       const code = `QUAR-${Date.now()}`;
       const key = `reception-close:${code}`;
       const broken = { ...fixture('reception-close'), closingDocumentCode: code, lines: [{ quantity: 3 }] };
-      await writeEvents(svc.deps, [{ connection: 'acme', kind: 'reception-close', dedupeKey: key, payload: JSON.stringify(broken), at: new Date() }]);
+      await writeEvents(svc.deps, [
+        {
+          connection: 'acme',
+          kind: 'reception-close',
+          dedupeKey: key,
+          payload: JSON.stringify(broken),
+          at: new Date(),
+        },
+      ]);
       const quarantined = await settled(key, 'quarantined');
-      expect(quarantined.quarantineReason).toBe('lines[0].externalCode: missing: a line without a product cannot be applied');
+      expect(quarantined.quarantineReason).toBe(
+        'lines[0].externalCode: missing: a line without a product cannot be applied',
+      );
       expect(quarantined.attempts).toBe(1);
       expect((await svc.deps.store.inbox.attemptsOf(quarantined.id)).map((a) => a.outcome)).toEqual(['quarantined']);
-      expect((await svc.deps.store.confirmations.bySourceEvent(quarantined.id))).toEqual([]);
-      const corrected = await correctEvent(svc.deps, { id: quarantined.id, payload: { ...broken, lines: [{ externalCode: 'YOG-NAT-125', quantity: 3 }] }, actor: 'test' });
-      expect(corrected).toMatchObject({ ok: true, stored: true, changes: [{ path: 'lines[0].externalCode', after: 'YOG-NAT-125' }] });
+      expect(await svc.deps.store.confirmations.bySourceEvent(quarantined.id)).toEqual([]);
+      const corrected = await correctEvent(svc.deps, {
+        id: quarantined.id,
+        payload: { ...broken, lines: [{ externalCode: 'YOG-NAT-125', quantity: 3 }] },
+        actor: 'test',
+      });
+      expect(corrected).toMatchObject({
+        ok: true,
+        stored: true,
+        changes: [{ path: 'lines[0].externalCode', after: 'YOG-NAT-125' }],
+      });
       const processed = await settled(key);
       expect(processed.payload).toBe(JSON.stringify(broken));
       expect(processed.quarantineReason).toBeNull();
-      expect((await feedEventOf(processed.id)).data).toMatchObject({ closingDocumentCode: code, lines: [{ productExternalCode: 'YOG-NAT-125', quantity: 3 }] });
+      expect((await feedEventOf(processed.id)).data).toMatchObject({
+        closingDocumentCode: code,
+        lines: [{ productExternalCode: 'YOG-NAT-125', quantity: 3 }],
+      });
     });
 
     it('retrying a processed event runs it again without a second confirmation; a rejected or unknown one cannot be retried', async () => {
@@ -213,7 +371,9 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
         return e?.status === 'processed' && e.attempts === 2;
       });
       expect((await feedEventOf(event.id)).id).toBe(first.id);
-      expect((await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id)).toHaveLength(3);
+      expect(
+        (await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id),
+      ).toHaveLength(3);
       await postWebhook(svc.app, acme, 'reception-close', '{"bad":');
       const [rejected] = await svc.deps.store.inbox.list({ connection: 'acme', status: 'rejected', limit: 1 });
       expect(await retryEvent(svc.deps, rejected!.id)).toEqual({ ok: false, reason: 'rejected' });

@@ -10,7 +10,10 @@ export const CLOSE_KINDS = WEBHOOK_KINDS.filter((k) => k !== 'stock-regularizati
 
 /** The realistic example of a kind, from fixtures/webhooks/. */
 export function fixture(kind: WebhookKind): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`../../fixtures/webhooks/${kind}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(new URL(`../../fixtures/webhooks/${kind}.json`, import.meta.url), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 let seq = 0;
@@ -34,7 +37,13 @@ export interface PostOptions {
 }
 
 /** POSTs a webhook delivery through the app, with the connection's credentials unless told otherwise. */
-export function postWebhook(app: ServiceApp, connection: ConnectionConfig, kind: string, body: unknown, options: PostOptions = {}) {
+export function postWebhook(
+  app: ServiceApp,
+  connection: ConnectionConfig,
+  kind: string,
+  body: unknown,
+  options: PostOptions = {},
+) {
   const headers: Record<string, string> = {};
   const auth = options.auth === undefined ? authOf(connection) : options.auth;
   if (auth !== null) headers.authorization = auth;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundEvent } from '../../src/store/types.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { postWebhook } from './support.js';
 
@@ -33,15 +33,30 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`the corpus of webhook variants, through HTTP (${dialect})`, () => {
     let svc: TestService;
     const acme = testConnection('acme');
-    const eventOf = new Map<string, { status: number; body: { success: boolean; message?: string }; event: InboundEvent }>();
+    const eventOf = new Map<
+      string,
+      { status: number; body: { success: boolean; message?: string }; event: InboundEvent }
+    >();
 
     beforeAll(async () => {
-      svc = await startTestService({ label: 'variants', dialect, connections: [acme], env: { QUEUE_POLL_INTERVAL_MS: '50' }, worker: true });
+      svc = await startTestService({
+        label: 'variants',
+        dialect,
+        connections: [acme],
+        env: { QUEUE_POLL_INTERVAL_MS: '50' },
+        worker: true,
+      });
       // Delivered one after the other, so the newest stored row after each is that delivery's.
       for (const [file, c] of VARIANTS) {
-        const res = await postWebhook(svc.app, acme, c.kind, c.bodyText ?? JSON.stringify(c.body), { contentType: c.contentType === undefined ? 'application/json' : c.contentType });
+        const res = await postWebhook(svc.app, acme, c.kind, c.bodyText ?? JSON.stringify(c.body), {
+          contentType: c.contentType === undefined ? 'application/json' : c.contentType,
+        });
         const [event] = await svc.deps.store.inbox.list({ connection: 'acme', limit: 1 });
-        eventOf.set(file, { status: res.status, body: (await res.json()) as { success: boolean; message?: string }, event: event! });
+        eventOf.set(file, {
+          status: res.status,
+          body: (await res.json()) as { success: boolean; message?: string },
+          event: event!,
+        });
       }
       const ids = [...eventOf.values()].map((e) => e.event.id);
       expect(new Set(ids).size).toBe(VARIANTS.length);
@@ -53,7 +68,9 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
     it('holds at least 40 cases over the five kinds and the three outcomes', () => {
       expect(VARIANTS.length).toBeGreaterThanOrEqual(40);
       expect(new Set(VARIANTS.map(([, c]) => c.kind)).size).toBe(5);
-      expect(new Set(VARIANTS.map(([, c]) => c.expect.outcome))).toEqual(new Set(['processed', 'quarantined', 'refused']));
+      expect(new Set(VARIANTS.map(([, c]) => c.expect.outcome))).toEqual(
+        new Set(['processed', 'quarantined', 'refused']),
+      );
     });
 
     it.each(VARIANTS)('%s', async (file, c) => {
@@ -75,7 +92,10 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(await svc.deps.store.confirmations.bySourceEvent(got.event.id)).toEqual([]);
         return;
       }
-      const processed = await until(async () => ((await svc.deps.store.inbox.get(got.event.id))?.status === 'processed' ? true : undefined), { message: `${file} processed` });
+      const processed = await until(
+        async () => ((await svc.deps.store.inbox.get(got.event.id))?.status === 'processed' ? true : undefined),
+        { message: `${file} processed` },
+      );
       expect(processed).toBe(true);
       const [confirmation, ...more] = await svc.deps.store.confirmations.bySourceEvent(got.event.id);
       expect(more).toEqual([]);
@@ -90,15 +110,31 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
     it('property: no authenticated JSON stock regularization is ever answered with a non-2xx status', async () => {
       const anything = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined));
       const regularizationLike = fc.record(
-        { productExternalCode: anything, lotCode: anything, quantity: fc.oneof(fc.double(), fc.string(), anything), movementTime: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string(), anything), warehouse: anything },
+        {
+          productExternalCode: anything,
+          lotCode: anything,
+          quantity: fc.oneof(fc.double(), fc.string(), anything),
+          movementTime: fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            fc.string(),
+            anything,
+          ),
+          warehouse: anything,
+        },
         { requiredKeys: [] },
       );
       await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), regularizationLike), fc.constantFrom('application/json', 'text/plain', null), async (body, contentType) => {
-          const res = await postWebhook(svc.app, acme, 'stock-regularization', JSON.stringify(body) ?? 'null', { contentType });
-          expect(res.status).toBe(200);
-          expect(((await res.json()) as { success: boolean }).success).toBe(true);
-        }),
+        fc.asyncProperty(
+          fc.oneof(fc.jsonValue({ maxDepth: 3 }), regularizationLike),
+          fc.constantFrom('application/json', 'text/plain', null),
+          async (body, contentType) => {
+            const res = await postWebhook(svc.app, acme, 'stock-regularization', JSON.stringify(body) ?? 'null', {
+              contentType,
+            });
+            expect(res.status).toBe(200);
+            expect(((await res.json()) as { success: boolean }).success).toBe(true);
+          },
+        ),
         { numRuns: 120 },
       );
     });

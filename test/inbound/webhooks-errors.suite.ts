@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectedKeyOf } from '../../src/inbound/dedupe.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { authOf, CLOSE_KINDS, fixture, postWebhook, uniquePayload, type WebhookKind } from './support.js';
 
 const LIMIT = 4096;
@@ -13,17 +13,31 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
     const acme = testConnection('acme');
 
     beforeAll(async () => {
-      svc = await startTestService({ label: 'wh-errors', dialect, connections: [acme], env: { BODY_LIMIT_BYTES: String(LIMIT) } });
+      svc = await startTestService({
+        label: 'wh-errors',
+        dialect,
+        connections: [acme],
+        env: { BODY_LIMIT_BYTES: String(LIMIT) },
+      });
     });
     afterAll(async () => {
       await svc.close();
     });
 
-    const rejectedRow = (kind: WebhookKind, body: string) => svc.deps.store.inbox.findByKey('acme', rejectedKeyOf(kind, body));
+    const rejectedRow = (kind: WebhookKind, body: string) =>
+      svc.deps.store.inbox.findByKey('acme', rejectedKeyOf(kind, body));
     const jobs = async () => (await svc.deps.queue.counts(INBOUND_QUEUE)).created;
-    const latest = async (kind: WebhookKind) => (await svc.deps.store.inbox.list({ connection: 'acme', kind, limit: 1 }))[0]!;
+    const latest = async (kind: WebhookKind) =>
+      (await svc.deps.store.inbox.list({ connection: 'acme', kind, limit: 1 }))[0]!;
 
-    const unusableCodes: [string, unknown][] = [['absent', undefined], ['null', null], ['""', ''], ['blank', '   '], ['a number', 4512], ['NUL in it', 'REC\u0000X']];
+    const unusableCodes: [string, unknown][] = [
+      ['absent', undefined],
+      ['null', null],
+      ['""', ''],
+      ['blank', '   '],
+      ['a number', 4512],
+      ['NUL in it', 'REC\u0000X'],
+    ];
     for (const kind of CLOSE_KINDS) {
       for (const [what, code] of unusableCodes) {
         // spec: "To reject a close document, the receiver returns a body with success = false and message"
@@ -32,11 +46,20 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
           const before = await jobs();
           const res = await postWebhook(svc.app, acme, kind, body);
           expect(res.status).toBe(400);
-          const answer = (await res.json()) as { success: boolean; error: string; message: string; details: { path: string }[] };
+          const answer = (await res.json()) as {
+            success: boolean;
+            error: string;
+            message: string;
+            details: { path: string }[];
+          };
           expect(answer).toMatchObject({ success: false, error: 'validation_failed' });
           expect(answer.message).toMatch(/^closingDocumentCode: /);
           expect(answer.details.map((d) => d.path)).toEqual(['closingDocumentCode']);
-          expect(await rejectedRow(kind, body)).toMatchObject({ status: 'rejected', payload: body, error: answer.message });
+          expect(await rejectedRow(kind, body)).toMatchObject({
+            status: 'rejected',
+            payload: body,
+            error: answer.message,
+          });
           expect(await jobs()).toBe(before);
         });
       }
@@ -46,7 +69,10 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
       it(`reception-close: the JSON ${body} → 400 naming (body), stored as rejected`, async () => {
         const res = await postWebhook(svc.app, acme, 'reception-close', body);
         expect(res.status).toBe(400);
-        expect(await res.json()).toMatchObject({ success: false, message: expect.stringMatching(/^\(body\): expected a JSON object/) });
+        expect(await res.json()).toMatchObject({
+          success: false,
+          message: expect.stringMatching(/^\(body\): expected a JSON object/),
+        });
         expect((await rejectedRow('reception-close', body))?.status).toBe('rejected');
       });
     }
@@ -56,10 +82,26 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
       ['an empty array', '[]', '(body): expected a JSON object, got an array'],
       ['a number', '42', '(body): expected a JSON object, got a number'],
       ['an empty object', '{}', 'productExternalCode: missing'],
-      ['no product', JSON.stringify({ quantity: -3, movementTime: '2026-11-22T16:41:07+01:00' }), 'productExternalCode: missing'],
-      ['a quantity that is not a number', JSON.stringify({ productExternalCode: 'OIL', quantity: 'three', movementTime: '2026-11-22T16:41:07Z' }), 'quantity: expected a number, got "three"'],
-      ['a movementTime without offset', JSON.stringify({ productExternalCode: 'OIL', quantity: 1, movementTime: '2026-11-22T16:41:07' }), 'movementTime: expected an ISO 8601 date-time with offset'],
-      ['NUL in the product code', JSON.stringify({ productExternalCode: 'OIL\u0000', quantity: 1, movementTime: '2026-11-22T16:41:07Z' }), 'productExternalCode: must not contain the NUL character'],
+      [
+        'no product',
+        JSON.stringify({ quantity: -3, movementTime: '2026-11-22T16:41:07+01:00' }),
+        'productExternalCode: missing',
+      ],
+      [
+        'a quantity that is not a number',
+        JSON.stringify({ productExternalCode: 'OIL', quantity: 'three', movementTime: '2026-11-22T16:41:07Z' }),
+        'quantity: expected a number, got "three"',
+      ],
+      [
+        'a movementTime without offset',
+        JSON.stringify({ productExternalCode: 'OIL', quantity: 1, movementTime: '2026-11-22T16:41:07' }),
+        'movementTime: expected an ISO 8601 date-time with offset',
+      ],
+      [
+        'NUL in the product code',
+        JSON.stringify({ productExternalCode: 'OIL\u0000', quantity: 1, movementTime: '2026-11-22T16:41:07Z' }),
+        'productExternalCode: must not contain the NUL character',
+      ],
     ];
     for (const [what, body, reason] of unusableRegularizations) {
       it(`stock-regularization: ${what} → 200, stored as quarantined with the reason, no processing job`, async () => {
@@ -75,13 +117,48 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
     }
 
     const quarantinedDocuments: [string, WebhookKind, (p: Record<string, unknown>) => unknown, string][] = [
-      ['a line without a product', 'reception-close', (p) => ({ ...p, lines: [{ quantity: 3 }] }), 'lines[0].externalCode: missing: a line without a product'],
-      ['a line without a quantity', 'shipping-order-close', (p) => ({ ...p, lines: [{ externalCode: 'A' }] }), 'lines[0].quantity: missing'],
-      ['a quantity that is not a number', 'client-return-close', (p) => ({ ...p, lines: [{ externalCode: 'A', quantity: '3 units' }] }), 'lines[0].quantity: expected a number'],
-      ['an impossible receptionDate', 'reception-close', (p) => ({ ...p, receptionDate: '2026-02-30' }), 'receptionDate: expected a date'],
-      ['a packing weight that is not a number', 'supplier-return-close', (p) => ({ ...p, packingList: [{ packingCode: 'P', weight: 'heavy' }] }), 'packingList[0].weight: expected a number'],
-      ['serialNumbers that are not strings', 'reception-close', (p) => ({ ...p, lines: [{ externalCode: 'A', quantity: 1, serialNumbers: [1] }] }), 'lines[0].serialNumbers[0]: expected a string'],
-      ['NUL in observations', 'shipping-order-close', (p) => ({ ...p, observations: 'dock\u00003' }), 'observations: must not contain the NUL character'],
+      [
+        'a line without a product',
+        'reception-close',
+        (p) => ({ ...p, lines: [{ quantity: 3 }] }),
+        'lines[0].externalCode: missing: a line without a product',
+      ],
+      [
+        'a line without a quantity',
+        'shipping-order-close',
+        (p) => ({ ...p, lines: [{ externalCode: 'A' }] }),
+        'lines[0].quantity: missing',
+      ],
+      [
+        'a quantity that is not a number',
+        'client-return-close',
+        (p) => ({ ...p, lines: [{ externalCode: 'A', quantity: '3 units' }] }),
+        'lines[0].quantity: expected a number',
+      ],
+      [
+        'an impossible receptionDate',
+        'reception-close',
+        (p) => ({ ...p, receptionDate: '2026-02-30' }),
+        'receptionDate: expected a date',
+      ],
+      [
+        'a packing weight that is not a number',
+        'supplier-return-close',
+        (p) => ({ ...p, packingList: [{ packingCode: 'P', weight: 'heavy' }] }),
+        'packingList[0].weight: expected a number',
+      ],
+      [
+        'serialNumbers that are not strings',
+        'reception-close',
+        (p) => ({ ...p, lines: [{ externalCode: 'A', quantity: 1, serialNumbers: [1] }] }),
+        'lines[0].serialNumbers[0]: expected a string',
+      ],
+      [
+        'NUL in observations',
+        'shipping-order-close',
+        (p) => ({ ...p, observations: 'dock\u00003' }),
+        'observations: must not contain the NUL character',
+      ],
     ];
     for (const [what, kind, change, reason] of quarantinedDocuments) {
       it(`${kind}: ${what} → 200, stored as quarantined naming the field, no processing job`, async () => {
@@ -90,7 +167,11 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
         const res = await postWebhook(svc.app, acme, kind, payload);
         expect(res.status).toBe(200);
         const event = await svc.deps.store.inbox.findByKey('acme', `${kind}:${payload.closingDocumentCode as string}`);
-        expect(event).toMatchObject({ status: 'quarantined', businessCode: payload.closingDocumentCode, payload: JSON.stringify(payload) });
+        expect(event).toMatchObject({
+          status: 'quarantined',
+          businessCode: payload.closingDocumentCode,
+          payload: JSON.stringify(payload),
+        });
         expect(event!.quarantineReason).toContain(reason);
         expect(await jobs()).toBe(before);
       });
@@ -101,7 +182,11 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
         it(`${kind}: malformed JSON ${JSON.stringify(body)} → 400 malformed_json, stored as rejected`, async () => {
           const res = await postWebhook(svc.app, acme, kind, body);
           expect(res.status).toBe(400);
-          expect(await res.json()).toMatchObject({ success: false, error: 'malformed_json', message: expect.stringMatching(/not valid JSON/) });
+          expect(await res.json()).toMatchObject({
+            success: false,
+            error: 'malformed_json',
+            message: expect.stringMatching(/not valid JSON/),
+          });
           expect(await rejectedRow(kind, body)).toMatchObject({ status: 'rejected', payload: body });
         });
       }
@@ -112,7 +197,11 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
         const body = 'closingDocumentCode=EXP-1';
         const res = await postWebhook(svc.app, acme, 'shipping-order-close', body, { contentType });
         expect(res.status).toBe(415);
-        expect(await res.json()).toMatchObject({ success: false, error: 'unsupported_media_type', message: 'Content-Type must be application/json' });
+        expect(await res.json()).toMatchObject({
+          success: false,
+          error: 'unsupported_media_type',
+          message: 'Content-Type must be application/json',
+        });
         expect((await rejectedRow('shipping-order-close', body))?.error).toMatch(/Content-Type/);
       });
     }
@@ -151,7 +240,10 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
         duplex: 'half',
       } as RequestInit);
       expect(res.status).toBe(200);
-      expect((await svc.deps.store.inbox.findByKey('acme', `reception-close:${payload.closingDocumentCode as string}`))?.payload).toBe(JSON.stringify(payload));
+      expect(
+        (await svc.deps.store.inbox.findByKey('acme', `reception-close:${payload.closingDocumentCode as string}`))
+          ?.payload,
+      ).toBe(JSON.stringify(payload));
     });
 
     it('a body just under the limit is accepted', async () => {
@@ -165,13 +257,19 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
     it('a rejected body sent again counts as a duplicate of the rejection; the corrected document is a new event', async () => {
       const good = uniquePayload('reception-close');
       // The WMS's operator sees the refusal and sends the document again, this time with its code.
-      const bad = JSON.stringify({ ...good, closingDocumentCode: ' ', observations: `refused first: ${good.closingDocumentCode as string}` });
+      const bad = JSON.stringify({
+        ...good,
+        closingDocumentCode: ' ',
+        observations: `refused first: ${good.closingDocumentCode as string}`,
+      });
       expect((await postWebhook(svc.app, acme, 'reception-close', bad)).status).toBe(400);
       expect((await postWebhook(svc.app, acme, 'reception-close', bad)).status).toBe(400);
       expect((await rejectedRow('reception-close', bad))?.duplicates).toBe(1);
       const jobs = (await svc.deps.queue.counts(INBOUND_QUEUE)).created;
       expect(await (await postWebhook(svc.app, acme, 'reception-close', good)).json()).toEqual({ success: true });
-      expect((await svc.deps.store.inbox.findByKey('acme', `reception-close:${good.closingDocumentCode as string}`))?.status).toBe('received');
+      expect(
+        (await svc.deps.store.inbox.findByKey('acme', `reception-close:${good.closingDocumentCode as string}`))?.status,
+      ).toBe('received');
       // Rejections never queue processing; the accepted correction does.
       expect((await svc.deps.queue.counts(INBOUND_QUEUE)).created).toBe(jobs + 1);
     });

@@ -3,7 +3,7 @@ import { regularizationKeyOf } from '../../src/inbound/dedupe.js';
 import { inboundJobs } from '../../src/inbound/jobs.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
 import { startWorkers } from '../../src/worker.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { authOf, CLOSE_KINDS, fixture, postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js';
 
@@ -29,7 +29,12 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
         // Odd spacing and non-ASCII text: what is stored must be what was sent, not a re-serialisation.
         const body = `${JSON.stringify(uniquePayload(kind), null, 3).replace('{', '{  ')}\n`;
         const jobsBefore = await waitingJobs();
-        const res = await postWebhook(svc.app, acme, kind, body.replace('"Acme Foods S.L."', '"Acme Foods S.L. — Zaragoza"'));
+        const res = await postWebhook(
+          svc.app,
+          acme,
+          kind,
+          body.replace('"Acme Foods S.L."', '"Acme Foods S.L. — Zaragoza"'),
+        );
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ success: true });
         const [event] = await svc.deps.store.inbox.list({ connection: 'acme', kind, limit: 1 });
@@ -46,9 +51,15 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
         expect((await postWebhook(svc.app, acme, kind, payload)).status).toBe(200);
         const jobs = await waitingJobs();
         // The repeat may differ in anything but the key: the first body is the one kept.
-        const repeat = await postWebhook(svc.app, acme, kind, { ...payload, observations: 'sent again by the operator' });
+        const repeat = await postWebhook(svc.app, acme, kind, {
+          ...payload,
+          observations: 'sent again by the operator',
+        });
         expect(repeat.status).toBe(200);
-        expect(await repeat.json()).toMatchObject({ success: true, message: expect.stringMatching(/already received/i) });
+        expect(await repeat.json()).toMatchObject({
+          success: true,
+          message: expect.stringMatching(/already received/i),
+        });
         const event = await svc.deps.store.inbox.findByKey('acme', `${kind}:${payload.closingDocumentCode as string}`);
         expect(event).toMatchObject({ duplicates: 1, payload: JSON.stringify(payload) });
         expect(await waitingJobs()).toBe(jobs);
@@ -57,14 +68,30 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('the same closingDocumentCode on two kinds is two events (codes are scoped by webhook kind)', async () => {
       const code = `SHARED-${Date.now()}`;
-      expect((await postWebhook(svc.app, acme, 'reception-close', { ...fixture('reception-close'), closingDocumentCode: code })).status).toBe(200);
-      const res = await postWebhook(svc.app, acme, 'shipping-order-close', { ...fixture('shipping-order-close'), closingDocumentCode: code });
+      expect(
+        (
+          await postWebhook(svc.app, acme, 'reception-close', {
+            ...fixture('reception-close'),
+            closingDocumentCode: code,
+          })
+        ).status,
+      ).toBe(200);
+      const res = await postWebhook(svc.app, acme, 'shipping-order-close', {
+        ...fixture('shipping-order-close'),
+        closingDocumentCode: code,
+      });
       expect(await res.json()).toEqual({ success: true });
       expect((await svc.deps.store.inbox.findByKey('acme', `shipping-order-close:${code}`))?.duplicates).toBe(0);
     });
 
     it('stock regularization: the same movement written with another offset, or with lot "" instead of null, is a repeat', async () => {
-      const p = { productExternalCode: 'MILK-UHT-1L', lotCode: null, quantity: -7, movementTime: '2026-11-22T16:41:07+01:00', warehouse: 'WH-ZGZ-01' };
+      const p = {
+        productExternalCode: 'MILK-UHT-1L',
+        lotCode: null,
+        quantity: -7,
+        movementTime: '2026-11-22T16:41:07+01:00',
+        warehouse: 'WH-ZGZ-01',
+      };
       expect(await (await postWebhook(svc.app, acme, 'stock-regularization', p)).json()).toEqual({ success: true });
       const same = { ...p, lotCode: '', movementTime: '2026-11-22T15:41:07Z' };
       const res = await postWebhook(svc.app, acme, 'stock-regularization', same);
@@ -80,12 +107,19 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
       const payload = uniquePayload('reception-close');
       const res = await svc.app.request('/webhooks/acme/reception-close', {
         method: 'POST',
-        headers: { authorization: authOf(acme), 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'wms-delivery-77' },
+        headers: {
+          authorization: authOf(acme),
+          'content-type': 'application/json; charset=utf-8',
+          'x-request-id': 'wms-delivery-77',
+        },
         body: JSON.stringify(payload),
       });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBe('wms-delivery-77');
-      expect((await svc.deps.store.inbox.findByKey('acme', `reception-close:${payload.closingDocumentCode as string}`))?.requestId).toBe('wms-delivery-77');
+      expect(
+        (await svc.deps.store.inbox.findByKey('acme', `reception-close:${payload.closingDocumentCode as string}`))
+          ?.requestId,
+      ).toBe('wms-delivery-77');
     });
 
     // Last: it starts the worker.
@@ -99,10 +133,13 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
       expect(newJobs).toBeGreaterThanOrEqual(1);
       expect(newJobs).toBeLessThan(40);
       await startWorkers(svc.deps, [inboundJobs]);
-      await until(async () => {
-        const counts = await svc.deps.store.inbox.countByStatus();
-        return counts.received === 0 && counts.processed > 40;
-      }, { message: 'every stored event processed' });
+      await until(
+        async () => {
+          const counts = await svc.deps.store.inbox.countByStatus();
+          return counts.received === 0 && counts.processed > 40;
+        },
+        { message: 'every stored event processed' },
+      );
     });
   });
 }

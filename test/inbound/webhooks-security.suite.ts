@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
 import { captureOutput } from '../support/cli.js';
-import { basicAuth, startTestService, testConnection, type TestService } from '../support/service.js';
+import { basicAuth, startTestService, type TestService, testConnection } from '../support/service.js';
 import { authOf, postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js';
 
 /** Who may deliver: Basic credentials per connection, two at once while rotating; nothing stored otherwise. */
@@ -11,7 +11,10 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
     const logs = captureOutput();
     const acme = testConnection('acme');
     // Mid-rotation: the new credentials and the previous ones are both valid.
-    const globex = testConnection('globex', { webhookPreviousUsername: 'wms-globex-old', webhookPreviousPassword: 'old-password-123' });
+    const globex = testConnection('globex', {
+      webhookPreviousUsername: 'wms-globex-old',
+      webhookPreviousPassword: 'old-password-123',
+    });
 
     beforeAll(async () => {
       svc = await startTestService({
@@ -57,8 +60,20 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('rotation: both the current and the previous credentials are accepted', async () => {
-      expect((await postWebhook(svc.app, globex, 'reception-close', uniquePayload('reception-close'), { auth: authOf(globex, 0) })).status).toBe(200);
-      expect((await postWebhook(svc.app, globex, 'reception-close', uniquePayload('reception-close'), { auth: authOf(globex, 1) })).status).toBe(200);
+      expect(
+        (
+          await postWebhook(svc.app, globex, 'reception-close', uniquePayload('reception-close'), {
+            auth: authOf(globex, 0),
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await postWebhook(svc.app, globex, 'reception-close', uniquePayload('reception-close'), {
+            auth: authOf(globex, 1),
+          })
+        ).status,
+      ).toBe(200);
       expect(await stored('globex')).toBe(2);
     });
 
@@ -66,8 +81,20 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
       const rotated = { ...globex, webhookCredentials: [globex.webhookCredentials[0]!] };
       const after = await startTestService({ label: 'wh-rotated', dialect, connections: [rotated] });
       try {
-        expect((await postWebhook(after.app, rotated, 'reception-close', uniquePayload('reception-close'), { auth: authOf(globex, 1) })).status).toBe(401);
-        expect((await postWebhook(after.app, rotated, 'reception-close', uniquePayload('reception-close'), { auth: authOf(globex, 0) })).status).toBe(200);
+        expect(
+          (
+            await postWebhook(after.app, rotated, 'reception-close', uniquePayload('reception-close'), {
+              auth: authOf(globex, 1),
+            })
+          ).status,
+        ).toBe(401);
+        expect(
+          (
+            await postWebhook(after.app, rotated, 'reception-close', uniquePayload('reception-close'), {
+              auth: authOf(globex, 0),
+            })
+          ).status,
+        ).toBe(200);
       } finally {
         await after.close();
       }
@@ -75,16 +102,28 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('the auth scheme is case-insensitive', async () => {
       const lower = authOf(acme).replace('Basic', 'basic');
-      expect((await postWebhook(svc.app, acme, 'stock-regularization', uniquePayload('stock-regularization'), { auth: lower })).status).toBe(200);
+      expect(
+        (
+          await postWebhook(svc.app, acme, 'stock-regularization', uniquePayload('stock-regularization'), {
+            auth: lower,
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('an unknown connection answers exactly like a wrong password (401, same body and headers), so names cannot be enumerated', async () => {
-      const unknown = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), { connection: 'initech' });
-      const wrong = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), { auth: basicAuth('wms-acme', 'not-the-password') });
+      const unknown = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), {
+        connection: 'initech',
+      });
+      const wrong = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'), {
+        auth: basicAuth('wms-acme', 'not-the-password'),
+      });
       expect(unknown.status).toBe(401);
       expect(wrong.status).toBe(401);
       const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
-      expect(strip((await unknown.json()) as Record<string, unknown>)).toEqual(strip((await wrong.json()) as Record<string, unknown>));
+      expect(strip((await unknown.json()) as Record<string, unknown>)).toEqual(
+        strip((await wrong.json()) as Record<string, unknown>),
+      );
       const headers = (r: Response) => [...r.headers.entries()].filter(([k]) => k !== 'x-request-id');
       expect(headers(unknown)).toEqual(headers(wrong));
       expect(await stored('initech')).toBe(0);
@@ -95,7 +134,8 @@ export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
       await postWebhook(svc.app, acme, 'reception-close', '{', { auth: basicAuth('wms-acme', 'a-guessed-password') });
       const log = logs.text();
       expect(log).toContain('/webhooks/acme/reception-close');
-      for (const secret of [acme.webhookCredentials[0]!.password, authOf(acme).slice(6), 'a-guessed-password']) expect(log).not.toContain(secret);
+      for (const secret of [acme.webhookCredentials[0]!.password, authOf(acme).slice(6), 'a-guessed-password'])
+        expect(log).not.toContain(secret);
     });
   });
 }

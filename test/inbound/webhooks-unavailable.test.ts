@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { postWebhook, uniquePayload } from './support.js';
 
 describe('webhook routes when the database cannot be written', () => {
@@ -19,7 +19,11 @@ describe('webhook routes when the database cannot be written', () => {
     await svc.deps.store.close();
     const res = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'));
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ success: false, error: 'unavailable', message: expect.stringMatching(/not acknowledged/) });
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: 'unavailable',
+      message: expect.stringMatching(/not acknowledged/),
+    });
     // A refusal needs no database: a close document without closingDocumentCode is still answered 400.
     const bad = await postWebhook(svc.app, acme, 'reception-close', { documentExternalCode: 'X' });
     expect(bad.status).toBe(400);

@@ -61,20 +61,24 @@ describe('AuthFailureLimiter', () => {
 
   it('property: within any window an address gets at most `limit` failures answered without a wait', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 30_000 }), { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 20 }), (gaps, limit) => {
-        const clock = new ManualClock(0);
-        const limiter = new AuthFailureLimiter({ limit, windowMs: 60_000 }, clock);
-        const free: number[] = [];
-        for (const gap of gaps) {
-          clock.advance(gap);
-          if (limiter.fail('x') === undefined) free.push(clock.nowMs());
-        }
-        // a leaky bucket lets at most limit + (elapsed × rate) through in any interval
-        for (let i = 0; i < free.length; i++) {
-          const inWindow = free.filter((t) => t >= free[i]! && t < free[i]! + 60_000).length;
-          expect(inWindow).toBeLessThanOrEqual(2 * limit);
-        }
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 30_000 }), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 20 }),
+        (gaps, limit) => {
+          const clock = new ManualClock(0);
+          const limiter = new AuthFailureLimiter({ limit, windowMs: 60_000 }, clock);
+          const free: number[] = [];
+          for (const gap of gaps) {
+            clock.advance(gap);
+            if (limiter.fail('x') === undefined) free.push(clock.nowMs());
+          }
+          // a leaky bucket lets at most limit + (elapsed × rate) through in any interval
+          for (let i = 0; i < free.length; i++) {
+            const inWindow = free.filter((t) => t >= free[i]! && t < free[i]! + 60_000).length;
+            expect(inWindow).toBeLessThanOrEqual(2 * limit);
+          }
+        },
+      ),
     );
   });
 });

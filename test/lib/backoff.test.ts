@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffCapMs, backoffDelayMs, parseRetryAfter, retryWithBackoff, scheduleDelayMs, type BackoffPolicy } from '../../src/lib/backoff.js';
+import {
+  type BackoffPolicy,
+  backoffCapMs,
+  backoffDelayMs,
+  parseRetryAfter,
+  retryWithBackoff,
+  scheduleDelayMs,
+} from '../../src/lib/backoff.js';
 
 const policy = fc.record({
   baseMs: fc.integer({ min: 1, max: 60_000 }),
@@ -12,7 +19,9 @@ const random = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
 describe('backoff: exponential, capped, full jitter, Retry-After honoured', () => {
   it('the cap doubles per retry from base and never passes max', () => {
     const p = { baseMs: 1000, maxMs: 300_000 };
-    expect([0, 1, 2, 3, 8, 9, 1000].map((r) => backoffCapMs(p, r))).toEqual([1000, 2000, 4000, 8000, 256_000, 300_000, 300_000]);
+    expect([0, 1, 2, 3, 8, 9, 1000].map((r) => backoffCapMs(p, r))).toEqual([
+      1000, 2000, 4000, 8000, 256_000, 300_000, 300_000,
+    ]);
   });
 
   it('full jitter: every delay lies in [0, cap]; equal jitter in [cap/2, cap]; none is the cap', () => {
@@ -35,17 +44,25 @@ describe('backoff: exponential, capped, full jitter, Retry-After honoured', () =
 
   it('never shorter than Retry-After, which is itself capped at max', () => {
     fc.assert(
-      fc.property(policy, fc.nat({ max: 100 }), random, fc.nat({ max: 10 * 24 * 3600_000 }), (p, retry, r, retryAfterMs) => {
-        const d = backoffDelayMs(p, retry, { random: r, retryAfterMs });
-        expect(d).toBeGreaterThanOrEqual(Math.min(retryAfterMs, p.maxMs));
-        expect(d).toBeLessThanOrEqual(Math.max(p.maxMs, Math.ceil(backoffCapMs(p, retry))));
-      }),
+      fc.property(
+        policy,
+        fc.nat({ max: 100 }),
+        random,
+        fc.nat({ max: 10 * 24 * 3600_000 }),
+        (p, retry, r, retryAfterMs) => {
+          const d = backoffDelayMs(p, retry, { random: r, retryAfterMs });
+          expect(d).toBeGreaterThanOrEqual(Math.min(retryAfterMs, p.maxMs));
+          expect(d).toBeLessThanOrEqual(Math.max(p.maxMs, Math.ceil(backoffCapMs(p, retry))));
+        },
+      ),
     );
   });
 
   it('a schedule gives its entries in order, then its last one', () => {
     const schedule = [0, 5000, 300_000];
-    expect([0, 1, 2, 3, 10].map((r) => scheduleDelayMs(schedule, r, { jitter: 'none' }))).toEqual([0, 5000, 300_000, 300_000, 300_000]);
+    expect([0, 1, 2, 3, 10].map((r) => scheduleDelayMs(schedule, r, { jitter: 'none' }))).toEqual([
+      0, 5000, 300_000, 300_000, 300_000,
+    ]);
     expect(scheduleDelayMs(schedule, 1, { random: 0.5 })).toBe(2500);
     expect(scheduleDelayMs(schedule, 0, { retryAfterMs: 7000 })).toBe(7000);
     expect(() => scheduleDelayMs([], 0)).toThrow(/empty/);
@@ -81,11 +98,14 @@ describe('retryWithBackoff', () => {
 
   it('calls again until a call succeeds, numbering the attempts', async () => {
     const seen: number[] = [];
-    const result = await retryWithBackoff(async (attempt) => {
-      seen.push(attempt);
-      if (attempt < 3) throw new Flaky(true);
-      return 'done';
-    }, { ...options, attempts: 5 });
+    const result = await retryWithBackoff(
+      async (attempt) => {
+        seen.push(attempt);
+        if (attempt < 3) throw new Flaky(true);
+        return 'done';
+      },
+      { ...options, attempts: 5 },
+    );
     expect(result).toBe('done');
     expect(seen).toEqual([1, 2, 3]);
   });
@@ -95,20 +115,26 @@ describe('retryWithBackoff', () => {
     ['throws an error it may not retry at once', false, 'no use', 1],
   ])('%s', async (_title, retryable, message, calls) => {
     let made = 0;
-    const failing = retryWithBackoff(async () => {
-      made += 1;
-      throw new Flaky(retryable);
-    }, { ...options, attempts: 3 });
+    const failing = retryWithBackoff(
+      async () => {
+        made += 1;
+        throw new Flaky(retryable);
+      },
+      { ...options, attempts: 3 },
+    );
     await expect(failing).rejects.toThrow(message);
     expect(made).toBe(calls);
   });
 
   it("waits at least the server's Retry-After before the next call", async () => {
     const at: number[] = [];
-    await retryWithBackoff(async (attempt) => {
-      at.push(performance.now());
-      if (attempt === 1) throw new Flaky(true, 150);
-    }, { ...options, attempts: 2, random: () => 0 });
+    await retryWithBackoff(
+      async (attempt) => {
+        at.push(performance.now());
+        if (attempt === 1) throw new Flaky(true, 150);
+      },
+      { ...options, attempts: 2, random: () => 0 },
+    );
     // A lower bound only: a busy machine makes the wait longer, never shorter.
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(145);
   });
@@ -116,11 +142,14 @@ describe('retryWithBackoff', () => {
   it('an abort ends the wait between calls', async () => {
     const controller = new AbortController();
     let calls = 0;
-    const run = retryWithBackoff(async () => {
-      calls += 1;
-      queueMicrotask(() => controller.abort(new Error('stopped')));
-      throw new Flaky(true, 60_000);
-    }, { ...options, policy: { baseMs: 60_000, maxMs: 60_000 }, attempts: 3, signal: controller.signal });
+    const run = retryWithBackoff(
+      async () => {
+        calls += 1;
+        queueMicrotask(() => controller.abort(new Error('stopped')));
+        throw new Flaky(true, 60_000);
+      },
+      { ...options, policy: { baseMs: 60_000, maxMs: 60_000 }, attempts: 3, signal: controller.signal },
+    );
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(calls).toBe(1);
   });

@@ -53,7 +53,10 @@ describe('coalesce', () => {
     st.runs[0]!.finish();
     expect(await Promise.all(first)).toEqual([10, 20, 30]);
     await d.turn();
-    expect(st.runs.map((r) => r.inputs)).toEqual([[1, 2, 3], [4, 5]]);
+    expect(st.runs.map((r) => r.inputs)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     st.runs[1]!.finish();
     expect(await Promise.all(second)).toEqual([40, 50]);
   });
@@ -64,7 +67,10 @@ describe('coalesce', () => {
     const call = coalesce(st.run, { maxInFlight: 2, maxBatch: 2, defer: d.defer });
     const all = [1, 2, 3, 4, 5].map((i) => call(i));
     await d.turn();
-    expect(st.runs.map((r) => r.inputs)).toEqual([[1, 2], [3, 4]]);
+    expect(st.runs.map((r) => r.inputs)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     st.runs[1]!.finish();
     await d.turn();
     await d.turn();
@@ -160,12 +166,16 @@ describe('coalesce', () => {
 
   it('with a linger and the default timers, calls still go (on a timer rather than the next turn)', async () => {
     const runs: number[][] = [];
-    const call = coalesce(async (inputs: number[]) => (runs.push(inputs), inputs.map((i) => -i)), { maxInFlight: 1, maxBatch: 100, lingerMs: 1 });
+    const call = coalesce(async (inputs: number[]) => (runs.push(inputs), inputs.map((i) => -i)), {
+      maxInFlight: 1,
+      maxBatch: 100,
+      lingerMs: 1,
+    });
     expect(await Promise.all([call(1), call(2)])).toEqual([-1, -2]);
     expect(runs).toEqual([[1, 2]]);
   });
 
-  it("a failed run fails each of its calls, and the next run goes on", async () => {
+  it('a failed run fails each of its calls, and the next run goes on', async () => {
     const st = statement();
     const d = manualDefer();
     const call = coalesce(st.run, { maxInFlight: 1, maxBatch: 100, defer: d.defer });

@@ -26,7 +26,8 @@ function settingRows(file: string): Setting[] {
       if (cells.length < 4 || !/^`[A-Z][A-Z0-9_]+`(, `[A-Z][A-Z0-9_]+`)*$/.test(cells[1]!)) return;
       const names = cells[1]!.split(',').map((n) => n.trim().replaceAll('`', ''));
       const defaults = cells[2] === '' ? names.map(() => '') : cells[2]!.split(/,\s+/).map((d) => d.trim());
-      if (defaults.length !== names.length) throw new Error(`${file}:${i + 1}: ${names.length} settings but ${defaults.length} defaults`);
+      if (defaults.length !== names.length)
+        throw new Error(`${file}:${i + 1}: ${names.length} settings but ${defaults.length} defaults`);
       names.forEach((name, k) => {
         const cell = defaults[k]!;
         const documented = cell === '' || cell.startsWith('unset') ? undefined : cell.replaceAll('`', '');
@@ -64,8 +65,23 @@ describe('settings in the docs are the settings of the code', () => {
   });
 
   it('reads rows as the docs write them', () => {
-    expect(readme).toContainEqual({ file: 'README.md', line: expect.any(Number), name: 'HOST', documented: '127.0.0.1' });
-    expect(readme).toContainEqual({ file: 'README.md', line: expect.any(Number), name: 'WMS_BASE_URL', documented: undefined });
-    expect(readme).toContainEqual({ file: 'README.md', line: expect.any(Number), name: 'RECONCILE_CRON', documented: '0 * * * *' });
+    expect(readme).toContainEqual({
+      file: 'README.md',
+      line: expect.any(Number),
+      name: 'HOST',
+      documented: '127.0.0.1',
+    });
+    expect(readme).toContainEqual({
+      file: 'README.md',
+      line: expect.any(Number),
+      name: 'WMS_BASE_URL',
+      documented: undefined,
+    });
+    expect(readme).toContainEqual({
+      file: 'README.md',
+      line: expect.any(Number),
+      name: 'RECONCILE_CRON',
+      documented: '0 * * * *',
+    });
   });
 });

@@ -48,13 +48,28 @@ describe('ERP webhook settings', () => {
       ERP_WEBHOOK_EVENTS: ' reception.closed, stock.adjusted ',
       ERP_CLOSE_ACK: 'sync',
     }).connections;
-    expect(c!.erpWebhook).toEqual({ url: 'https://erp.example.com/hooks', secrets: [secret, previous], events: ['reception.closed', 'stock.adjusted'] });
+    expect(c!.erpWebhook).toEqual({
+      url: 'https://erp.example.com/hooks',
+      secrets: [secret, previous],
+      events: ['reception.closed', 'stock.adjusted'],
+    });
     expect(c!.erpCloseAck).toBe('sync');
   });
 
   it('push every feed type when no filter is given', () => {
-    const [c] = loadConfig({ ...base, ERP_WEBHOOK_URL: 'http://127.0.0.1:9000/', ERP_WEBHOOK_SECRET: secret }).connections;
-    expect(c!.erpWebhook!.events).toEqual(['reception.closed', 'client_return.closed', 'shipment.closed', 'supplier_return.closed', 'stock.adjusted', 'stock.drift']);
+    const [c] = loadConfig({
+      ...base,
+      ERP_WEBHOOK_URL: 'http://127.0.0.1:9000/',
+      ERP_WEBHOOK_SECRET: secret,
+    }).connections;
+    expect(c!.erpWebhook!.events).toEqual([
+      'reception.closed',
+      'client_return.closed',
+      'shipment.closed',
+      'supplier_return.closed',
+      'stock.adjusted',
+      'stock.drift',
+    ]);
   });
 
   it('take camelCase keys (events as a list) in CONNECTIONS_FILE', () => {
@@ -78,17 +93,43 @@ describe('ERP webhook settings', () => {
       ]),
     );
     const [c] = loadConfig({ CONNECTIONS_FILE: file }).connections;
-    expect(c!.erpWebhook).toEqual({ url: 'https://erp.example.com/hooks', secrets: [secret], events: ['shipment.closed'] });
+    expect(c!.erpWebhook).toEqual({
+      url: 'https://erp.example.com/hooks',
+      secrets: [secret],
+      events: ['shipment.closed'],
+    });
     expect(c!.erpCloseAck).toBe('sync');
   });
 
   it.each([
-    [{ ERP_WEBHOOK_URL: 'ftp://erp' , ERP_WEBHOOK_SECRET: secret }, /^Invalid configuration: ERP_WEBHOOK_URL: expected an http\(s\) URL/],
-    [{ ERP_WEBHOOK_URL: 'https://erp.example.com' }, /^Invalid configuration: ERP_WEBHOOK_SECRET: required when the ERP webhook URL is set/],
-    [{ ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: 'plain-secret' }, /^Invalid configuration: ERP_WEBHOOK_SECRET: expected a Standard Webhooks secret/],
-    [{ ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: 'whsec_c2hvcnQ=' }, /^Invalid configuration: ERP_WEBHOOK_SECRET: expected a Standard Webhooks secret/],
-    [{ ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: secret, ERP_WEBHOOK_EVENTS: 'reception.closed,parcel.lost' }, /^Invalid configuration: ERP_WEBHOOK_EVENTS: expected feed types among/],
-    [{ ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: secret, ERP_WEBHOOK_EVENTS: ' , ' }, /^Invalid configuration: ERP_WEBHOOK_EVENTS: expected at least one feed type/],
+    [
+      { ERP_WEBHOOK_URL: 'ftp://erp', ERP_WEBHOOK_SECRET: secret },
+      /^Invalid configuration: ERP_WEBHOOK_URL: expected an http\(s\) URL/,
+    ],
+    [
+      { ERP_WEBHOOK_URL: 'https://erp.example.com' },
+      /^Invalid configuration: ERP_WEBHOOK_SECRET: required when the ERP webhook URL is set/,
+    ],
+    [
+      { ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: 'plain-secret' },
+      /^Invalid configuration: ERP_WEBHOOK_SECRET: expected a Standard Webhooks secret/,
+    ],
+    [
+      { ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: 'whsec_c2hvcnQ=' },
+      /^Invalid configuration: ERP_WEBHOOK_SECRET: expected a Standard Webhooks secret/,
+    ],
+    [
+      {
+        ERP_WEBHOOK_URL: 'https://erp.example.com',
+        ERP_WEBHOOK_SECRET: secret,
+        ERP_WEBHOOK_EVENTS: 'reception.closed,parcel.lost',
+      },
+      /^Invalid configuration: ERP_WEBHOOK_EVENTS: expected feed types among/,
+    ],
+    [
+      { ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: secret, ERP_WEBHOOK_EVENTS: ' , ' },
+      /^Invalid configuration: ERP_WEBHOOK_EVENTS: expected at least one feed type/,
+    ],
     [{ ERP_WEBHOOK_SECRET: secret }, /^Invalid configuration: ERP_WEBHOOK_SECRET: needs the ERP webhook URL/],
     [{ ERP_CLOSE_ACK: 'sync' }, /^Invalid configuration: ERP_CLOSE_ACK: sync needs the ERP webhook URL/],
     [{ ERP_CLOSE_ACK: 'later' }, /^Invalid configuration: ERP_CLOSE_ACK: /],
@@ -107,8 +148,17 @@ describe('wms-sync connections secret', () => {
     expect(b.out.trim()).not.toBe(value);
     const wh = new Webhook(value);
     const signature = wh.sign('msg_1', new Date(), '{}');
-    expect(() => wh.verify('{}', { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': signature })).not.toThrow();
-    expect(loadConfig({ ...base, ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: value }).connections[0]!.erpWebhook!.secrets).toEqual([value]);
+    expect(() =>
+      wh.verify('{}', {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': signature,
+      }),
+    ).not.toThrow();
+    expect(
+      loadConfig({ ...base, ERP_WEBHOOK_URL: 'https://erp.example.com', ERP_WEBHOOK_SECRET: value }).connections[0]!
+        .erpWebhook!.secrets,
+    ).toEqual([value]);
   });
 
   it('refuses anything but `secret` with a usage error (exit 2)', async () => {

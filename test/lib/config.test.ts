@@ -27,11 +27,13 @@ describe('config', () => {
   const tmp = tempDir('config');
   afterAll(() => tmp.remove());
 
-  it('WORKER_THREAD: off by default; true runs serve\'s jobs on a thread on SQLite, refused on Postgres; anything else refused', () => {
+  it("WORKER_THREAD: off by default; true runs serve's jobs on a thread on SQLite, refused on Postgres; anything else refused", () => {
     expect(loadConfig({}).worker.thread).toBe(false);
     expect(loadConfig({ WORKER_THREAD: 'true' }).worker.thread).toBe(true);
     expect(loadConfig({ WORKER_THREAD: 'false', DATABASE_URL: 'postgres://localhost/x' }).worker.thread).toBe(false);
-    expect(failure({ WORKER_THREAD: 'true', DATABASE_URL: 'postgres://localhost/x' })).toMatch(/WORKER_THREAD: applies to SQLite only/);
+    expect(failure({ WORKER_THREAD: 'true', DATABASE_URL: 'postgres://localhost/x' })).toMatch(
+      /WORKER_THREAD: applies to SQLite only/,
+    );
     expect(failure({ WORKER_THREAD: 'sometimes' })).toMatch(/WORKER_THREAD: expected true or false/);
   });
 
@@ -62,7 +64,10 @@ describe('config', () => {
     [{ LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL: /],
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL: expected a postgres:\/\/ URL/],
     [{ BODY_LIMIT_BYTES: '-1' }, /^Invalid configuration: BODY_LIMIT_BYTES: /],
-    [{ EMULATOR_TOKEN_SERVICE_DISABLED: 'maybe' }, /^Invalid configuration: EMULATOR_TOKEN_SERVICE_DISABLED: expected true or false/],
+    [
+      { EMULATOR_TOKEN_SERVICE_DISABLED: 'maybe' },
+      /^Invalid configuration: EMULATOR_TOKEN_SERVICE_DISABLED: expected true or false/,
+    ],
   ])('refuses %o with one line naming the variable', (env, message) => {
     const text = failure(env as Record<string, string>);
     expect(text).toMatch(message);
@@ -70,10 +75,20 @@ describe('config', () => {
   });
 
   it('builds one connection from env variables', () => {
-    const [c] = loadConfig({ ...connectionEnv, CONNECTION_NAME: 'acme', WMS_BASE_URL: 'https://wms.example.com/' }).connections;
+    const [c] = loadConfig({
+      ...connectionEnv,
+      CONNECTION_NAME: 'acme',
+      WMS_BASE_URL: 'https://wms.example.com/',
+    }).connections;
     expect(c).toEqual({
       name: 'acme',
-      wms: { baseUrl: 'https://wms.example.com', authMode: 'client', clientId: 'client', clientSecret: 'secret', authGrant: 'client_credentials' },
+      wms: {
+        baseUrl: 'https://wms.example.com',
+        authMode: 'client',
+        clientId: 'client',
+        clientSecret: 'secret',
+        authGrant: 'client_credentials',
+      },
       webhookCredentials: [{ username: 'wms', password: 'password-1' }],
       erpApiToken: 'erp-token-0123456789',
       erpCloseAck: 'async',
@@ -88,22 +103,52 @@ describe('config', () => {
   });
 
   it('requires WMS_AUTH_URL and WMS_AUDIENCE for oauth2', () => {
-    expect(failure({ ...connectionEnv, WMS_AUTH_MODE: 'oauth2' })).toMatch(/^Invalid configuration: WMS_AUTH_URL: required when the auth mode is oauth2/);
-    const c = loadConfig({ ...connectionEnv, WMS_AUTH_MODE: 'oauth2', WMS_AUTH_URL: 'https://id.example.com', WMS_AUDIENCE: 'https://wms' });
-    expect(c.connections[0]!.wms).toMatchObject({ authMode: 'oauth2', authUrl: 'https://id.example.com', audience: 'https://wms' });
+    expect(failure({ ...connectionEnv, WMS_AUTH_MODE: 'oauth2' })).toMatch(
+      /^Invalid configuration: WMS_AUTH_URL: required when the auth mode is oauth2/,
+    );
+    const c = loadConfig({
+      ...connectionEnv,
+      WMS_AUTH_MODE: 'oauth2',
+      WMS_AUTH_URL: 'https://id.example.com',
+      WMS_AUDIENCE: 'https://wms',
+    });
+    expect(c.connections[0]!.wms).toMatchObject({
+      authMode: 'oauth2',
+      authUrl: 'https://id.example.com',
+      audience: 'https://wms',
+    });
   });
 
   it("option B's password grant: needs oauth2, a username and a password, from env or CONNECTIONS_FILE", () => {
-    const oauth2 = { ...connectionEnv, WMS_AUTH_MODE: 'oauth2', WMS_AUTH_URL: 'https://id.example.com', WMS_AUDIENCE: 'https://wms' };
-    const c = loadConfig({ ...oauth2, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'erp@acme', WMS_AUTH_PASSWORD: 'pw-of-erp' });
-    expect(c.connections[0]!.wms).toMatchObject({ authMode: 'oauth2', authGrant: 'password', username: 'erp@acme', password: 'pw-of-erp' });
+    const oauth2 = {
+      ...connectionEnv,
+      WMS_AUTH_MODE: 'oauth2',
+      WMS_AUTH_URL: 'https://id.example.com',
+      WMS_AUDIENCE: 'https://wms',
+    };
+    const c = loadConfig({
+      ...oauth2,
+      WMS_AUTH_GRANT: 'password',
+      WMS_AUTH_USERNAME: 'erp@acme',
+      WMS_AUTH_PASSWORD: 'pw-of-erp',
+    });
+    expect(c.connections[0]!.wms).toMatchObject({
+      authMode: 'oauth2',
+      authGrant: 'password',
+      username: 'erp@acme',
+      password: 'pw-of-erp',
+    });
     expect(failure({ ...oauth2, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'erp@acme' })).toBe(
       'Invalid configuration: WMS_AUTH_PASSWORD: required when the auth grant is password',
     );
-    expect(failure({ ...connectionEnv, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'u', WMS_AUTH_PASSWORD: 'p' })).toMatch(/^Invalid configuration: WMS_AUTH_GRANT: the password grant is option B/);
+    expect(
+      failure({ ...connectionEnv, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'u', WMS_AUTH_PASSWORD: 'p' }),
+    ).toMatch(/^Invalid configuration: WMS_AUTH_GRANT: the password grant is option B/);
     expect(failure({ ...oauth2, WMS_AUTH_GRANT: 'implicit' })).toMatch(/^Invalid configuration: WMS_AUTH_GRANT: /);
     // A refused setting never echoes the password.
-    expect(failure({ ...connectionEnv, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'u', WMS_AUTH_PASSWORD: 'pw-of-erp' })).not.toContain('pw-of-erp');
+    expect(
+      failure({ ...connectionEnv, WMS_AUTH_GRANT: 'password', WMS_AUTH_USERNAME: 'u', WMS_AUTH_PASSWORD: 'pw-of-erp' }),
+    ).not.toContain('pw-of-erp');
 
     const file = join(tmp.dir, 'password-grant.json');
     const entry = {
@@ -122,13 +167,23 @@ describe('config', () => {
       erpApiToken: 'token-for-acme-0123456789',
     };
     writeFileSync(file, JSON.stringify([entry]));
-    expect(loadConfig({ CONNECTIONS_FILE: file }).connections[0]!.wms).toMatchObject({ authGrant: 'password', username: 'erp@acme', password: 'pw-of-erp' });
+    expect(loadConfig({ CONNECTIONS_FILE: file }).connections[0]!.wms).toMatchObject({
+      authGrant: 'password',
+      username: 'erp@acme',
+      password: 'pw-of-erp',
+    });
     writeFileSync(file, JSON.stringify([{ ...entry, wmsAuthUsername: undefined }]));
-    expect(failure({ CONNECTIONS_FILE: file })).toBe('Invalid configuration: CONNECTIONS_FILE: [0].wmsAuthUsername: required when the auth grant is password');
+    expect(failure({ CONNECTIONS_FILE: file })).toBe(
+      'Invalid configuration: CONNECTIONS_FILE: [0].wmsAuthUsername: required when the auth grant is password',
+    );
   });
 
   it('accepts a second webhook credential for rotation, and only as a pair', () => {
-    const c = loadConfig({ ...connectionEnv, WEBHOOK_PREVIOUS_USERNAME: 'old', WEBHOOK_PREVIOUS_PASSWORD: 'old-password' });
+    const c = loadConfig({
+      ...connectionEnv,
+      WEBHOOK_PREVIOUS_USERNAME: 'old',
+      WEBHOOK_PREVIOUS_PASSWORD: 'old-password',
+    });
     expect(c.connections[0]!.webhookCredentials).toEqual([
       { username: 'wms', password: 'password-1' },
       { username: 'old', password: 'old-password' },
@@ -137,8 +192,12 @@ describe('config', () => {
   });
 
   it('refuses a short ERP token and a bad connection name', () => {
-    expect(failure({ ...connectionEnv, ERP_API_TOKEN: 'short' })).toMatch(/^Invalid configuration: ERP_API_TOKEN: expected at least 16 characters$/);
-    expect(failure({ ...connectionEnv, CONNECTION_NAME: 'Has Spaces' })).toMatch(/^Invalid configuration: CONNECTION_NAME: /);
+    expect(failure({ ...connectionEnv, ERP_API_TOKEN: 'short' })).toMatch(
+      /^Invalid configuration: ERP_API_TOKEN: expected at least 16 characters$/,
+    );
+    expect(failure({ ...connectionEnv, CONNECTION_NAME: 'Has Spaces' })).toMatch(
+      /^Invalid configuration: CONNECTION_NAME: /,
+    );
   });
 
   it('reads several connections from CONNECTIONS_FILE and points at the bad entry', () => {
@@ -156,17 +215,25 @@ describe('config', () => {
     expect(loadConfig({ CONNECTIONS_FILE: file }).connections.map((c) => c.name)).toEqual(['a', 'b']);
 
     writeFileSync(file, JSON.stringify([entry('a'), { ...entry('b'), wmsBaseUrl: 'nope' }]));
-    expect(failure({ CONNECTIONS_FILE: file })).toBe('Invalid configuration: CONNECTIONS_FILE: [1].wmsBaseUrl: expected an http(s) URL');
+    expect(failure({ CONNECTIONS_FILE: file })).toBe(
+      'Invalid configuration: CONNECTIONS_FILE: [1].wmsBaseUrl: expected an http(s) URL',
+    );
     writeFileSync(file, JSON.stringify([entry('a'), entry('a')]));
     expect(failure({ CONNECTIONS_FILE: file })).toMatch(/connection name "a" appears twice/);
     // The ERP token selects the connection: shared, one ERP would read and change the other's records.
     writeFileSync(file, JSON.stringify([entry('a'), { ...entry('b'), erpApiToken: entry('a').erpApiToken }]));
     const shared = failure({ CONNECTIONS_FILE: file });
-    expect(shared).toBe('Invalid configuration: CONNECTIONS_FILE: connections "a" and "b" have the same erpApiToken; each needs its own');
+    expect(shared).toBe(
+      'Invalid configuration: CONNECTIONS_FILE: connections "a" and "b" have the same erpApiToken; each needs its own',
+    );
     expect(shared).not.toContain(entry('a').erpApiToken);
     writeFileSync(file, '{not json');
-    expect(failure({ CONNECTIONS_FILE: file })).toMatch(/^Invalid configuration: CONNECTIONS_FILE: cannot read .* as JSON/);
-    expect(failure({ CONNECTIONS_FILE: join(tmp.dir, 'missing.json') })).toMatch(/^Invalid configuration: CONNECTIONS_FILE: cannot read/);
+    expect(failure({ CONNECTIONS_FILE: file })).toMatch(
+      /^Invalid configuration: CONNECTIONS_FILE: cannot read .* as JSON/,
+    );
+    expect(failure({ CONNECTIONS_FILE: join(tmp.dir, 'missing.json') })).toMatch(
+      /^Invalid configuration: CONNECTIONS_FILE: cannot read/,
+    );
   });
 
   it('.env.example lists exactly the variables of the schema', () => {

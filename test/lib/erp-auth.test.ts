@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { connectionRegistry } from '../../src/lib/connection-registry.js';
-import { erpAuth, type ErpEnv } from '../../src/lib/erp-auth.js';
+import { type ErpEnv, erpAuth } from '../../src/lib/erp-auth.js';
 import { onError } from '../../src/lib/http.js';
 import { testConnection } from '../support/service.js';
 

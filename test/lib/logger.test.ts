@@ -9,7 +9,13 @@ function capture() {
 }
 
 describe('logger redaction', () => {
-  const secrets = ['Basic d21zOnN1cGVyLXNlY3JldA==', 'hunter2-password', 'client-secret-value', 'erp-token-value-123456', 'eyJhbGciOi.jwt.token'];
+  const secrets = [
+    'Basic d21zOnN1cGVyLXNlY3JldA==',
+    'hunter2-password',
+    'client-secret-value',
+    'erp-token-value-123456',
+    'eyJhbGciOi.jwt.token',
+  ];
 
   it.each([
     ['request headers', { req: { headers: { authorization: secrets[0] } } }],
@@ -20,7 +26,10 @@ describe('logger redaction', () => {
     ['a connection config', { connection: { erpApiToken: secrets[3], wms: { clientSecret: secrets[2] } } }],
     ['a token response', { response: { access_token: secrets[4], token_type: 'Bearer' } }],
     ['webhook credentials', { conn: { webhookCredentials: [{ username: 'u', password: secrets[1] }] } }],
-    ['a whole connection', { deps: { connection: { webhookCredentials: [{ password: secrets[1] }], erpApiToken: secrets[3] } } }],
+    [
+      'a whole connection',
+      { deps: { connection: { webhookCredentials: [{ password: secrets[1] }], erpApiToken: secrets[3] } } },
+    ],
   ])('never writes secrets found in %s', (_label, obj) => {
     const { logger, text } = capture();
     logger.info(obj, 'something happened');
@@ -41,10 +50,33 @@ describe('logger redaction', () => {
 });
 
 describe('logger redaction at any depth', () => {
-  const SECRET_KEYS = ['accessToken', 'secret', 'webhookPassword', 'clientSecret', 'password', 'authorization', 'token', 'cookie'];
+  const SECRET_KEYS = [
+    'accessToken',
+    'secret',
+    'webhookPassword',
+    'clientSecret',
+    'password',
+    'authorization',
+    'token',
+    'cookie',
+  ];
   // The same names as they come from HTTP headers, OAuth forms and config files.
-  const SPELLINGS = ['Authorization', 'access_token', 'refresh_token', 'client_secret', 'Cookie', 'set-cookie', 'x-api-key', 'erpApiToken', 'WEBHOOK_PASSWORD', 'webhookCredentials'];
-  const step = fc.oneof(fc.constantFrom('data', 'connection', 'wms', 'headers', 'items', 'body', 'config'), fc.nat({ max: 3 }));
+  const SPELLINGS = [
+    'Authorization',
+    'access_token',
+    'refresh_token',
+    'client_secret',
+    'Cookie',
+    'set-cookie',
+    'x-api-key',
+    'erpApiToken',
+    'WEBHOOK_PASSWORD',
+    'webhookCredentials',
+  ];
+  const step = fc.oneof(
+    fc.constantFrom('data', 'connection', 'wms', 'headers', 'items', 'body', 'config'),
+    fc.nat({ max: 3 }),
+  );
 
   /** `{a: {b: [ , {key: secret}]}}`: the secret under `key`, below `path` (numbers are array slots). */
   function nest(path: (string | number)[], key: string, secret: string): unknown {
@@ -61,18 +93,23 @@ describe('logger redaction at any depth', () => {
 
   it('property: a secret under any secret key, 1 to 5 levels deep, in objects and arrays, is never written; its neighbours are', () => {
     fc.assert(
-      fc.property(fc.array(step, { minLength: 0, maxLength: 4 }), fc.constantFrom(...SECRET_KEYS, ...SPELLINGS), fc.nat(), (path, key, n) => {
-        const secret = `s3cr3t-${n}-value`;
-        const { logger, text } = capture();
-        logger.info({ line: nest(path, key, secret) }, 'nested');
-        logger.flush();
-        const out = text();
-        expect(out).toContain('"msg":"nested"');
-        expect(out).not.toContain(secret);
-        expect(out).toContain('[redacted]');
-        expect(out).toContain('visible-value');
-        if (path.some((p) => typeof p === 'string')) expect(out).toContain('visible-neighbour');
-      }),
+      fc.property(
+        fc.array(step, { minLength: 0, maxLength: 4 }),
+        fc.constantFrom(...SECRET_KEYS, ...SPELLINGS),
+        fc.nat(),
+        (path, key, n) => {
+          const secret = `s3cr3t-${n}-value`;
+          const { logger, text } = capture();
+          logger.info({ line: nest(path, key, secret) }, 'nested');
+          logger.flush();
+          const out = text();
+          expect(out).toContain('"msg":"nested"');
+          expect(out).not.toContain(secret);
+          expect(out).toContain('[redacted]');
+          expect(out).toContain('visible-value');
+          if (path.some((p) => typeof p === 'string')) expect(out).toContain('visible-neighbour');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -84,7 +121,8 @@ describe('logger redaction at any depth', () => {
           const secret = `${key}-${depth}-${inArray}-secret`;
           // depth 3 in an array: {level1: {level2: [{slot: 0}, {<key>: secret}]}}
           let line: Record<string, unknown> = { [key]: secret };
-          for (let level = depth - 1; level >= 1; level--) line = { [`level${level}`]: inArray && level === depth - 1 ? [{ slot: 0 }, line] : line };
+          for (let level = depth - 1; level >= 1; level--)
+            line = { [`level${level}`]: inArray && level === depth - 1 ? [{ slot: 0 }, line] : line };
           const { logger, text } = capture();
           logger.info(line, 'deep');
           logger.flush();
@@ -102,12 +140,15 @@ describe('logger redaction at any depth', () => {
     child.setBindings({ retry: { webhookPassword: 'bound-secret-3' } });
     child.info('rebound');
     const cause = Object.assign(new Error('token endpoint refused'), { body: { access_token: 'cause-secret-4' } });
-    const err = Object.assign(new Error('push failed', { cause }), { request: { headers: { Authorization: 'Bearer error-secret-5' } } });
+    const err = Object.assign(new Error('push failed', { cause }), {
+      request: { headers: { Authorization: 'Bearer error-secret-5' } },
+    });
     logger.error({ err }, 'with an error');
     logger.error(err);
     logger.flush();
     const out = text();
-    for (const secret of ['bound-secret-1', 'bound-secret-2', 'bound-secret-3', 'cause-secret-4', 'error-secret-5']) expect(out).not.toContain(secret);
+    for (const secret of ['bound-secret-1', 'bound-secret-2', 'bound-secret-3', 'cause-secret-4', 'error-secret-5'])
+      expect(out).not.toContain(secret);
     expect(out).toContain('"reqId":"r-9"');
     expect(out).toContain('"name":"acme"');
     expect(out).toContain('push failed');
@@ -117,10 +158,18 @@ describe('logger redaction at any depth', () => {
 
   it("names that only contain a secret word are kept (token_type, tokenRequests, passwordPolicy), and the caller's object is not changed", () => {
     const { logger, text } = capture();
-    const line = { response: { token_type: 'Bearer', expires_in: 3600, access_token: 'kept-out' }, tokenRequests: 3, passwordPolicy: 'long' };
+    const line = {
+      response: { token_type: 'Bearer', expires_in: 3600, access_token: 'kept-out' },
+      tokenRequests: 3,
+      passwordPolicy: 'long',
+    };
     logger.info(line, 'token');
     logger.flush();
-    expect(JSON.parse(text())).toMatchObject({ response: { token_type: 'Bearer', expires_in: 3600, access_token: '[redacted]' }, tokenRequests: 3, passwordPolicy: 'long' });
+    expect(JSON.parse(text())).toMatchObject({
+      response: { token_type: 'Bearer', expires_in: 3600, access_token: '[redacted]' },
+      tokenRequests: 3,
+      passwordPolicy: 'long',
+    });
     expect(line.response.access_token).toBe('kept-out');
   });
 

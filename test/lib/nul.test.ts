@@ -11,8 +11,11 @@ function nested(levels: number, leaf: unknown = 1): unknown {
 
 describe('payloadIssue: U+0000 and nesting depth, without recursion', () => {
   it('finds U+0000 in a string or a key and names its path', () => {
-    expect(payloadIssue({ lines: [{ description: 'ok' }, { description: 'x\u0000' }] })).toEqual({ path: 'lines[1].description', message: NUL_MESSAGE });
-    expect(payloadIssue({ lines: [{ ['k\u0000']: 1 }] })).toEqual({ path: 'lines[0].k\\u0000', message: NUL_MESSAGE });
+    expect(payloadIssue({ lines: [{ description: 'ok' }, { description: 'x\u0000' }] })).toEqual({
+      path: 'lines[1].description',
+      message: NUL_MESSAGE,
+    });
+    expect(payloadIssue({ lines: [{ 'k\u0000': 1 }] })).toEqual({ path: 'lines[0].k\\u0000', message: NUL_MESSAGE });
     expect(payloadIssue('\u0000')).toEqual({ path: '(body)', message: NUL_MESSAGE });
     expect(payloadIssue({ a: [1, null, true, 'fine'] })).toBeUndefined();
   });

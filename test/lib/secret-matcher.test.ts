@@ -23,7 +23,14 @@ describe('secretMatcher: which known secret a presented one is, compared in cons
 
   it('is not fooled by prefixes, case or surrounding space', () => {
     const match = secretMatcher(['Basic d21zOnNlY3JldA==']);
-    for (const wrong of ['Basic d21zOnNlY3JldA', 'basic d21zOnNlY3JldA==', ' Basic d21zOnNlY3JldA==', 'Basic d21zOnNlY3JldA== ', '']) expect(match(wrong)).toBe(-1);
+    for (const wrong of [
+      'Basic d21zOnNlY3JldA',
+      'basic d21zOnNlY3JldA==',
+      ' Basic d21zOnNlY3JldA==',
+      'Basic d21zOnNlY3JldA== ',
+      '',
+    ])
+      expect(match(wrong)).toBe(-1);
     expect(match('Basic d21zOnNlY3JldA==')).toBe(0);
   });
 });

@@ -8,12 +8,11 @@ import { openDeps } from '../../src/main.js';
 import { outboundJobs } from '../../src/outbound/jobs.js';
 import { startWorkers } from '../../src/worker.js';
 import { runMain } from '../support/cli.js';
-import { startEmulator, type RunningEmulator } from '../support/emulator.js';
+import { type RunningEmulator, startEmulator } from '../support/emulator.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/erp');
-
 
 // `wms-sync push` and `wms-sync sync` as an operator runs them, against the emulator.
 describe('CLI: push and sync', () => {
@@ -46,8 +45,15 @@ describe('CLI: push and sync', () => {
   const run = (...argv: string[]) => runMain(argv, env);
 
   const wmsCount = async (path: string) => {
-    const token = (await (await fetch(`${wms.url}/api/external/v1/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: env.WMS_CLIENT_ID!, client_secret: env.WMS_CLIENT_SECRET! }) })).json()) as { access_token: string };
-    const res = await fetch(`${wms.url}/api/external/v1${path}`, { headers: { authorization: `Bearer ${token.access_token}` } });
+    const token = (await (
+      await fetch(`${wms.url}/api/external/v1/auth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: env.WMS_CLIENT_ID!, client_secret: env.WMS_CLIENT_SECRET! }),
+      })
+    ).json()) as { access_token: string };
+    const res = await fetch(`${wms.url}/api/external/v1${path}`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
     return Number(res.headers.get('x-total-count'));
   };
 
@@ -96,14 +102,26 @@ describe('CLI: push and sync', () => {
   it('sync show prints the state; sync retry queues a failed record, which a worker then pushes', async () => {
     const shown = await run('sync', 'show', 'products', 'CLI-DUP-SKU');
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.out)).toMatchObject({ state: 'failed', lastError: { message: 'Product SKU already exists' } });
+    expect(JSON.parse(shown.out)).toMatchObject({
+      state: 'failed',
+      lastError: { message: 'Product SKU already exists' },
+    });
 
     // The conflict is fixed in the WMS: the olive oil gets another SKU.
-    const token = (await (await fetch(`${wms.url}/api/external/v1/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: env.WMS_CLIENT_ID!, client_secret: env.WMS_CLIENT_SECRET! }) })).json()) as { access_token: string };
+    const token = (await (
+      await fetch(`${wms.url}/api/external/v1/auth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: env.WMS_CLIENT_ID!, client_secret: env.WMS_CLIENT_SECRET! }),
+      })
+    ).json()) as { access_token: string };
     const fix = await fetch(`${wms.url}/api/external/v1/product`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ externalCode: 'OLV-OIL-1L', description: 'Extra virgin olive oil 1 L', code: 'OLV-001-OLD' }),
+      body: JSON.stringify({
+        externalCode: 'OLV-OIL-1L',
+        description: 'Extra virgin olive oil 1 L',
+        code: 'OLV-001-OLD',
+      }),
     });
     expect(fix.status).toBe(200);
 
@@ -117,7 +135,9 @@ describe('CLI: push and sync', () => {
     const deps = await openDeps({ ...loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, { logger: silentLogger() });
     try {
       await startWorkers(deps, [outboundJobs]);
-      await until(async () => (await deps.store.outbox.get('erp', 'product', 'CLI-DUP-SKU'))?.state === 'synced', { message: 'retried product synced' });
+      await until(async () => (await deps.store.outbox.get('erp', 'product', 'CLI-DUP-SKU'))?.state === 'synced', {
+        message: 'retried product synced',
+      });
     } finally {
       await deps.queue.stop({ graceMs: 1000 });
       await deps.store.close();

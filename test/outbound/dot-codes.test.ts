@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WmsError } from '../../src/wms-client/index.js';
 import { DOT_SEGMENT_MESSAGE } from '../../src/wms/index.js';
-import { startPushHarness, wmsGet, type PushHarness } from './push-harness.js';
+import { WmsError } from '../../src/wms-client/index.js';
+import { type PushHarness, startPushHarness, wmsGet } from './push-harness.js';
 import { deliveryPoint, document, erp, product } from './support.js';
 
 /**
@@ -38,7 +38,10 @@ describe('codes "." and ".." (real emulator)', () => {
     ] as const) {
       const res = await erp(h.svc.app, h.acme, 'POST', `/erp/v1/${kind}:batch`, { json: { items: [body] } });
       expect(res.body.summary, kind).toEqual({ queued: 0, unchanged: 0, invalid: 1 });
-      expect(res.body.results[0]).toMatchObject({ result: 'invalid', errors: [{ path: 'externalCode', message: DOT_SEGMENT_MESSAGE }] });
+      expect(res.body.results[0]).toMatchObject({
+        result: 'invalid',
+        errors: [{ path: 'externalCode', message: DOT_SEGMENT_MESSAGE }],
+      });
     }
     expect(await h.svc.deps.store.outbox.list({ connection: 'acme', limit: 10 })).toEqual([]);
   });
@@ -48,11 +51,19 @@ describe('codes "." and ".." (real emulator)', () => {
       json: document('DOC-DOTS', ['OK-1', '..'], { deliveryPointExternalCode: '.' }),
     });
     expect(res.status).toBe(400);
-    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(['lines[1].productExternalCode', 'deliveryPointExternalCode']);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual([
+      'lines[1].productExternalCode',
+      'deliveryPointExternalCode',
+    ]);
 
-    const batch = await erp(h.svc.app, h.acme, 'POST', '/erp/v1/products:batch', { json: { items: [product('.'), product('FINE-1')] } });
+    const batch = await erp(h.svc.app, h.acme, 'POST', '/erp/v1/products:batch', {
+      json: { items: [product('.'), product('FINE-1')] },
+    });
     expect(batch.body.summary).toEqual({ queued: 1, unchanged: 0, invalid: 1 });
-    expect(batch.body.results[0]).toMatchObject({ result: 'invalid', errors: [{ path: 'externalCode', message: DOT_SEGMENT_MESSAGE }] });
+    expect(batch.body.results[0]).toMatchObject({
+      result: 'invalid',
+      errors: [{ path: 'externalCode', message: DOT_SEGMENT_MESSAGE }],
+    });
   });
 
   it('codes that only contain dots ("...", ".x", "A.B") are ordinary codes: pushed, looked up and synced', async () => {

@@ -68,7 +68,9 @@ describe('bulk-load files', () => {
   });
 
   it('reads JSON as an array or as {items}', async () => {
-    expect(await readItems('delivery-points', file('a.json', '[{"externalCode":"D"}]'))).toEqual([{ source: 'item 0', value: { externalCode: 'D' } }]);
+    expect(await readItems('delivery-points', file('a.json', '[{"externalCode":"D"}]'))).toEqual([
+      { source: 'item 0', value: { externalCode: 'D' } },
+    ]);
     expect(await readItems('delivery-points', file('b.json', '{"items":[{},{}]}'))).toHaveLength(2);
   });
 

@@ -9,7 +9,10 @@ function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((v) => shuffleKeys(v, seed));
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
-    const rotated = entries.slice(seed % Math.max(entries.length, 1)).concat(entries.slice(0, seed % Math.max(entries.length, 1))).reverse();
+    const rotated = entries
+      .slice(seed % Math.max(entries.length, 1))
+      .concat(entries.slice(0, seed % Math.max(entries.length, 1)))
+      .reverse();
     return Object.fromEntries(rotated.map(([k, v]) => [k, shuffleKeys(v, seed + 1)]));
   }
   return value;
@@ -28,7 +31,9 @@ describe('payload normalization and hash', () => {
     expect(payloadHash(normalizePayload({ externalCode: 'P', reference: null, lines: [{ a: 1, b: null }] }))).toBe(
       payloadHash(normalizePayload({ lines: [{ a: 1 }], externalCode: 'P' })),
     );
-    expect(payloadHash(normalizePayload({ barcodes: [1, 2] }))).not.toBe(payloadHash(normalizePayload({ barcodes: [2, 1] })));
+    expect(payloadHash(normalizePayload({ barcodes: [1, 2] }))).not.toBe(
+      payloadHash(normalizePayload({ barcodes: [2, 1] })),
+    );
   });
 
   it('normalizing twice changes nothing, and no null is left', () => {

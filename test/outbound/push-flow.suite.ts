@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/wait.js';
-import { startPushHarness, wmsGet, wmsSend, type PushHarness } from './push-harness.js';
+import { type PushHarness, startPushHarness, wmsGet, wmsSend } from './push-harness.js';
 import { code, deliveryPoint, document, erp, product } from './support.js';
 
 const API = '/api/external/v1';
@@ -34,7 +34,9 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       const callsBefore = h.proxy.requests.length;
       expect(await h.put('products', p, product(p, { description: 'Olive oil 75 cl' }))).toBe(200);
       // Also unchanged when sent again through a batch.
-      const batch = await erp(h.svc.app, h.acme, 'POST', '/erp/v1/products:batch', { json: { items: [product(p, { description: 'Olive oil 75 cl' })] } });
+      const batch = await erp(h.svc.app, h.acme, 'POST', '/erp/v1/products:batch', {
+        json: { items: [product(p, { description: 'Olive oil 75 cl' })] },
+      });
       expect(batch.body.results[0].result).toBe('unchanged');
       const after = (await h.svc.deps.store.outbox.get('acme', 'product', p))!;
       expect(after).toMatchObject({ state: 'synced', attempts: 2 });
@@ -49,7 +51,13 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       const failed = await h.settled('product', b);
       expect(failed.state).toBe('failed');
       expect(failed.attempts).toBe(1);
-      expect(failed.lastError).toMatchObject({ kind: 'wms', status: 400, message: 'Product SKU already exists', retryable: false, body: { title: 'Product SKU already exists' } });
+      expect(failed.lastError).toMatchObject({
+        kind: 'wms',
+        status: 400,
+        message: 'Product SKU already exists',
+        retryable: false,
+        body: { title: 'Product SKU already exists' },
+      });
       const shown = await erp(h.svc.app, h.acme, 'GET', `/erp/v1/products/${b}`);
       expect(shown.body).toMatchObject({ state: 'failed', lastError: { message: 'Product SKU already exists' } });
       expect((await wmsGet(h, `/product/${b}`)).status).toBe(404);
@@ -92,7 +100,9 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       // The WMS loses its data (tenant reset): the update is refused (400 idnotfound), one GET, then the create.
       expect((await h.wms.control('POST', '/tenants/acme/reset')).status).toBeLessThan(300);
       await h.put('delivery-points', d, deliveryPoint(d, { name: 'Back again' }));
-      expect(await h.settled('delivery-point', d, (r) => r.attempts === 2 && r.state !== 'pending')).toMatchObject({ state: 'synced' });
+      expect(await h.settled('delivery-point', d, (r) => r.attempts === 2 && r.state !== 'pending')).toMatchObject({
+        state: 'synced',
+      });
       expect((await wmsGet(h, `/delivery-point/${d}`)).body.name).toBe('Back again');
     });
 
@@ -102,7 +112,9 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       const waiting = await h.settled('document', doc, (r) => r.state === 'pending' && r.attempts === 0, 5000);
       await until(async () => (await h.svc.deps.store.outbox.waitsOf(waiting.id)).length === 3);
       const shown = await erp(h.svc.app, h.acme, 'GET', `/erp/v1/documents/${doc}`);
-      expect(shown.body.waitingFor.map((w: { externalCode: string }) => w.externalCode).sort()).toEqual([dp, p1, p2].sort());
+      expect(shown.body.waitingFor.map((w: { externalCode: string }) => w.externalCode).sort()).toEqual(
+        [dp, p1, p2].sort(),
+      );
       expect(h.calls('POST', `${API}/document`)).toBe(0);
 
       await h.put('products', p1, product(p1));
@@ -115,7 +127,11 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(synced).toMatchObject({ state: 'synced', attempts: 1 });
       expect(await h.svc.deps.store.outbox.waitsOf(synced.id)).toEqual([]);
       const inWms = await wmsGet(h, `/document/${doc}`);
-      expect(inWms.body).toMatchObject({ externalCode: doc, deliveryPointExternalCode: dp, lines: [{ productExternalCode: p1 }, { productExternalCode: p2 }] });
+      expect(inWms.body).toMatchObject({
+        externalCode: doc,
+        deliveryPointExternalCode: dp,
+        lines: [{ productExternalCode: p1 }, { productExternalCode: p2 }],
+      });
       expect(h.calls('POST', `${API}/document`)).toBe(1);
 
       await h.put('documents', doc, document(doc, [p1, p2], { deliveryPointExternalCode: dp, reference: 'R-2' }));
@@ -161,7 +177,9 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       h.proxy.inject({ method: 'POST', path: `${API}/product`, hold: true, count: bound });
       const items = Array.from({ length: 40 }, () => product(code('BULK')));
       await erp(h.svc.app, h.acme, 'POST', '/erp/v1/products:batch', { json: { items } });
-      await until(() => h.proxy.requests.slice(from).filter((r) => r.outcome === 'held').length === bound, { message: 'calls held' });
+      await until(() => h.proxy.requests.slice(from).filter((r) => r.outcome === 'held').length === bound, {
+        message: 'calls held',
+      });
       expect(h.proxy.inFlight).toBe(bound);
       h.proxy.release();
       for (const item of items) await h.settled('product', item.externalCode);

@@ -1,8 +1,8 @@
 import type { Clock } from '../../src/lib/clock.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
 import type { OutboundEntity, OutboundRecord } from '../../src/store/index.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
+import { type FaultyProxy, startFaultyProxy } from '../support/faulty-proxy.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { erp } from './support.js';
@@ -14,7 +14,12 @@ export interface PushHarness {
   acme: ConnectionConfig;
   put(kind: string, code: string, body: unknown): Promise<number>;
   /** The record once `done` holds for it (default: not pending any more). */
-  settled(entity: OutboundEntity, code: string, done?: (r: OutboundRecord) => boolean, timeoutMs?: number): Promise<OutboundRecord>;
+  settled(
+    entity: OutboundEntity,
+    code: string,
+    done?: (r: OutboundRecord) => boolean,
+    timeoutMs?: number,
+  ): Promise<OutboundRecord>;
   /** Calls the proxy forwarded or answered for `method` on paths matching `glob`. */
   calls(method: string, glob: string): number;
   close(): Promise<void>;
@@ -41,17 +46,30 @@ export const FAST_PUSH_ENV = {
  * The service with its worker, on SQLite or Postgres, pushing to the real emulator through a
  * faulty proxy: the tenant `acme` exists in the emulator with an API client the connection uses.
  */
-export async function startPushHarness(label: string, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}, clock?: Clock): Promise<PushHarness> {
+export async function startPushHarness(
+  label: string,
+  dialect: 'sqlite' | 'postgres',
+  env: Record<string, string> = {},
+  clock?: Clock,
+): Promise<PushHarness> {
   const wms = await startEmulator();
   const proxy = await startFaultyProxy(wms.url);
   const acme = wmsConnection('acme', proxy.url, await wms.tenant('acme'));
-  const svc = await startTestService({ label, dialect, connections: [acme], worker: true, env: { ...FAST_PUSH_ENV, ...env }, ...(clock ? { clock } : {}) });
+  const svc = await startTestService({
+    label,
+    dialect,
+    connections: [acme],
+    worker: true,
+    env: { ...FAST_PUSH_ENV, ...env },
+    ...(clock ? { clock } : {}),
+  });
   return {
     wms,
     proxy,
     svc,
     acme,
-    put: async (kind, code, body) => (await erp(svc.app, acme, 'PUT', `/erp/v1/${kind}/${encodeURIComponent(code)}`, { json: body })).status,
+    put: async (kind, code, body) =>
+      (await erp(svc.app, acme, 'PUT', `/erp/v1/${kind}/${encodeURIComponent(code)}`, { json: body })).status,
     settled: (entity, code, done = (r) => r.state !== 'pending', timeoutMs = 10_000) =>
       until(
         async () => {
@@ -78,10 +96,19 @@ async function wmsToken(h: PushHarness): Promise<string> {
 }
 
 /** A call straight to the emulator (not through the code under test, nor the proxy). */
-export async function wmsSend(h: PushHarness, method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
+export async function wmsSend(
+  h: PushHarness,
+  method: string,
+  path: string,
+  json?: unknown,
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { authorization: `Bearer ${await wmsToken(h)}` };
   if (json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${h.wms.url}/api/external/v1${path}`, { method, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+  const res = await fetch(`${h.wms.url}/api/external/v1${path}`, {
+    method,
+    headers,
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }

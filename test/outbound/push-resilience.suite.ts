@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/wait.js';
-import { startPushHarness, wmsGet, type PushHarness } from './push-harness.js';
+import { type PushHarness, startPushHarness, wmsGet } from './push-harness.js';
 import { code, document, erp, product } from './support.js';
 
 const API = '/api/external/v1';
@@ -15,7 +15,8 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
     afterEach(() => h.proxy.clear());
     afterAll(async () => h.close());
 
-    const wmsDocuments = async (externalCode: string) => (await wmsGet(h, `/document?externalCode.equals=${externalCode}`)).body as unknown[];
+    const wmsDocuments = async (externalCode: string) =>
+      (await wmsGet(h, `/document?externalCode.equals=${externalCode}`)).body as unknown[];
 
     it('a create whose answer was lost (a timeout, a dropped connection) is repeated safely: exactly one document in the WMS', async () => {
       const [p, doc] = [code('P'), code('PO')];
@@ -39,7 +40,11 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.settled('product', p);
       h.proxy.inject({ method: 'POST', path: `${API}/document`, hold: true, lose: true });
       await h.put('documents', doc, document(doc, [p], { reference: 'first' }));
-      await until(() => h.proxy.requests.some((r) => r.outcome === 'held' && r.path === `${API}/document` && r.status !== undefined), { message: 'first version created in the WMS' });
+      await until(
+        () =>
+          h.proxy.requests.some((r) => r.outcome === 'held' && r.path === `${API}/document` && r.status !== undefined),
+        { message: 'first version created in the WMS' },
+      );
       await h.put('documents', doc, document(doc, [p], { reference: 'second' }));
       h.proxy.release();
       const synced = await h.settled('document', doc, (r) => r.state === 'synced' && r.payload.reference === 'second');
@@ -50,7 +55,13 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('5xx answers are retried with backoff until synced', async () => {
       const p = code('P');
-      h.proxy.inject({ method: 'POST', path: `${API}/product`, status: 503, body: { title: 'Service Unavailable' }, count: 2 });
+      h.proxy.inject({
+        method: 'POST',
+        path: `${API}/product`,
+        status: 503,
+        body: { title: 'Service Unavailable' },
+        count: 2,
+      });
       await h.put('products', p, product(p));
       const synced = await h.settled('product', p);
       expect(synced).toMatchObject({ state: 'synced', attempts: 3, lastError: null });
@@ -64,13 +75,15 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await wmsGet(h, `/product/${p}`)).status).toBe(200);
     });
 
-    it("429 with Retry-After: the next attempt waits at least that long (backoff alone would be ~20 ms)", async () => {
+    it('429 with Retry-After: the next attempt waits at least that long (backoff alone would be ~20 ms)', async () => {
       const p = code('P');
       h.proxy.inject({ method: 'POST', path: `${API}/product`, status: 429, headers: { 'retry-after': '1' } });
       // The retry's answer is held, so the record is seen between the two attempts whatever the load.
       h.proxy.inject({ method: 'POST', path: `${API}/product`, hold: true });
       await h.put('products', p, product(p));
-      await until(() => h.proxy.requests.some((r) => r.outcome === 'held' && r.path === `${API}/product`), { message: 'the retry sent' });
+      await until(() => h.proxy.requests.some((r) => r.outcome === 'held' && r.path === `${API}/product`), {
+        message: 'the retry sent',
+      });
       const pending = (await h.svc.deps.store.outbox.get('acme', 'product', p))!;
       expect(pending).toMatchObject({ state: 'pending', lastError: { status: 429, retryable: true } });
       h.proxy.release();
@@ -82,10 +95,20 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('a WMS that keeps failing: failed after OUTBOUND_MAX_ATTEMPTS with the last error; retried once it is back', async () => {
       const p = code('P');
-      h.proxy.inject({ method: 'POST', path: `${API}/product`, status: 500, body: { detail: 'database down' }, count: 1000 });
+      h.proxy.inject({
+        method: 'POST',
+        path: `${API}/product`,
+        status: 500,
+        body: { detail: 'database down' },
+        count: 1000,
+      });
       await h.put('products', p, product(p));
       const failed = await h.settled('product', p);
-      expect(failed).toMatchObject({ state: 'failed', attempts: 6, lastError: { status: 500, message: 'database down', retryable: true } });
+      expect(failed).toMatchObject({
+        state: 'failed',
+        attempts: 6,
+        lastError: { status: 500, message: 'database down', retryable: true },
+      });
       h.proxy.clear();
       expect((await erp(h.svc.app, h.acme, 'POST', `/erp/v1/products/${p}/retry`)).status).toBe(202);
       expect((await h.settled('product', p)).state).toBe('synced');
@@ -115,7 +138,9 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.settled('product', p);
       h.proxy.inject({ method: 'PUT', path: `${API}/product`, hold: true });
       await h.put('products', p, product(p, { description: 'v2' }));
-      await until(() => h.proxy.requests.some((r) => r.method === 'PUT' && r.outcome === 'held'), { message: 'v2 sent' });
+      await until(() => h.proxy.requests.some((r) => r.method === 'PUT' && r.outcome === 'held'), {
+        message: 'v2 sent',
+      });
       await h.put('products', p, product(p, { description: 'v3' }));
       h.proxy.release();
       const synced = await h.settled('product', p, (r) => r.state === 'synced' && r.payload.description === 'v3');

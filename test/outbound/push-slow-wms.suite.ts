@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
 import type { QueueEvents } from '../../src/queue/types.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
+import { type FaultyProxy, startFaultyProxy } from '../support/faulty-proxy.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { erp } from './support.js';
@@ -48,9 +48,14 @@ export function pushSlowWmsSuite(dialect: 'sqlite' | 'postgres'): void {
       const events: { kind: 'completed' | 'failed'; e: QueueEvents['completed'][0] | QueueEvents['failed'][0] }[] = [];
       svc.deps.queue.on('completed', (e) => e.name === PUSH_QUEUE && events.push({ kind: 'completed', e }));
       svc.deps.queue.on('failed', (e) => e.name === PUSH_QUEUE && events.push({ kind: 'failed', e }));
-      expect((await wms.control('POST', '/faults', { method: 'POST', path: CREATE, latencyMs: WMS_LATENCY_MS, count: 1 })).status).toBe(201);
+      expect(
+        (await wms.control('POST', '/faults', { method: 'POST', path: CREATE, latencyMs: WMS_LATENCY_MS, count: 1 }))
+          .status,
+      ).toBe(201);
 
-      const res = await erp(svc.app, acme, 'PUT', '/erp/v1/products/SLOW-1', { json: { externalCode: 'SLOW-1', description: 'slow' } });
+      const res = await erp(svc.app, acme, 'PUT', '/erp/v1/products/SLOW-1', {
+        json: { externalCode: 'SLOW-1', description: 'slow' },
+      });
       expect(res.status).toBe(202);
       const record = await until(
         async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { code, document, erp, product } from './support.js';
 
 /**
@@ -21,9 +21,15 @@ export function routesNulSuite(dialect: 'sqlite' | 'postgres'): void {
     it('PUT with NUL in a field → 400 naming it; nothing stored, nothing queued', async () => {
       const p = code('P');
       const before = await queued();
-      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p, { description: 'Olive\u0000oil' }) });
+      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
+        json: product(p, { description: 'Olive\u0000oil' }),
+      });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: 'validation_failed', details: [{ path: 'description' }] });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: 'validation_failed',
+        details: [{ path: 'description' }],
+      });
       expect(res.body.message).toMatch(/description: .*U\+0000/);
       expect(await svc.deps.store.outbox.get('acme', 'product', p)).toBeUndefined();
       expect(await queued()).toBe(before);
@@ -35,11 +41,17 @@ export function routesNulSuite(dialect: 'sqlite' | 'postgres'): void {
         await erp(svc.app, acme, 'PUT', `/erp/v1/products/${bad}`, { json: product('A\u0000B') }),
         await erp(svc.app, acme, 'GET', `/erp/v1/products/${bad}`),
         await erp(svc.app, acme, 'POST', `/erp/v1/delivery-points/${bad}/retry`),
-        await erp(svc.app, acme, 'POST', `/erp/v1/documents/${bad}/cancel`, { json: { documentType: 'PURCHASE_ORDER' } }),
+        await erp(svc.app, acme, 'POST', `/erp/v1/documents/${bad}/cancel`, {
+          json: { documentType: 'PURCHASE_ORDER' },
+        }),
       ];
       for (const res of answers) {
         expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ success: false, error: 'validation_failed', details: [{ path: 'externalCode' }] });
+        expect(res.body).toMatchObject({
+          success: false,
+          error: 'validation_failed',
+          details: [{ path: 'externalCode' }],
+        });
       }
     });
 
@@ -50,7 +62,11 @@ export function routesNulSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       expect(res.status).toBe(202);
       expect(res.body.summary).toEqual({ queued: 1, unchanged: 0, invalid: 1 });
-      expect(res.body.results[1]).toMatchObject({ externalCode: bad, result: 'invalid', errors: [{ path: 'observations' }] });
+      expect(res.body.results[1]).toMatchObject({
+        externalCode: bad,
+        result: 'invalid',
+        errors: [{ path: 'observations' }],
+      });
       expect(await svc.deps.store.outbox.get('acme', 'document', good)).toBeDefined();
     });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { code, deliveryPoint, document, erp, product } from './support.js';
 
 // The intake alone (no worker): what is stored, what is queued, what is refused.
@@ -11,7 +11,11 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
   const queued = async () => (await svc.deps.queue.counts(PUSH_QUEUE)).created;
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'routes-put', connections: [acme, other], env: { BODY_LIMIT_BYTES: '4096' } });
+    svc = await startTestService({
+      label: 'routes-put',
+      connections: [acme, other],
+      env: { BODY_LIMIT_BYTES: '4096' },
+    });
   });
   afterAll(async () => svc.close());
 
@@ -19,9 +23,19 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
     it('stores a product, queues its push (202), and answers 200 without a job when it is sent unchanged', async () => {
       const p = code('P');
       const before = await queued();
-      const first = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p, { abbreviation: null }) });
+      const first = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
+        json: product(p, { abbreviation: null }),
+      });
       expect(first.status).toBe(202);
-      expect(first.body).toMatchObject({ entity: 'product', externalCode: p, state: 'pending', inSync: false, attempts: 0, lastError: null, waitingFor: [] });
+      expect(first.body).toMatchObject({
+        entity: 'product',
+        externalCode: p,
+        state: 'pending',
+        inSync: false,
+        attempts: 0,
+        lastError: null,
+        waitingFor: [],
+      });
       // null members are dropped: absent and null mean the same to the WMS.
       expect(first.body.payload).toEqual(product(p));
       expect(await queued()).toBe(before + 1);
@@ -30,7 +44,9 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
       expect(again.status).toBe(200);
       expect(await queued()).toBe(before + 1);
 
-      const changed = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p, { description: 'Renamed' }) });
+      const changed = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
+        json: product(p, { description: 'Renamed' }),
+      });
       expect(changed.status).toBe(202);
       expect(changed.body.payload.description).toBe('Renamed');
       expect(await queued()).toBe(before + 2);
@@ -38,18 +54,27 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
 
     it('stores a delivery point and a document with its lines (the DTO the inbound room reads)', async () => {
       const d = code('DP');
-      expect((await erp(svc.app, acme, 'PUT', `/erp/v1/delivery-points/${d}`, { json: deliveryPoint(d) })).status).toBe(202);
+      expect((await erp(svc.app, acme, 'PUT', `/erp/v1/delivery-points/${d}`, { json: deliveryPoint(d) })).status).toBe(
+        202,
+      );
       const doc = code('DOC');
-      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${doc}`, { json: document(doc, ['P1', 'P2'], { deliveryPointExternalCode: d }) });
+      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${doc}`, {
+        json: document(doc, ['P1', 'P2'], { deliveryPointExternalCode: d }),
+      });
       expect(res.status).toBe(202);
       const stored = await svc.deps.store.outbox.get('acme', 'document', doc);
-      expect(stored?.payload).toMatchObject({ documentType: 'CLIENT_EXPEDITION', lines: [{ lineNumber: 1, productExternalCode: 'P1' }, { lineNumber: 2 }] });
+      expect(stored?.payload).toMatchObject({
+        documentType: 'CLIENT_EXPEDITION',
+        lines: [{ lineNumber: 1, productExternalCode: 'P1' }, { lineNumber: 2 }],
+      });
     });
 
     it('keeps the same code of two connections apart', async () => {
       const p = code('P');
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
-      const res = await erp(svc.app, other, 'PUT', `/erp/v1/products/${p}`, { json: product(p, { description: 'Other tenant' }) });
+      const res = await erp(svc.app, other, 'PUT', `/erp/v1/products/${p}`, {
+        json: product(p, { description: 'Other tenant' }),
+      });
       expect(res.status).toBe(202);
       expect((await svc.deps.store.outbox.get('acme', 'product', p))?.payload.description).toBe(`Product ${p}`);
     });
@@ -58,9 +83,15 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
   describe('errors', () => {
     it('415 for a body that is not JSON, 400 malformed_json for broken JSON', async () => {
       const p = code('P');
-      const text = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { body: JSON.stringify(product(p)), contentType: 'text/plain' });
+      const text = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
+        body: JSON.stringify(product(p)),
+        contentType: 'text/plain',
+      });
       expect(text).toMatchObject({ status: 415, body: { success: false, error: 'unsupported_media_type' } });
-      const none = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { body: JSON.stringify(product(p)), contentType: null });
+      const none = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
+        body: JSON.stringify(product(p)),
+        contentType: null,
+      });
       expect(none.status).toBe(415);
       const broken = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { body: '{"externalCode": "x",' });
       expect(broken).toMatchObject({ status: 400, body: { error: 'malformed_json' } });
@@ -69,28 +100,54 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
     it('400 naming each wrong field: missing, wrong type, unknown enum, duplicate set items', async () => {
       const p = code('P');
       const res = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
-        json: { externalCode: p, weight: 'heavy', handlingUnit: 'BOX', barcodes: [{ code: 'A', type: 'GTIN' }, { code: 'A', type: 'GTIN' }] },
+        json: {
+          externalCode: p,
+          weight: 'heavy',
+          handlingUnit: 'BOX',
+          barcodes: [
+            { code: 'A', type: 'GTIN' },
+            { code: 'A', type: 'GTIN' },
+          ],
+        },
       });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('validation_failed');
-      expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['barcodes', 'description', 'handlingUnit', 'weight']);
+      expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual([
+        'barcodes',
+        'description',
+        'handlingUnit',
+        'weight',
+      ]);
       const doc = code('DOC');
       const bad = await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${doc}`, {
-        json: { externalCode: doc, documentNumber: '1', documentType: 'INVOICE', lines: [{ lineNumber: 1.5, quantity: 1 }] },
+        json: {
+          externalCode: doc,
+          documentNumber: '1',
+          documentType: 'INVOICE',
+          lines: [{ lineNumber: 1.5, quantity: 1 }],
+        },
       });
-      expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['documentType', 'lines[0].lineNumber', 'lines[0].productExternalCode']);
+      expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual([
+        'documentType',
+        'lines[0].lineNumber',
+        'lines[0].productExternalCode',
+      ]);
       expect(await svc.deps.store.outbox.get('acme', 'document', doc)).toBeUndefined();
     });
 
     it('400 when the body names another code than the path', async () => {
-      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/delivery-points/${code('DP')}`, { json: deliveryPoint('SOMETHING-ELSE') });
+      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/delivery-points/${code('DP')}`, {
+        json: deliveryPoint('SOMETHING-ELSE'),
+      });
       expect(res).toMatchObject({ status: 400, body: { error: 'bad_request' } });
       expect(res.body.message).toContain('SOMETHING-ELSE');
     });
 
     it('413 for a body over BODY_LIMIT_BYTES, nothing stored', async () => {
       const p = code('P');
-      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p, { observations: 'x'.repeat(5000) }) });
+      const res = await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, {
+        json: product(p, { observations: 'x'.repeat(5000) }),
+      });
       expect(res).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
       expect(await svc.deps.store.outbox.get('acme', 'product', p)).toBeUndefined();
     });
@@ -102,7 +159,9 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
       const none = await erp(svc.app, null, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      const wrong = await erp(svc.app, { erpApiToken: `${acme.erpApiToken}x` }, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
+      const wrong = await erp(svc.app, { erpApiToken: `${acme.erpApiToken}x` }, 'PUT', `/erp/v1/products/${p}`, {
+        json: product(p),
+      });
       expect(wrong.status).toBe(401);
       // Authentication comes before reading the body: a bad body without a token is still a 401.
       expect((await erp(svc.app, null, 'PUT', `/erp/v1/products/${p}`, { body: '{' })).status).toBe(401);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
-import { startTestService, testConnection, type TestService } from '../support/service.js';
+import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { code, document, erp, product } from './support.js';
 
 // GET, cancel and retry, and the OpenAPI document; sync states are set through the store here
@@ -23,11 +23,21 @@ describe('ERP API: sync state, cancel, retry', () => {
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
       const record = (await svc.deps.store.outbox.get('acme', 'product', p))!;
       await svc.deps.store.outbox.recordAttempt(record.id, at);
-      const wms = { status: 400, message: 'Product SKU already exists', body: { title: 'Product SKU already exists', status: '400' } };
+      const wms = {
+        status: 400,
+        message: 'Product SKU already exists',
+        body: { title: 'Product SKU already exists', status: '400' },
+      };
       await svc.deps.store.outbox.markFailed(record.id, wms, at);
       const res = await erp(svc.app, acme, 'GET', `/erp/v1/products/${p}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ state: 'failed', inSync: false, attempts: 1, lastPushedAt: at.toISOString(), lastError: wms });
+      expect(res.body).toMatchObject({
+        state: 'failed',
+        inSync: false,
+        attempts: 1,
+        lastPushedAt: at.toISOString(),
+        lastError: wms,
+      });
     });
 
     it('shows what a document waits for, and its cancel', async () => {
@@ -36,7 +46,11 @@ describe('ERP API: sync state, cancel, retry', () => {
       const record = (await svc.deps.store.outbox.get('acme', 'document', d))!;
       await svc.deps.store.outbox.setWaits(record.id, 'acme', [{ entity: 'product', externalCode: 'P-NOT-YET' }], at);
       const res = await erp(svc.app, acme, 'GET', `/erp/v1/documents/${d}`);
-      expect(res.body).toMatchObject({ state: 'pending', waitingFor: [{ entity: 'product', externalCode: 'P-NOT-YET', since: at.toISOString() }], cancel: null });
+      expect(res.body).toMatchObject({
+        state: 'pending',
+        waitingFor: [{ entity: 'product', externalCode: 'P-NOT-YET', since: at.toISOString() }],
+        cancel: null,
+      });
       await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`);
       expect((await erp(svc.app, acme, 'GET', `/erp/v1/documents/${d}`)).body.cancel).toMatchObject({
         entity: 'document-cancel',
@@ -47,7 +61,10 @@ describe('ERP API: sync state, cancel, retry', () => {
 
     it('404 for a code never sent, or sent on another connection; 401 without a token', async () => {
       const p = code('P');
-      expect((await erp(svc.app, acme, 'GET', `/erp/v1/products/${p}`)).body).toMatchObject({ success: false, error: 'not_found' });
+      expect((await erp(svc.app, acme, 'GET', `/erp/v1/products/${p}`)).body).toMatchObject({
+        success: false,
+        error: 'not_found',
+      });
       await erp(svc.app, other, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
       expect((await erp(svc.app, acme, 'GET', `/erp/v1/products/${p}`)).status).toBe(404);
       expect((await erp(svc.app, null, 'GET', `/erp/v1/products/${p}`)).status).toBe(401);
@@ -57,31 +74,63 @@ describe('ERP API: sync state, cancel, retry', () => {
   describe('POST /erp/v1/documents/{externalCode}/cancel', () => {
     it('takes the type from the stored document (202), and a repeat is no change (200)', async () => {
       const d = code('DOC');
-      await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${d}`, { json: document(d, ['P1'], { documentType: 'PURCHASE_ORDER' }) });
+      await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${d}`, {
+        json: document(d, ['P1'], { documentType: 'PURCHASE_ORDER' }),
+      });
       const before = await queued();
       const res = await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`);
-      expect(res).toMatchObject({ status: 202, body: { entity: 'document-cancel', payload: { externalCode: d, documentType: 'PURCHASE_ORDER' } } });
+      expect(res).toMatchObject({
+        status: 202,
+        body: { entity: 'document-cancel', payload: { externalCode: d, documentType: 'PURCHASE_ORDER' } },
+      });
       expect(await queued()).toBe(before + 1);
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'PURCHASE_ORDER' } })).status).toBe(200);
+      expect(
+        (
+          await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, {
+            json: { documentType: 'PURCHASE_ORDER' },
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('needs the type for a document wms-sync does not hold, and refuses a type that contradicts it', async () => {
       const unknown = code('DOC');
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${unknown}/cancel`)).body).toMatchObject({ error: 'bad_request' });
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${unknown}/cancel`, { json: { documentType: 'CLIENT_RETURN' } })).status).toBe(202);
+      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${unknown}/cancel`)).body).toMatchObject({
+        error: 'bad_request',
+      });
+      expect(
+        (
+          await erp(svc.app, acme, 'POST', `/erp/v1/documents/${unknown}/cancel`, {
+            json: { documentType: 'CLIENT_RETURN' },
+          })
+        ).status,
+      ).toBe(202);
       const d = code('DOC');
       await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${d}`, { json: document(d, ['P1']) });
-      const contradicted = await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'SUPPLIER_RETURN' } });
+      const contradicted = await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, {
+        json: { documentType: 'SUPPLIER_RETURN' },
+      });
       expect(contradicted.status).toBe(400);
       expect(contradicted.body.message).toContain('CLIENT_EXPEDITION');
     });
 
     it('400 for an unknown type or broken JSON, 415 for another content type, 401 without a token', async () => {
       const d = code('DOC');
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'INVOICE' } })).body.error).toBe('validation_failed');
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { body: '{' })).body.error).toBe('malformed_json');
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { body: 'x', contentType: 'text/plain' })).status).toBe(415);
-      expect((await erp(svc.app, null, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'CLIENT_RETURN' } })).status).toBe(401);
+      expect(
+        (await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'INVOICE' } })).body
+          .error,
+      ).toBe('validation_failed');
+      expect((await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { body: '{' })).body.error).toBe(
+        'malformed_json',
+      );
+      expect(
+        (await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`, { body: 'x', contentType: 'text/plain' }))
+          .status,
+      ).toBe(415);
+      expect(
+        (await erp(svc.app, null, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'CLIENT_RETURN' } }))
+          .status,
+      ).toBe(401);
       expect(await svc.deps.store.outbox.get('acme', 'document-cancel', d)).toBeUndefined();
     });
   });
@@ -127,9 +176,14 @@ describe('ERP API: sync state, cancel, retry', () => {
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
       const r = (await svc.deps.store.outbox.get('acme', 'product', p))!;
       await svc.deps.store.outbox.markSynced(r.id, r.payloadHash, at);
-      expect((await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`)).body).toMatchObject({ error: 'conflict', details: { state: 'synced' } });
+      expect((await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`)).body).toMatchObject({
+        error: 'conflict',
+        details: { state: 'synced' },
+      });
       expect((await erp(svc.app, acme, 'POST', `/erp/v1/delivery-points/${code('DP')}/retry`)).status).toBe(404);
-      expect((await erp(svc.app, { erpApiToken: other.erpApiToken }, 'POST', `/erp/v1/products/${p}/retry`)).status).toBe(404);
+      expect(
+        (await erp(svc.app, { erpApiToken: other.erpApiToken }, 'POST', `/erp/v1/products/${p}/retry`)).status,
+      ).toBe(404);
       expect((await erp(svc.app, null, 'POST', `/erp/v1/products/${p}/retry`)).status).toBe(401);
     });
   });
@@ -144,13 +198,21 @@ describe('ERP API: sync state, cancel, retry', () => {
     const doc = svc.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'wms-sync', version: '1' } });
     const paths = Object.keys(doc.paths ?? {});
     for (const kind of ['products', 'delivery-points', 'documents']) {
-      expect(paths).toEqual(expect.arrayContaining([`/erp/v1/${kind}/{externalCode}`, `/erp/v1/${kind}:batch`, `/erp/v1/${kind}/{externalCode}/retry`]));
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          `/erp/v1/${kind}/{externalCode}`,
+          `/erp/v1/${kind}:batch`,
+          `/erp/v1/${kind}/{externalCode}/retry`,
+        ]),
+      );
     }
     expect(paths).toContain('/erp/v1/documents/{externalCode}/cancel');
     expect(doc.components?.securitySchemes).toHaveProperty('erpBearer');
     expect(doc.components?.schemas).toHaveProperty('RestAPIProductDTO');
     expect(doc.components?.schemas).toHaveProperty('OutboundRecord');
-    const put = (doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)['/erp/v1/products/{externalCode}']!.put!;
+    const put = (doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[
+      '/erp/v1/products/{externalCode}'
+    ]!.put!;
     expect(Object.keys(put.responses).sort()).toEqual(['200', '202', '400', '401', '413', '415']);
   });
 });

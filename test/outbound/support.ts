@@ -19,7 +19,8 @@ export async function erp<T = any>(
   if (connection) headers.authorization = `Bearer ${connection.erpApiToken}`;
   let body = options.body;
   if (options.json !== undefined) body = JSON.stringify(options.json);
-  const contentType = options.contentType === undefined ? (body !== undefined ? 'application/json' : undefined) : options.contentType;
+  const contentType =
+    options.contentType === undefined ? (body !== undefined ? 'application/json' : undefined) : options.contentType;
   if (contentType) headers['content-type'] = contentType;
   const res = await app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();

@@ -3,7 +3,10 @@ import type { Queue } from '../../src/queue/types.js';
 import { until } from '../support/wait.js';
 
 /** `backlog`: how deep a queue is and how long its oldest ready job waits, on both adapters. */
-export function backlogContract(label: string, open: () => Promise<{ queue: Queue; close: () => Promise<void> }>): void {
+export function backlogContract(
+  label: string,
+  open: () => Promise<{ queue: Queue; close: () => Promise<void> }>,
+): void {
   describe(`queue backlog: ${label}`, () => {
     let queue: Queue;
     let close: () => Promise<void>;

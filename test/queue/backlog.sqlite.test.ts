@@ -7,5 +7,8 @@ backlogContract('embedded (sqlite)', async () => {
   const tmp = tempDir('queue-backlog');
   const store = createSqliteStore({ file: `${tmp.dir}/q.db` });
   await store.migrate();
-  return { queue: new SqliteQueue(store.database, { maintenanceIntervalMs: 100, cronIntervalMs: 100 }), close: async () => (await store.close(), tmp.remove()) };
+  return {
+    queue: new SqliteQueue(store.database, { maintenanceIntervalMs: 100, cronIntervalMs: 100 }),
+    close: async () => (await store.close(), tmp.remove()),
+  };
 });

@@ -38,7 +38,10 @@ export function sqliteFixture(label: string, tuning: SqliteQueueOptions = {}): (
 }
 
 /** pg-boss on a Postgres schema of its own; peers use pools of their own, as other processes would. */
-export function pgFixture(label: string, tuning: Omit<PgBossQueueOptions, 'pool' | 'schema'> = {}): () => Promise<QueueFixture> {
+export function pgFixture(
+  label: string,
+  tuning: Omit<PgBossQueueOptions, 'pool' | 'schema'> = {},
+): () => Promise<QueueFixture> {
   return async () => {
     const db = await createTestSchema(label);
     const store = createPgStore({ url: db.url, schema: db.schema, poolSize: 10 });
@@ -50,7 +53,10 @@ export function pgFixture(label: string, tuning: Omit<PgBossQueueOptions, 'pool'
       queue: new PgBossQueue({ pool: store.database.pool, schema: bossSchema, ...options }),
       openPeer: async () => {
         const peerStore = createPgStore({ url: db.url, schema: db.schema, poolSize: 4 });
-        return { queue: new PgBossQueue({ pool: peerStore.database.pool, schema: bossSchema, ...options }), close: () => peerStore.close() };
+        return {
+          queue: new PgBossQueue({ pool: peerStore.database.pool, schema: bossSchema, ...options }),
+          close: () => peerStore.close(),
+        };
       },
       close: async () => {
         await store.close();

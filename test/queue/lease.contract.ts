@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { LEASE_EXPIRED, type Queue, type QueueEvents } from '../../src/queue/types.js';
 import { until } from '../support/wait.js';
 import { nextEvent } from './events.js';
-import { useFixture, type QueueFixture } from './queue.contract.js';
+import { type QueueFixture, useFixture } from './queue.contract.js';
 
 /** The lease every queue of these suites is opened with (short, so a dead worker's job comes back fast). */
 export const TEST_LEASE_SECONDS = 2;
@@ -50,7 +50,9 @@ export function leaseContract(label: string, open: () => Promise<QueueFixture>):
     it('runs the job of a worker that died again one lease later, at once and not expireInSeconds later', async () => {
       const name = qname('died');
       // A retry delay of an hour and a run time of an hour: only the lease can bring it back soon.
-      const id = await killedWorker(name, () => f.queue.send(name, { v: 1 }, { expireInSeconds: 3600, retryLimit: 2, retryDelay: 3600, retryBackoff: false }));
+      const id = await killedWorker(name, () =>
+        f.queue.send(name, { v: 1 }, { expireInSeconds: 3600, retryLimit: 2, retryDelay: 3600, retryBackoff: false }),
+      );
       const failed = failures(f.queue, name);
       const retries: number[] = [];
       await f.queue.work(name, { pollIntervalMs: 100 }, async (job) => {
@@ -99,7 +101,11 @@ export function leaseContract(label: string, open: () => Promise<QueueFixture>):
         stuck();
         return new Promise<void>(() => undefined);
       });
-      const id = (await f.queue.send(name, { v: 1 }, { expireInSeconds: 1, retryLimit: 2, retryDelay: 0, retryBackoff: false }))!;
+      const id = (await f.queue.send(
+        name,
+        { v: 1 },
+        { expireInSeconds: 1, retryLimit: 2, retryDelay: 0, retryBackoff: false },
+      ))!;
       await claimed;
       const peer = await f.openPeer();
       await peer.queue.start();

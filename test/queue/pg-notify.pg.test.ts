@@ -71,7 +71,9 @@ async function listenerPids(url: string, schema: string): Promise<number[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query = $1`, [`LISTEN "wms_sync_jobs:${schema}"`]);
+    const { rows } = await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query = $1`, [
+      `LISTEN "wms_sync_jobs:${schema}"`,
+    ]);
     return rows.map((r) => r.pid);
   } finally {
     await client.end();
@@ -90,7 +92,10 @@ describe('queue wake across processes (LISTEN/NOTIFY)', () => {
     // Many sends at once: throttled to a few notifications, every job still fetched.
     let more = 0;
     const all = nextEvent(worker, 'completed', (e) => e.name === name && ++more === 4, 20_000);
-    await sender.sendMany(name, [2, 3].map((n) => ({ data: { n } })));
+    await sender.sendMany(
+      name,
+      [2, 3].map((n) => ({ data: { n } })),
+    );
     await Promise.all([sender.send(name, { n: 4 }), sender.send(name, { n: 5 })]);
     await all;
     expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
@@ -145,7 +150,9 @@ describe('queue wake across processes (LISTEN/NOTIFY)', () => {
     await fetched;
     expect(seen).toEqual([0, 9]);
     expect(errors.some((e) => /terminat|ended|connection/i.test(e.message))).toBe(true);
-    const back = await until(() => listenerPids(url, schema).then((pids) => (pids.length === 1 && pids[0] !== pid ? pids : undefined)));
+    const back = await until(() =>
+      listenerPids(url, schema).then((pids) => (pids.length === 1 && pids[0] !== pid ? pids : undefined)),
+    );
     expect(back).toHaveLength(1);
   });
 

@@ -16,7 +16,10 @@ export interface QueueFixture {
  * Opens the fixture for the enclosing describe (started before its tests, stopped after them);
  * `f()` is the open fixture, `qname` a queue name of its own for each test.
  */
-export function useFixture(open: () => Promise<QueueFixture>): { f: () => QueueFixture; qname: (prefix: string) => string } {
+export function useFixture(open: () => Promise<QueueFixture>): {
+  f: () => QueueFixture;
+  qname: (prefix: string) => string;
+} {
   let fixture: QueueFixture | undefined;
   let n = 0;
   beforeAll(async () => {
@@ -59,7 +62,10 @@ export function queueContract(label: string, open: () => Promise<QueueFixture>):
       await f.queue.work<{ i: number }>(name, { batchSize: 25, concurrency: 2, pollIntervalMs: 200 }, async (job) => {
         seen.set(job.data.i, (seen.get(job.data.i) ?? 0) + 1);
       });
-      await f.queue.sendMany(name, Array.from({ length: 200 }, (_, i) => ({ data: { i } })));
+      await f.queue.sendMany(
+        name,
+        Array.from({ length: 200 }, (_, i) => ({ data: { i } })),
+      );
       await until(() => seen.size === 200, { timeoutMs: 20_000, message: 'all 200 jobs run' });
       expect([...seen.values()].every((c) => c === 1)).toBe(true);
       await until(async () => (await f.queue.counts(name)).completed === 200, { message: 'all completed' });
@@ -107,14 +113,18 @@ export function queueContract(label: string, open: () => Promise<QueueFixture>):
       let maxParallelPerKey = 0;
       const ran: string[] = [];
       const started = new Set<string>();
-      await f.queue.work<{ k: string; i: number }>(name, { batchSize: 5, concurrency: 3, pollIntervalMs: 100 }, async (job) => {
-        running.set(job.data.k, (running.get(job.data.k) ?? 0) + 1);
-        maxParallelPerKey = Math.max(maxParallelPerKey, running.get(job.data.k)!);
-        started.add(`${job.data.k}${job.data.i}`);
-        if (job.data.k === 'a' && job.data.i === 1) await gate;
-        ran.push(`${job.data.k}${job.data.i}`);
-        running.set(job.data.k, running.get(job.data.k)! - 1);
-      });
+      await f.queue.work<{ k: string; i: number }>(
+        name,
+        { batchSize: 5, concurrency: 3, pollIntervalMs: 100 },
+        async (job) => {
+          running.set(job.data.k, (running.get(job.data.k) ?? 0) + 1);
+          maxParallelPerKey = Math.max(maxParallelPerKey, running.get(job.data.k)!);
+          started.add(`${job.data.k}${job.data.i}`);
+          if (job.data.k === 'a' && job.data.i === 1) await gate;
+          ran.push(`${job.data.k}${job.data.i}`);
+          running.set(job.data.k, running.get(job.data.k)! - 1);
+        },
+      );
       await until(() => started.has('a1'), { message: 'a1 running' });
       // While a1 runs, one more job for key a may wait; it must not start before a1 ends.
       const second = await f.queue.send(name, { k: 'a', i: 3 }, { singletonKey: 'a' });

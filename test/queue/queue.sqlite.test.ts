@@ -10,7 +10,7 @@ import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { queryPlan } from '../support/sqlite-plans.js';
 import { tempDir } from '../support/tmp.js';
 import { nextEvent } from './events.js';
-import { SQLITE_TUNING as tuning, sqliteFixture } from './fixtures.js';
+import { sqliteFixture, SQLITE_TUNING as tuning } from './fixtures.js';
 import { queueContract } from './queue.contract.js';
 
 /**
@@ -76,11 +76,12 @@ describe('embedded queue specifics', () => {
     expect((await queue.counts('busy-cron')).created).toBe(1);
     // A job whose lease has run out while its handler is still busy.
     let release!: () => void;
-    const running = new Promise<void>((started) =>
-      void queue.work('busy-lease', { pollIntervalMs: 50 }, () => {
-        started();
-        return new Promise<void>((resolve) => (release = resolve));
-      }),
+    const running = new Promise<void>(
+      (started) =>
+        void queue.work('busy-lease', { pollIntervalMs: 50 }, () => {
+          started();
+          return new Promise<void>((resolve) => (release = resolve));
+        }),
     );
     await queue.send('busy-lease', {}, { expireInSeconds: 0, retryLimit: 0 });
     await running;
@@ -117,7 +118,9 @@ describe('embedded queue specifics', () => {
     }
     // 2 s, 4 s, 8 s caps, each at the middle of [0, cap] with random 0.5.
     expect(delays).toEqual([1000, 2000, 4000]);
-    expect(delays).toEqual([0, 1, 2].map((n) => backoffDelayMs({ baseMs: 2000, maxMs: MAX_RETRY_DELAY_MS }, n, { random: 0.5 })));
+    expect(delays).toEqual(
+      [0, 1, 2].map((n) => backoffDelayMs({ baseMs: 2000, maxMs: MAX_RETRY_DELAY_MS }, n, { random: 0.5 })),
+    );
     expect((await nextEvent(queue, 'failed', (e) => e.id === id)).dead).toBe(true);
     await queue.stop({ graceMs: 1000 });
     await store.close();
@@ -177,7 +180,9 @@ describe('embedded queue specifics', () => {
   it('retry delays: exactly retryDelay without backoff, capped at an hour with it', () => {
     expect(jobRetryDelayMs({ retryDelay: 5, retryBackoff: false }, 7, 0.9)).toBe(5000);
     expect(jobRetryDelayMs({ retryDelay: 5, retryBackoff: true }, 0, 0)).toBe(0);
-    expect(jobRetryDelayMs({ retryDelay: 60, retryBackoff: true }, 20, 0.999999)).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
+    expect(jobRetryDelayMs({ retryDelay: 60, retryBackoff: true }, 20, 0.999999)).toBeLessThanOrEqual(
+      MAX_RETRY_DELAY_MS,
+    );
     expect(jobRetryDelayMs({ retryDelay: 60, retryBackoff: true }, 20, 0.5)).toBe(MAX_RETRY_DELAY_MS / 2);
   });
 });

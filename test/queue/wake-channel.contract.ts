@@ -41,6 +41,5 @@ export function wakeChannelContract(label: string, open: (wakeChannel: string) =
       await Promise.all([pair.sender.stop({ graceMs: 1000 }), pair.worker.stop({ graceMs: 1000 })]);
       await pair.close();
     });
-
   });
 }

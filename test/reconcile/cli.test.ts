@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runMain } from '../support/cli.js';
-import { startEmulator, type Credentials, type RunningEmulator } from '../support/emulator.js';
+import { type Credentials, type RunningEmulator, startEmulator } from '../support/emulator.js';
 import { tempDir } from '../support/tmp.js';
-
 
 describe('wms-sync reconcile', () => {
   const tmp = tempDir('reconcile-cli');
@@ -29,8 +28,16 @@ describe('wms-sync reconcile', () => {
       RECONCILE_CRON: 'off',
       QUEUE_POLL_INTERVAL_MS: '50',
     };
-    const token = (await (await fetch(`${wms.url}/api/external/v1/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: creds.clientId, client_secret: creds.clientSecret }) })).json()) as { access_token: string };
-    for (const [code, withLots] of [['CLI-1', false], ['CLI-2', true]] as const) {
+    const token = (await (
+      await fetch(`${wms.url}/api/external/v1/auth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: creds.clientId, client_secret: creds.clientSecret }),
+      })
+    ).json()) as { access_token: string };
+    for (const [code, withLots] of [
+      ['CLI-1', false],
+      ['CLI-2', true],
+    ] as const) {
       const res = await fetch(`${wms.url}/api/external/v1/product`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
@@ -39,8 +46,19 @@ describe('wms-sync reconcile', () => {
       expect(res.status).toBe(200);
     }
     // No webhook URL is configured for the tenant: these movements are never announced, so they are drift.
-    expect((await wms.control('POST', '/tenants/acme/stock/regularizations', { productExternalCode: 'CLI-1', quantity: 4 })).status).toBe(200);
-    expect((await wms.control('POST', '/tenants/acme/stock/regularizations', { productExternalCode: 'CLI-2', quantity: 1.5, lotCode: 'LX' })).status).toBe(200);
+    expect(
+      (await wms.control('POST', '/tenants/acme/stock/regularizations', { productExternalCode: 'CLI-1', quantity: 4 }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await wms.control('POST', '/tenants/acme/stock/regularizations', {
+          productExternalCode: 'CLI-2',
+          quantity: 1.5,
+          lotCode: 'LX',
+        })
+      ).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await wms.close();
@@ -53,11 +71,18 @@ describe('wms-sync reconcile', () => {
     expect(err).toMatch(/\] \d+\/\d+ rows \d+ drift \d+/);
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^PRODUCT\s+LOT\s+STATUS\s+WMS\s+EXPECTED\s+DELTA$/);
-    expect(lines.slice(1, 3).map((l) => l.split(/\s+/)).sort()).toEqual([
+    expect(
+      lines
+        .slice(1, 3)
+        .map((l) => l.split(/\s+/))
+        .sort(),
+    ).toEqual([
       ['CLI-1', '-', 'drift', '4', '0', '4'],
       ['CLI-2', 'LX', 'drift', '1.5', '0', '1.5'],
     ]);
-    expect(lines[3]).toMatch(/^run \d+ completed in [\d.]+ s: 2 products, 2 rows checked, 2 drift, 0 not found, 0 unsettled, \d+ WMS requests$/);
+    expect(lines[3]).toMatch(
+      /^run \d+ completed in [\d.]+ s: 2 products, 2 rows checked, 2 drift, 0 not found, 0 unsettled, \d+ WMS requests$/,
+    );
   });
 
   it('--json prints the run with its items; the next run finds nothing (the baseline moved)', async () => {
@@ -68,7 +93,11 @@ describe('wms-sync reconcile', () => {
   });
 
   it('exits 1 with the reason when the run cannot check anything', async () => {
-    const fault = await wms.control('POST', '/faults', { path: '/api/external/v1/product-all-external-codes', status: 400, count: 1 });
+    const fault = await wms.control('POST', '/faults', {
+      path: '/api/external/v1/product-all-external-codes',
+      status: 400,
+      count: 1,
+    });
     expect(fault.status).toBe(201);
     const { code, out } = await run();
     expect(code).toBe(1);

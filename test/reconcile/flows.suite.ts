@@ -21,14 +21,28 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const lotted = code('LOTTED');
       await h.product(plain);
       await h.product(lotted, true);
-      await h.receive([{ product: plain, quantity: 10 }, { product: lotted, quantity: 6, lot: 'L1' }, { product: lotted, quantity: 4, lot: 'L2' }]);
-      await h.ship([{ product: plain, quantity: 3 }, { product: lotted, quantity: 2, lot: 'L1' }]);
+      await h.receive([
+        { product: plain, quantity: 10 },
+        { product: lotted, quantity: 6, lot: 'L1' },
+        { product: lotted, quantity: 4, lot: 'L2' },
+      ]);
+      await h.ship([
+        { product: plain, quantity: 3 },
+        { product: lotted, quantity: 2, lot: 'L1' },
+      ]);
       await h.regularize(plain, -1);
       await h.regularize(lotted, 5, 'L2');
       await h.settled();
 
       const run = await h.reconcile();
-      expect(run).toMatchObject({ status: 'completed', driftCount: 0, notFoundCount: 0, unsettledCount: 0, rowsRechecked: 0, reason: null });
+      expect(run).toMatchObject({
+        status: 'completed',
+        driftCount: 0,
+        notFoundCount: 0,
+        unsettledCount: 0,
+        rowsRechecked: 0,
+        reason: null,
+      });
       expect(run.rowsChecked).toBeGreaterThanOrEqual(3);
       expect(await h.items(run.id)).toEqual([]);
       expect(await h.driftFeed()).toEqual([]);
@@ -43,7 +57,10 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const plain = code('LOST-PLAIN');
       await h.product(lotted, true);
       await h.product(plain);
-      await h.receive([{ product: lotted, quantity: 10, lot: 'L1' }, { product: plain, quantity: 4 }]);
+      await h.receive([
+        { product: lotted, quantity: 10, lot: 'L1' },
+        { product: plain, quantity: 4 },
+      ]);
       await h.settled();
       // spec: "A failed stock regularization delivery ... cannot be re-sent; integrators reconcile stock with endpoint 7."
       await h.ok('POST', '/faults', { scope: 'webhook', path: '**/stock-regularization', drop: true, count: 2 });
@@ -58,7 +75,11 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       // Each difference was asked again after the settle window before it was reported.
       expect(run.rowsRechecked).toBe(2);
       const items = await h.items(run.id);
-      expect(items.map((i) => [i.productExternalCode, i.lotCode, i.status, i.wmsExistence, i.expectedExistence, i.delta]).sort()).toEqual(
+      expect(
+        items
+          .map((i) => [i.productExternalCode, i.lotCode, i.status, i.wmsExistence, i.expectedExistence, i.delta])
+          .sort(),
+      ).toEqual(
         [
           [lotted, 'L1', 'drift', 7, 10, -3],
           [plain, '', 'drift', 6.5, 4, 2.5],
@@ -66,7 +87,14 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       );
       const feed = await h.driftFeed();
       expect(feed.map((e) => e.data).sort((a, b) => a.delta - b.delta)).toEqual([
-        expect.objectContaining({ runId: run.id, productExternalCode: lotted, lotCode: 'L1', delta: -3, wms: { existence: 7, available: 7 }, expected: { existence: 10, baseline: null, movements: 10 } }),
+        expect.objectContaining({
+          runId: run.id,
+          productExternalCode: lotted,
+          lotCode: 'L1',
+          delta: -3,
+          wms: { existence: 7, available: 7 },
+          expected: { existence: 10, baseline: null, movements: 10 },
+        }),
         expect.objectContaining({ runId: run.id, productExternalCode: plain, lotCode: null, delta: 2.5 }),
       ]);
 
@@ -74,7 +102,10 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const next = await h.reconcile();
       expect(next).toMatchObject({ status: 'completed', driftCount: 0 });
       expect(await h.driftFeed()).toHaveLength(2);
-      expect((await h.store.reconciliation.getSnapshot('acme', lotted, 'L1'))).toMatchObject({ existence: 7, runId: run.id });
+      expect(await h.store.reconciliation.getSnapshot('acme', lotted, 'L1')).toMatchObject({
+        existence: 7,
+        runId: run.id,
+      });
     });
 
     it('a delivery the receiver refuses (wrong credentials: 401) is lost the same way', async () => {
@@ -89,7 +120,8 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.regularize(p, -5);
       await h.settled();
       await h.ok('PUT', '/tenants/acme/webhooks', { ...settings, password: cred.password });
-      const failed: { response: { status: number } | null; request: { body: { productExternalCode: string } } }[] = await h.ok('GET', '/tenants/acme/webhook-deliveries?status=failed&kind=stock-regularization');
+      const failed: { response: { status: number } | null; request: { body: { productExternalCode: string } } }[] =
+        await h.ok('GET', '/tenants/acme/webhook-deliveries?status=failed&kind=stock-regularization');
       const refused = failed.filter((d) => d.request.body.productExternalCode === p);
       expect(refused.map((d) => d.response?.status)).toEqual([401]);
 

@@ -1,10 +1,10 @@
 import { wireWebhooks } from '../../src/demo/wire.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
-import { listen, type Listening } from '../../src/lib/listen.js';
+import { type Listening, listen } from '../../src/lib/listen.js';
 import { requestRun } from '../../src/reconcile/request.js';
 import type { ReconciliationRun } from '../../src/store/index.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
+import { type FaultyProxy, startFaultyProxy } from '../support/faulty-proxy.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
 
@@ -44,11 +44,21 @@ export class ReconcileHarness {
     readonly acme: ConnectionConfig,
   ) {}
 
-  static async start(label: string, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<ReconcileHarness> {
+  static async start(
+    label: string,
+    dialect: 'sqlite' | 'postgres',
+    env: Record<string, string> = {},
+  ): Promise<ReconcileHarness> {
     const wms = await startEmulator();
     const proxy = await startFaultyProxy(wms.url);
     const acme = wmsConnection('acme', proxy.url, await wms.tenant('acme'));
-    const svc = await startTestService({ label, dialect, connections: [acme], worker: true, env: { ...RECONCILE_TEST_ENV, ...env } });
+    const svc = await startTestService({
+      label,
+      dialect,
+      connections: [acme],
+      worker: true,
+      env: { ...RECONCILE_TEST_ENV, ...env },
+    });
     const http = await listen(svc.app.fetch, { port: 0, host: '127.0.0.1' });
     const hooks = await startFaultyProxy(http.url);
     const h = new ReconcileHarness(wms, proxy, hooks, svc, http, acme);
@@ -87,7 +97,10 @@ export class ReconcileHarness {
     ).json()) as { access_token: string };
     const res = await fetch(`${this.wms.url}/api/external/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${token.access_token}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token.access_token}`,
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
     });
     const body = (await res.json()) as unknown;
@@ -106,11 +119,20 @@ export class ReconcileHarness {
       externalCode: doc,
       documentNumber: doc,
       documentType: 'PURCHASE_ORDER',
-      lines: lines.map((l, i) => ({ lineNumber: i + 1, quantity: l.quantity, productExternalCode: l.product, ...(l.lot ? { lotCode: l.lot } : {}) })),
+      lines: lines.map((l, i) => ({
+        lineNumber: i + 1,
+        quantity: l.quantity,
+        productExternalCode: l.product,
+        ...(l.lot ? { lotCode: l.lot } : {}),
+      })),
     });
     const reception = await this.ok('POST', '/tenants/acme/receptions', { documents: [doc] });
     for (const l of lines) {
-      await this.ok('POST', `/tenants/acme/receptions/${reception.receptionCode}/lines`, { productExternalCode: l.product, quantity: l.quantity, ...(l.lot ? { lotCode: l.lot } : {}) });
+      await this.ok('POST', `/tenants/acme/receptions/${reception.receptionCode}/lines`, {
+        productExternalCode: l.product,
+        quantity: l.quantity,
+        ...(l.lot ? { lotCode: l.lot } : {}),
+      });
     }
     await this.ok('POST', `/tenants/acme/receptions/${reception.receptionCode}/close`);
   }
@@ -122,25 +144,40 @@ export class ReconcileHarness {
       externalCode: doc,
       documentNumber: doc,
       documentType: 'CLIENT_EXPEDITION',
-      lines: lines.map((l, i) => ({ lineNumber: i + 1, quantity: l.quantity, productExternalCode: l.product, ...(l.lot ? { lotCode: l.lot } : {}) })),
+      lines: lines.map((l, i) => ({
+        lineNumber: i + 1,
+        quantity: l.quantity,
+        productExternalCode: l.product,
+        ...(l.lot ? { lotCode: l.lot } : {}),
+      })),
     });
     const order = await this.ok('POST', '/tenants/acme/shipping-orders', { document: doc });
     await this.ok('POST', `/tenants/acme/shipping-orders/${order.shippingOrderCode}/pick`, {
-      lines: lines.map((l) => ({ productExternalCode: l.product, quantity: l.quantity, ...(l.lot ? { lotCode: l.lot } : {}) })),
+      lines: lines.map((l) => ({
+        productExternalCode: l.product,
+        quantity: l.quantity,
+        ...(l.lot ? { lotCode: l.lot } : {}),
+      })),
     });
     await this.ok('POST', `/tenants/acme/shipping-orders/${order.shippingOrderCode}/dispatch`);
   }
 
   /** A stock regularization in the warehouse: one stock-regularization webhook (unless a fault stops it). */
   regularize(product: string, quantity: number, lot?: string): Promise<{ movementTime: string; deliveries: number[] }> {
-    return this.ok('POST', '/tenants/acme/stock/regularizations', { productExternalCode: product, quantity, ...(lot ? { lotCode: lot } : {}) });
+    return this.ok('POST', '/tenants/acme/stock/regularizations', {
+      productExternalCode: product,
+      quantity,
+      ...(lot ? { lotCode: lot } : {}),
+    });
   }
 
   /** Every webhook sent, and every event the service received processed. */
   async settled(): Promise<void> {
     const reply = await this.ok('POST', '/tenants/acme/webhook-deliveries/settle', { timeoutMs: 10_000 });
     if (!reply.settled) throw new Error('emulator deliveries did not settle');
-    await until(async () => (await this.store.inbox.countByStatus()).received === 0, { message: 'inbound events processed' });
+    await until(async () => (await this.store.inbox.countByStatus()).received === 0, {
+      message: 'inbound events processed',
+    });
   }
 
   /** Asks for a run as the API does, and waits for the worker to finish it. */
@@ -164,7 +201,9 @@ export class ReconcileHarness {
   }
 
   async driftFeed(): Promise<{ id: number; type: string; data: any }[]> {
-    const res = await this.svc.app.request('/erp/v1/events?limit=1000', { headers: { authorization: `Bearer ${this.acme.erpApiToken}` } });
+    const res = await this.svc.app.request('/erp/v1/events?limit=1000', {
+      headers: { authorization: `Bearer ${this.acme.erpApiToken}` },
+    });
     const page = (await res.json()) as { events: { id: number; type: string; data: any }[] };
     return page.events.filter((e) => e.type === 'stock.drift');
   }

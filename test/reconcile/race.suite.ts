@@ -12,10 +12,16 @@ export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
 
     beforeAll(async () => {
       // One stock request for every product, so the proxy can hold the one that matters.
-      h = await ReconcileHarness.start('reconcile-race', dialect, { RECONCILE_BATCH_SIZE: '100', RECONCILE_SETTLE_SECONDS: '2' });
+      h = await ReconcileHarness.start('reconcile-race', dialect, {
+        RECONCILE_BATCH_SIZE: '100',
+        RECONCILE_SETTLE_SECONDS: '2',
+      });
       await h.product('RACE-A');
       await h.product('RACE-B', true);
-      await h.receive([{ product: 'RACE-A', quantity: 20 }, { product: 'RACE-B', quantity: 9, lot: 'B1' }]);
+      await h.receive([
+        { product: 'RACE-A', quantity: 20 },
+        { product: 'RACE-B', quantity: 9, lot: 'B1' },
+      ]);
       await h.settled();
       expect(await h.reconcile()).toMatchObject({ status: 'completed', driftCount: 0 });
     });
@@ -34,7 +40,10 @@ export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.regularize('RACE-A', -4);
       await h.regularize('RACE-B', 2, 'B1');
       const { run: requested } = await requestRun(h.svc.deps, 'acme', 'api');
-      await until(() => h.proxy.requests.slice(before).some((r) => r.path === STOCK && r.outcome === 'held'), { timeoutMs: 20_000, message: 'the recheck asked' });
+      await until(() => h.proxy.requests.slice(before).some((r) => r.path === STOCK && r.outcome === 'held'), {
+        timeoutMs: 20_000,
+        message: 'the recheck asked',
+      });
       h.hooks.clear();
       await h.settled();
       h.proxy.release();
@@ -53,7 +62,10 @@ export function raceSuite(dialect: 'sqlite' | 'postgres'): void {
       const before = h.proxy.requests.length;
       h.proxy.inject({ method: 'POST', path: STOCK, hold: true });
       const { run } = await requestRun(h.svc.deps, 'acme', 'api');
-      await until(() => h.proxy.requests.slice(before).some((r) => r.path === STOCK && r.outcome === 'held' && r.status === 200), { message: 'WMS answered the held request' });
+      await until(
+        () => h.proxy.requests.slice(before).some((r) => r.path === STOCK && r.outcome === 'held' && r.status === 200),
+        { message: 'WMS answered the held request' },
+      );
       await h.regularize('RACE-A', 5);
       await h.settled();
       h.proxy.release();

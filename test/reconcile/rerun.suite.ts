@@ -23,7 +23,10 @@ export function rerunSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       await h.product('RR-A');
       await h.product('RR-C');
-      await h.receive([{ product: 'RR-A', quantity: 10 }, { product: 'RR-C', quantity: 10 }]);
+      await h.receive([
+        { product: 'RR-A', quantity: 10 },
+        { product: 'RR-C', quantity: 10 },
+      ]);
       await h.settled();
       expect(await h.reconcile()).toMatchObject({ status: 'completed', driftCount: 0 });
     });
@@ -46,10 +49,13 @@ export function rerunSuite(dialect: 'sqlite' | 'postgres'): void {
       const deps = { ...h.svc.deps, config: h.svc.deps.config.reconcile };
       const stopFirst = new AbortController();
       const first = executeRun(deps, run.id, { signal: stopFirst.signal });
-      const [reported] = await until(async () => {
-        const drifts = await h.driftFeed();
-        return drifts.length === 1 ? drifts : undefined;
-      }, { message: 'the first attempt reports one drift' });
+      const [reported] = await until(
+        async () => {
+          const drifts = await h.driftFeed();
+          return drifts.length === 1 ? drifts : undefined;
+        },
+        { message: 'the first attempt reports one drift' },
+      );
       const product = reported!.data.productExternalCode as string;
       expect(reported!.data.delta).toBe(product === 'RR-A' ? 4 : 2);
 
@@ -66,7 +72,10 @@ export function rerunSuite(dialect: 'sqlite' | 'postgres'): void {
       h.proxy.release();
       await first.catch(() => undefined);
 
-      const sum = async (code: string) => (await h.driftFeed()).filter((e) => e.data.productExternalCode === code).reduce((s, e) => s + (e.data.delta as number), 0);
+      const sum = async (code: string) =>
+        (await h.driftFeed())
+          .filter((e) => e.data.productExternalCode === code)
+          .reduce((s, e) => s + (e.data.delta as number), 0);
       // What the ERP was told adds up to what the WMS did: +4 and -3 on RR-A, +2 on RR-C.
       expect(await sum('RR-A')).toBe(product === 'RR-A' ? 1 : 4);
       expect(await sum('RR-C')).toBe(product === 'RR-C' ? -1 : 2);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
 import { erp } from '../outbound/support.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { RECONCILE_TEST_ENV } from './harness.js';
@@ -13,16 +13,24 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
   let beta: ConnectionConfig;
 
   const finished = (id: number) =>
-    until(async () => {
-      const res = await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${id}`);
-      return ['completed', 'partial', 'failed'].includes(res.body.status) ? res.body : undefined;
-    }, { message: `run ${id} finished` });
+    until(
+      async () => {
+        const res = await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${id}`);
+        return ['completed', 'partial', 'failed'].includes(res.body.status) ? res.body : undefined;
+      },
+      { message: `run ${id} finished` },
+    );
 
   beforeAll(async () => {
     wms = await startEmulator();
     acme = wmsConnection('acme', wms.url, await wms.tenant('acme'));
     beta = wmsConnection('beta', wms.url, await wms.tenant('beta'));
-    svc = await startTestService({ label: 'reconcile-routes', connections: [acme, beta], worker: true, env: { ...RECONCILE_TEST_ENV, RECONCILE_SETTLE_SECONDS: '0', BODY_LIMIT_BYTES: '1024' } });
+    svc = await startTestService({
+      label: 'reconcile-routes',
+      connections: [acme, beta],
+      worker: true,
+      env: { ...RECONCILE_TEST_ENV, RECONCILE_SETTLE_SECONDS: '0', BODY_LIMIT_BYTES: '1024' },
+    });
   });
   afterAll(async () => {
     await svc.close();
@@ -32,14 +40,27 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
   describe('happy', () => {
     it('POST queues a run (202 {id}); GET follows it to completed, with the drift found as items', async () => {
       // This tenant has no webhook URL configured: the regularization is never announced, so it is drift.
-      const token = (await (await fetch(`${wms.url}/api/external/v1/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: acme.wms.clientId, client_secret: acme.wms.clientSecret }) })).json()) as { access_token: string };
+      const token = (await (
+        await fetch(`${wms.url}/api/external/v1/auth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({ client_id: acme.wms.clientId, client_secret: acme.wms.clientSecret }),
+        })
+      ).json()) as { access_token: string };
       const created = await fetch(`${wms.url}/api/external/v1/product`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ externalCode: 'R-1', description: 'Routes product', withLots: true }),
       });
       expect(created.status).toBe(200);
-      expect((await wms.control('POST', '/tenants/acme/stock/regularizations', { productExternalCode: 'R-1', quantity: 12, lotCode: 'L9' })).status).toBe(200);
+      expect(
+        (
+          await wms.control('POST', '/tenants/acme/stock/regularizations', {
+            productExternalCode: 'R-1',
+            quantity: 12,
+            lotCode: 'L9',
+          })
+        ).status,
+      ).toBe(200);
 
       const res = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations');
       expect(res.status).toBe(202);
@@ -76,11 +97,18 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
 
     it('an empty JSON object is accepted as a body; a request while a run waits answers that run (200)', async () => {
       // Hold the worker's next run: the one waiting is answered until it starts.
-      const fault = await wms.control('POST', '/faults', { path: '/api/external/v1/product-all-external-codes', latencyMs: 600, count: 1 });
+      const fault = await wms.control('POST', '/faults', {
+        path: '/api/external/v1/product-all-external-codes',
+        latencyMs: 600,
+        count: 1,
+      });
       expect(fault.status).toBe(201);
       const first = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations', { json: {} });
       expect(first.status).toBe(202);
-      await until(async () => (await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${first.body.id}`)).body.status === 'running');
+      await until(
+        async () =>
+          (await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${first.body.id}`)).body.status === 'running',
+      );
       const second = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations', { json: {} });
       const third = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations');
       expect([second.status, third.status]).toEqual([202, 200]);
@@ -94,15 +122,40 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
       const run = await store.reconciliation.createRun({ connection: 'acme', trigger: 'cli', at: new Date() });
       await store.reconciliation.startRun(run.id, new Date());
       await store.reconciliation.addItems([
-        ...['A', 'B', 'C', 'D'].map((p, i) => ({ runId: run.id, connection: 'acme', productExternalCode: p, lotCode: null, status: 'drift' as const, wmsExistence: i, expectedExistence: 0, baselineExistence: 0, movements: 0, delta: i, observedAt: new Date(), at: new Date() })),
-        { runId: run.id, connection: 'acme', productExternalCode: 'GONE', lotCode: null, status: 'not_found', at: new Date() },
+        ...['A', 'B', 'C', 'D'].map((p, i) => ({
+          runId: run.id,
+          connection: 'acme',
+          productExternalCode: p,
+          lotCode: null,
+          status: 'drift' as const,
+          wmsExistence: i,
+          expectedExistence: 0,
+          baselineExistence: 0,
+          movements: 0,
+          delta: i,
+          observedAt: new Date(),
+          at: new Date(),
+        })),
+        {
+          runId: run.id,
+          connection: 'acme',
+          productExternalCode: 'GONE',
+          lotCode: null,
+          status: 'not_found',
+          at: new Date(),
+        },
       ]);
       await store.reconciliation.finishRun(run.id, { status: 'completed', reason: null, at: new Date() });
       const seen: any[] = [];
       let after: number | null = 0;
       let pages = 0;
       while (after !== null) {
-        const res: { status: number; body: any } = await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${run.id}?itemsLimit=2&itemsAfter=${after}`);
+        const res: { status: number; body: any } = await erp(
+          svc.app,
+          acme,
+          'GET',
+          `/erp/v1/reconciliations/${run.id}?itemsLimit=2&itemsAfter=${after}`,
+        );
         expect(res.status).toBe(200);
         expect(res.body.items.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.items);
@@ -111,12 +164,25 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
       }
       expect(pages).toBe(3);
       expect(seen.map((i) => i.productExternalCode)).toEqual(['A', 'B', 'C', 'D', 'GONE']);
-      expect(seen.at(-1)).toMatchObject({ status: 'not_found', lotCode: null, wms: null, expected: null, delta: null, observedAt: null });
-      expect((await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${run.id}`)).body).toMatchObject({ driftCount: 4, notFoundCount: 1, trigger: 'cli' });
+      expect(seen.at(-1)).toMatchObject({
+        status: 'not_found',
+        lotCode: null,
+        wms: null,
+        expected: null,
+        delta: null,
+        observedAt: null,
+      });
+      expect((await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${run.id}`)).body).toMatchObject({
+        driftCount: 4,
+        notFoundCount: 1,
+        trigger: 'cli',
+      });
     });
 
     it('both routes are in the OpenAPI document behind erpBearer', async () => {
-      const doc = (await (await svc.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown }>> };
+      const doc = (await (await svc.app.request('/openapi.json')).json()) as {
+        paths: Record<string, Record<string, { security?: unknown }>>;
+      };
       expect(doc.paths['/erp/v1/reconciliations']?.post?.security).toEqual([{ erpBearer: [] }]);
       expect(doc.paths['/erp/v1/reconciliations/{id}']?.get?.security).toEqual([{ erpBearer: [] }]);
     });
@@ -133,13 +199,22 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
     ])('GET /erp/v1/reconciliations/%s → 400 naming the parameter (once)', async (path, message) => {
       const res = await erp(svc.app, acme, 'GET', `/erp/v1/reconciliations/${path}`);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: 'validation_failed', message: expect.stringMatching(message), requestId: expect.any(String) });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: 'validation_failed',
+        message: expect.stringMatching(message),
+        requestId: expect.any(String),
+      });
     });
 
     it('GET of a run that does not exist → 404', async () => {
       const res = await erp(svc.app, acme, 'GET', '/erp/v1/reconciliations/987654321');
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ success: false, error: 'not_found', message: 'No reconciliation run 987654321 for this connection' });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: 'not_found',
+        message: 'No reconciliation run 987654321 for this connection',
+      });
     });
 
     it('POST with broken JSON → 400, another content type → 415, unknown members → 400, an oversized body → 413; nothing is queued', async () => {
@@ -147,7 +222,10 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
       const broken = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations', { body: '{"products": [' });
       expect(broken.status).toBe(400);
       expect(broken.body).toMatchObject({ error: 'malformed_json' });
-      const text = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations', { body: 'now please', contentType: 'text/plain' });
+      const text = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations', {
+        body: 'now please',
+        contentType: 'text/plain',
+      });
       expect(text.status).toBe(415);
       expect(text.body).toMatchObject({ error: 'unsupported_media_type' });
       const unknown = await erp(svc.app, acme, 'POST', '/erp/v1/reconciliations', { json: { products: ['A'] } });
@@ -165,7 +243,10 @@ describe('POST /erp/v1/reconciliations and GET /erp/v1/reconciliations/{id}', ()
       ['a wrong bearer token', 'Bearer not-a-token-of-any-connection'],
       ['Basic credentials', `Basic ${Buffer.from('wms:secret').toString('base64')}`],
     ])('%s → 401 with a Bearer challenge, on both routes', async (_label, authorization) => {
-      for (const [method, path] of [['POST', '/erp/v1/reconciliations'], ['GET', '/erp/v1/reconciliations/1']] as const) {
+      for (const [method, path] of [
+        ['POST', '/erp/v1/reconciliations'],
+        ['GET', '/erp/v1/reconciliations/1'],
+      ] as const) {
         const res = await svc.app.request(path, { method, headers: authorization ? { authorization } : {} });
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="wms-sync ERP API"/);

@@ -4,7 +4,13 @@ import { runQueueOf } from '../../src/reconcile/queue.js';
 
 describe('reconciliation settings', () => {
   it('defaults: hourly, endpoint 6 codes, batches of 100, 4 in flight, 120 s settle window', () => {
-    expect(loadConfig({}).reconcile).toEqual({ cron: '0 * * * *', products: 'wms', batchSize: 100, parallelism: 4, settleSeconds: 120 });
+    expect(loadConfig({}).reconcile).toEqual({
+      cron: '0 * * * *',
+      products: 'wms',
+      batchSize: 100,
+      parallelism: 4,
+      settleSeconds: 120,
+    });
   });
 
   it('RECONCILE_CRON takes 5 or 6 fields, or off (no scheduled runs)', () => {
@@ -14,7 +20,10 @@ describe('reconciliation settings', () => {
   });
 
   it.each([
-    [{ RECONCILE_CRON: 'hourly' }, /^Invalid configuration: RECONCILE_CRON: expected a cron expression \(5 fields, or 6 with seconds\) or off \(got "hourly"\)$/],
+    [
+      { RECONCILE_CRON: 'hourly' },
+      /^Invalid configuration: RECONCILE_CRON: expected a cron expression \(5 fields, or 6 with seconds\) or off \(got "hourly"\)$/,
+    ],
     [{ RECONCILE_CRON: '61 * * * *' }, /^Invalid configuration: RECONCILE_CRON: /],
     [{ RECONCILE_PRODUCTS: 'all' }, /^Invalid configuration: RECONCILE_PRODUCTS: /],
     [{ RECONCILE_BATCH_SIZE: '0' }, /^Invalid configuration: RECONCILE_BATCH_SIZE: /],

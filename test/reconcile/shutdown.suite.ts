@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type AnyStore } from '../../src/store/index.js';
+import { type AnyStore, openStore } from '../../src/store/index.js';
 import { exitOf, spawnCli, waitForOutput } from '../support/cli.js';
-import { startEmulator, type RunningEmulator } from '../support/emulator.js';
+import { type RunningEmulator, startEmulator } from '../support/emulator.js';
 import { createTestSchema } from '../support/pg.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
@@ -28,7 +28,10 @@ export function shutdownSuite(dialect: 'sqlite' | 'postgres'): void {
       wms = await startEmulator();
       const client = await wms.tenant('acme');
       const token = (await (
-        await fetch(`${wms.url}/api/external/v1/auth/token`, { method: 'POST', body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret }) })
+        await fetch(`${wms.url}/api/external/v1/auth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret }),
+        })
       ).json()) as { access_token: string };
       for (const code of ['SD-1', 'SD-2']) {
         const res = await fetch(`${wms.url}/api/external/v1/product`, {
@@ -38,7 +41,10 @@ export function shutdownSuite(dialect: 'sqlite' | 'postgres'): void {
         });
         expect(res.status).toBe(200);
         // Stock the service never heard of (no webhook URL configured): a difference to settle.
-        expect((await wms.control('POST', '/tenants/acme/stock/regularizations', { productExternalCode: code, quantity: 5 })).status).toBeLessThan(300);
+        expect(
+          (await wms.control('POST', '/tenants/acme/stock/regularizations', { productExternalCode: code, quantity: 5 }))
+            .status,
+        ).toBeLessThan(300);
       }
       env = {
         PORT: '0',
@@ -74,7 +80,10 @@ export function shutdownSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     const erp = (url: string, method: string, path: string) =>
-      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${ERP_TOKEN}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${ERP_TOKEN}` } }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as any,
+      }));
 
     it('stops at once, leaves the run interrupted, and the next start resumes it at once', async () => {
       const first = spawnCli(['serve'], env);
@@ -86,7 +95,10 @@ export function shutdownSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(started.status).toBe(202);
       const runId = started.body.id as number;
       // Both products checked, both differ: the run now waits out its settle window.
-      await until(async () => (await erp(url!, 'GET', `/erp/v1/reconciliations/${runId}`)).body.rowsChecked === 2, { timeoutMs: 15_000, message: 'first pass done' });
+      await until(async () => (await erp(url!, 'GET', `/erp/v1/reconciliations/${runId}`)).body.rowsChecked === 2, {
+        timeoutMs: 15_000,
+        message: 'first pass done',
+      });
 
       const signalledAt = Date.now();
       first.kill('SIGTERM');
@@ -101,7 +113,10 @@ export function shutdownSuite(dialect: 'sqlite' | 'postgres'): void {
 
       const s = store();
       try {
-        expect(await s.reconciliation.getRun(runId)).toMatchObject({ status: 'interrupted', reason: expect.stringContaining('starts again') });
+        expect(await s.reconciliation.getRun(runId)).toMatchObject({
+          status: 'interrupted',
+          reason: expect.stringContaining('starts again'),
+        });
       } finally {
         await s.close();
       }

@@ -4,10 +4,10 @@ import { applySchedule } from '../../src/reconcile/jobs.js';
 import { SCHEDULE_QUEUE } from '../../src/reconcile/queue.js';
 import type { ReconciliationRun } from '../../src/store/index.js';
 import { erp } from '../outbound/support.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
-import { ReconcileHarness, RECONCILE_TEST_ENV } from './harness.js';
+import { RECONCILE_TEST_ENV, ReconcileHarness } from './harness.js';
 
 const STOCK = '/api/external/v1/product/stock';
 
@@ -31,9 +31,13 @@ export function singletonSuite(dialect: 'sqlite' | 'postgres'): void {
       h.proxy.inject({ method: 'POST', path: STOCK, hold: true });
       const first = await erp(h.svc.app, h.acme, 'POST', '/erp/v1/reconciliations');
       expect(first.status).toBe(202);
-      await until(async () => (await h.store.reconciliation.getRun(first.body.id))?.status === 'running', { message: 'first run running' });
+      await until(async () => (await h.store.reconciliation.getRun(first.body.id))?.status === 'running', {
+        message: 'first run running',
+      });
 
-      const replies = await Promise.all(Array.from({ length: 6 }, () => erp(h.svc.app, h.acme, 'POST', '/erp/v1/reconciliations')));
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, () => erp(h.svc.app, h.acme, 'POST', '/erp/v1/reconciliations')),
+      );
       const queued = replies.filter((r) => r.status === 202);
       expect(queued).toHaveLength(1);
       const second = queued[0]!.body.id as number;
@@ -56,9 +60,18 @@ export function singletonSuite(dialect: 'sqlite' | 'postgres'): void {
 
     beforeAll(async () => {
       wms = await startEmulator();
-      const connections = [wmsConnection('acme', wms.url, await wms.tenant('acme')), wmsConnection('beta', wms.url, await wms.tenant('beta'))];
+      const connections = [
+        wmsConnection('acme', wms.url, await wms.tenant('acme')),
+        wmsConnection('beta', wms.url, await wms.tenant('beta')),
+      ];
       // Every second (6 fields): both queue adapters take seconds.
-      svc = await startTestService({ label: 'reconcile-cron', dialect, connections, worker: true, env: { ...RECONCILE_TEST_ENV, RECONCILE_CRON: '* * * * * *' } });
+      svc = await startTestService({
+        label: 'reconcile-cron',
+        dialect,
+        connections,
+        worker: true,
+        env: { ...RECONCILE_TEST_ENV, RECONCILE_CRON: '* * * * * *' },
+      });
     });
     afterAll(async () => {
       await svc.close();
@@ -66,19 +79,28 @@ export function singletonSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     const scheduled = async (connection: string): Promise<ReconciliationRun | undefined> =>
-      (await svc.deps.store.reconciliation.listRuns(connection, { limit: 20 })).find((r) => r.trigger === 'schedule' && r.status === 'completed');
+      (await svc.deps.store.reconciliation.listRuns(connection, { limit: 20 })).find(
+        (r) => r.trigger === 'schedule' && r.status === 'completed',
+      );
     const schedules = async (): Promise<{ name: string; cron: string }[]> => {
       const { queue, store } = svc.deps;
-      if (queue instanceof PgBossQueue) return (await queue.boss.getSchedules()).map((s) => ({ name: s.name, cron: s.cron }));
+      if (queue instanceof PgBossQueue)
+        return (await queue.boss.getSchedules()).map((s) => ({ name: s.name, cron: s.cron }));
       if (store.dialect !== 'sqlite') throw new Error('unexpected store');
-      return store.database.raw.prepare('SELECT name, cron FROM job_schedules').all() as { name: string; cron: string }[];
+      return store.database.raw.prepare('SELECT name, cron FROM job_schedules').all() as {
+        name: string;
+        cron: string;
+      }[];
     };
 
     it('the cron asks for a run of every connection, and RECONCILE_CRON=off removes the schedule', async () => {
-      const runs = await until(async () => {
-        const found = await Promise.all(['acme', 'beta'].map(scheduled));
-        return found.every(Boolean) ? found : undefined;
-      }, { timeoutMs: 15_000, message: 'a scheduled run of each connection' });
+      const runs = await until(
+        async () => {
+          const found = await Promise.all(['acme', 'beta'].map(scheduled));
+          return found.every(Boolean) ? found : undefined;
+        },
+        { timeoutMs: 15_000, message: 'a scheduled run of each connection' },
+      );
       expect(runs.map((r) => [r!.connection, r!.trigger, r!.status])).toEqual([
         ['acme', 'schedule', 'completed'],
         ['beta', 'schedule', 'completed'],

@@ -5,7 +5,7 @@ import { createProduct } from '../../src/emulator/products/create.js';
 import { ensureLot } from '../../src/emulator/stock/lot-rules.js';
 import { addStock } from '../../src/emulator/stock/store.js';
 import { executeRun } from '../../src/reconcile/run.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** One product/lot pair as the WMS holds it and as the service's ledger learnt it. */
@@ -24,13 +24,19 @@ const pairArb = (lot: string): fc.Arbitrary<Pair> =>
   });
 
 /** A product: without lots, one pair; with lots, one to three. Most pairs agree, some drift. */
-const productArb = fc.oneof(
-  pairArb('').map((p) => [{ ...p, wms: p.wms ?? 1 }]),
-  fc.tuple(pairArb('L1'), pairArb('L2'), pairArb('L3')).chain(([a, b, c]) => fc.subarray([a, b, c], { minLength: 1 })),
-).chain((pairs) =>
-  // Three pairs in four agree with the ledger.
-  fc.array(fc.boolean(), { minLength: pairs.length, maxLength: pairs.length }).map((agree) => pairs.map((p, i) => (agree[i] && p.wms !== null ? { ...p, ledger: p.wms } : p))),
-);
+const productArb = fc
+  .oneof(
+    pairArb('').map((p) => [{ ...p, wms: p.wms ?? 1 }]),
+    fc
+      .tuple(pairArb('L1'), pairArb('L2'), pairArb('L3'))
+      .chain(([a, b, c]) => fc.subarray([a, b, c], { minLength: 1 })),
+  )
+  .chain((pairs) =>
+    // Three pairs in four agree with the ledger.
+    fc
+      .array(fc.boolean(), { minLength: pairs.length, maxLength: pairs.length })
+      .map((agree) => pairs.map((p, i) => (agree[i] && p.wms !== null ? { ...p, ledger: p.wms } : p))),
+  );
 
 const caseArb = fc.record({
   products: fc.array(productArb, { minLength: 1, maxLength: 40 }),
@@ -68,7 +74,9 @@ export function streamedSuite(dialect: 'sqlite' | 'postgres', numRuns: number): 
         fc.asyncProperty(caseArb, async ({ products, batchSize, parallelism, writeRows }) => {
           const { ctx } = wms.server.emulator.state;
           const tctx = controlTenantContext(ctx, 'acme');
-          const { id: warehouseId } = ctx.sql(`SELECT id FROM warehouses WHERE tenant_id = ? AND code = 'MAIN'`).get('acme') as { id: number };
+          const { id: warehouseId } = ctx
+            .sql(`SELECT id FROM warehouses WHERE tenant_id = ? AND code = 'MAIN'`)
+            .get('acme') as { id: number };
           const at = new Date(Date.now() - 3_600_000);
           const movements = [];
           const expected: [string, string, number, number, number][] = [];
@@ -78,14 +86,26 @@ export function streamedSuite(dialect: 'sqlite' | 'postgres', numRuns: number): 
             const code = `S${round}-${i}`;
             const withLots = pairs[0]!.lot !== '';
             createProduct(tctx, { externalCode: code, description: code, withLots });
-            const { id } = ctx.sql('SELECT id FROM products WHERE tenant_id = ? AND external_code = ?').get('acme', code) as { id: number };
+            const { id } = ctx
+              .sql('SELECT id FROM products WHERE tenant_id = ? AND external_code = ?')
+              .get('acme', code) as { id: number };
             for (const p of pairs) {
               if (p.wms !== null) {
                 if (p.lot) ensureLot(tctx, id, p.lot, undefined);
                 addStock(tctx, { productId: id, lotCode: p.lot || null, warehouseId, location: 'STOCK' }, p.wms);
               }
               if (p.ledger !== 0) {
-                movements.push({ connection: 'acme', productExternalCode: code, lotCode: p.lot || null, warehouse: null, quantity: p.ledger, movementTime: at, source: 'test', dedupeKey: `${code}-${p.lot}`, at });
+                movements.push({
+                  connection: 'acme',
+                  productExternalCode: code,
+                  lotCode: p.lot || null,
+                  warehouse: null,
+                  quantity: p.ledger,
+                  movementTime: at,
+                  source: 'test',
+                  dedupeKey: `${code}-${p.lot}`,
+                  at,
+                });
               }
               // Compared: every pair either side knows.
               if (p.wms === null && p.ledger === 0) continue;
@@ -96,24 +116,50 @@ export function streamedSuite(dialect: 'sqlite' | 'postgres', numRuns: number): 
           }
           await svc.deps.store.ledger.record(movements);
           // The WMS answers a product without stock with one row of 0 (no lot): a pair compared too.
-          const compared = products.flat().filter((p) => p.wms !== null || p.ledger !== 0).length + products.filter((ps) => ps.every((p) => p.wms === null)).length;
+          const compared =
+            products.flat().filter((p) => p.wms !== null || p.ledger !== 0).length +
+            products.filter((ps) => ps.every((p) => p.wms === null)).length;
 
           const { store } = svc.deps;
           const feedBefore = (await store.confirmations.listAfter('acme', 0, 100_000)).at(-1)?.id ?? 0;
-          const { id: runId } = await store.reconciliation.createRun({ connection: 'acme', trigger: 'api', at: new Date() });
+          const { id: runId } = await store.reconciliation.createRun({
+            connection: 'acme',
+            trigger: 'api',
+            at: new Date(),
+          });
           const config = { ...svc.deps.config.reconcile, batchSize, parallelism, settleSeconds: 0 };
           const run = await executeRun({ ...svc.deps, config }, runId, { writeRows });
 
           pairsSoFar += compared;
-          expect(run).toMatchObject({ status: 'completed', driftCount: expected.length, rowsChecked: pairsSoFar, notFoundCount: 0, unsettledCount: 0 });
+          expect(run).toMatchObject({
+            status: 'completed',
+            driftCount: expected.length,
+            rowsChecked: pairsSoFar,
+            notFoundCount: 0,
+            unsettledCount: 0,
+          });
           const items = await store.reconciliation.listItems(runId, { limit: 10_000 });
-          const found = items.map((x) => [x.productExternalCode, x.lotCode, x.wmsExistence, x.expectedExistence, x.delta]);
+          const found = items.map((x) => [
+            x.productExternalCode,
+            x.lotCode,
+            x.wmsExistence,
+            x.expectedExistence,
+            x.delta,
+          ]);
           expect(found.sort()).toEqual(expected.sort());
-          const feed = (await store.confirmations.listAfter('acme', feedBefore, 10_000)).filter((e) => e.type === 'stock.drift');
-          const sent = feed.map((e) => { const d = e.data as { productExternalCode: string; lotCode: string | null; delta: number }; return [d.productExternalCode, d.lotCode ?? '', d.delta]; });
+          const feed = (await store.confirmations.listAfter('acme', feedBefore, 10_000)).filter(
+            (e) => e.type === 'stock.drift',
+          );
+          const sent = feed.map((e) => {
+            const d = e.data as { productExternalCode: string; lotCode: string | null; delta: number };
+            return [d.productExternalCode, d.lotCode ?? '', d.delta];
+          });
           expect(sent.sort()).toEqual(expected.map(([code, lot, , , delta]) => [code, lot, delta]).sort());
           for (const [code, lot, figure] of baselines) {
-            expect((await store.reconciliation.getSnapshot('acme', code, lot || null))?.existence, `${code} ${lot}`).toBe(figure);
+            expect(
+              (await store.reconciliation.getSnapshot('acme', code, lot || null))?.existence,
+              `${code} ${lot}`,
+            ).toBe(figure);
           }
         }),
         { numRuns },

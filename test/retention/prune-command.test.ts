@@ -8,15 +8,32 @@ import { startTestService } from '../support/service.js';
 import { tempDir } from '../support/tmp.js';
 
 /** `wms-sync …` in this process (the command's own code; no child process to start). */
-async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const sink = (to: string[]) => new Writable({ write: (c, _e, done) => (to.push(String(c)), done()) });
-  const code = await main(args, { env, stdout: sink(out), stderr: sink(err), stopSignal: new Promise(() => undefined) });
+  const code = await main(args, {
+    env,
+    stdout: sink(out),
+    stderr: sink(err),
+    stopSignal: new Promise(() => undefined),
+  });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-const STEPS = ['inbound-bodies', 'rejected-bodies', 'dedupe-keys', 'confirmations', 'stock-ledger', 'reconciliation-runs', 'synced-documents', 'erp-deliveries'];
+const STEPS = [
+  'inbound-bodies',
+  'rejected-bodies',
+  'dedupe-keys',
+  'confirmations',
+  'stock-ledger',
+  'reconciliation-runs',
+  'synced-documents',
+  'erp-deliveries',
+];
 
 describe('wms-sync prune', () => {
   const tmp = tempDir('prune-cli');
@@ -33,7 +50,10 @@ describe('wms-sync prune', () => {
 
     const json = await runCli(['prune', '--json'], env);
     expect(json.code).toBe(0);
-    const objects = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { step: string; setting: string; days: number; dryRun: boolean });
+    const objects = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { step: string; setting: string; days: number; dryRun: boolean });
     expect(objects.map((o) => o.step)).toEqual(STEPS);
     expect(objects[0]).toMatchObject({ setting: 'INBOUND_RETENTION_DAYS', days: 30, dryRun: false });
   });
@@ -48,7 +68,11 @@ describe('wms-sync prune', () => {
 
 describe('the scheduled prune', () => {
   it('runs on PRUNE_CRON from the worker', async () => {
-    const svc = await startTestService({ label: 'prune-cron', env: { PRUNE_CRON: '* * * * * *' }, worker: [retentionJobs] });
+    const svc = await startTestService({
+      label: 'prune-cron',
+      env: { PRUNE_CRON: '* * * * * *' },
+      worker: [retentionJobs],
+    });
     try {
       await nextEvent(svc.deps.queue, 'completed', (e) => e.name === PRUNE_QUEUE);
     } finally {

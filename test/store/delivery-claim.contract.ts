@@ -25,20 +25,38 @@ type Op =
   | { op: 'wait'; ms: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ op: fc.constant('enqueue' as const), keys: fc.array(fc.nat(KEYS.length - 1), { minLength: 1, maxLength: 4 }) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('enqueue' as const),
+      keys: fc.array(fc.nat(KEYS.length - 1), { minLength: 1, maxLength: 4 }),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ op: fc.constant('claim' as const), limit: fc.integer({ min: 1, max: 4 }) }), weight: 3 },
   { arbitrary: fc.record({ op: fc.constant('probe' as const) }), weight: 1 },
   {
     arbitrary: fc.record({
       op: fc.constant('finish' as const),
-      outcomes: fc.array(fc.constantFrom('delivered' as const, 'dead' as const, 'retry' as const), { minLength: 1, maxLength: 4 }),
+      outcomes: fc.array(fc.constantFrom('delivered' as const, 'dead' as const, 'retry' as const), {
+        minLength: 1,
+        maxLength: 4,
+      }),
       retryInMs: fc.integer({ min: 0, max: 5_000 }),
       probe: fc.boolean(),
     }),
     weight: 3,
   },
-  { arbitrary: fc.record({ op: fc.constant('resend' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }) }), weight: 1 },
-  { arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.constantFrom(0, 500, 2_000, LEASE_MS + 1) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('resend' as const),
+      picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.constantFrom(0, 500, 2_000, LEASE_MS + 1) }),
+    weight: 2,
+  },
 );
 
 /**
@@ -47,9 +65,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
  */
 function claimable(model: Modelled[], now: number, dueOnly: boolean): Modelled[] {
   const firstOfKey = new Map<string, number>();
-  for (const m of model) if (m.status === 'pending') firstOfKey.set(m.key, Math.min(firstOfKey.get(m.key) ?? Infinity, m.feedId));
+  for (const m of model)
+    if (m.status === 'pending') firstOfKey.set(m.key, Math.min(firstOfKey.get(m.key) ?? Infinity, m.feedId));
   return model
-    .filter((m) => m.status === 'pending' && (!dueOnly || m.dueAt <= now) && (m.leasedUntil === null || m.leasedUntil < now) && firstOfKey.get(m.key) === m.feedId)
+    .filter(
+      (m) =>
+        m.status === 'pending' &&
+        (!dueOnly || m.dueAt <= now) &&
+        (m.leasedUntil === null || m.leasedUntil < now) &&
+        firstOfKey.get(m.key) === m.feedId,
+    )
     .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id);
 }
 
@@ -84,8 +109,12 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
       for (const connection of connections) {
         const rows = await store.deliveries.list({ connection, limit: 10_000 });
         const first = new Map<string, number>();
-        for (const r of rows) if (r.status === 'pending') first.set(r.orderKey, Math.min(first.get(r.orderKey) ?? Infinity, r.confirmationId));
-        const wrong = rows.filter((r) => r.head !== (r.status === 'pending' && first.get(r.orderKey) === r.confirmationId));
+        for (const r of rows)
+          if (r.status === 'pending')
+            first.set(r.orderKey, Math.min(first.get(r.orderKey) ?? Infinity, r.confirmationId));
+        const wrong = rows.filter(
+          (r) => r.head !== (r.status === 'pending' && first.get(r.orderKey) === r.confirmationId),
+        );
         expect(wrong.map((r) => ({ id: r.id, key: r.orderKey, status: r.status, head: r.head }))).toEqual([]);
       }
     };
@@ -98,26 +127,72 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
           // Another connection with the same order keys and pending deliveries left as they are:
           // a key is a connection's, so nothing done to this run's connection may move its marks.
           const neighbour = `${connection}-neighbour`;
-          await store.deliveries.enqueue(neighbour, KEYS.map((orderKey, i) => ({ connection: neighbour, confirmationId: i + 1, type: 'reception.closed' as const, orderKey, feedAt: new Date(T0) })), KEYS.length, new Date(T0));
+          await store.deliveries.enqueue(
+            neighbour,
+            KEYS.map((orderKey, i) => ({
+              connection: neighbour,
+              confirmationId: i + 1,
+              type: 'reception.closed' as const,
+              orderKey,
+              feedAt: new Date(T0),
+            })),
+            KEYS.length,
+            new Date(T0),
+          );
           const model: Modelled[] = [];
           let now = T0;
           let feedId = 0;
           const at = () => new Date(now);
-          const leased = () => model.filter((m) => m.status === 'pending' && m.leasedUntil !== null && m.leasedUntil >= now);
+          const leased = () =>
+            model.filter((m) => m.status === 'pending' && m.leasedUntil !== null && m.leasedUntil >= now);
 
           for (const step of ops) {
             if (step.op === 'enqueue') {
-              const rows = step.keys.map((k) => ({ connection, confirmationId: ++feedId, type: 'reception.closed' as const, orderKey: KEYS[k]!, feedAt: at() }));
+              const rows = step.keys.map((k) => ({
+                connection,
+                confirmationId: ++feedId,
+                type: 'reception.closed' as const,
+                orderKey: KEYS[k]!,
+                feedAt: at(),
+              }));
               await store.deliveries.enqueue(connection, rows, feedId, at());
-              const ids = new Map((await store.deliveries.list({ connection, limit: 1_000 })).map((d) => [d.confirmationId, d.id]));
-              for (const r of rows) model.push({ id: ids.get(r.confirmationId)!, feedId: r.confirmationId, key: r.orderKey, status: 'pending', dueAt: now, leasedUntil: null });
+              const ids = new Map(
+                (await store.deliveries.list({ connection, limit: 1_000 })).map((d) => [d.confirmationId, d.id]),
+              );
+              for (const r of rows)
+                model.push({
+                  id: ids.get(r.confirmationId)!,
+                  feedId: r.confirmationId,
+                  key: r.orderKey,
+                  status: 'pending',
+                  dueAt: now,
+                  leasedUntil: null,
+                });
             } else if (step.op === 'claim' || step.op === 'probe') {
-              const expected = claimable(model, now, step.op === 'claim').slice(0, step.op === 'claim' ? step.limit : 1);
+              const expected = claimable(model, now, step.op === 'claim').slice(
+                0,
+                step.op === 'claim' ? step.limit : 1,
+              );
               const got =
                 step.op === 'claim'
-                  ? await store.deliveries.claim({ connections: [connection], owner, now: at(), leaseUntil: new Date(now + LEASE_MS), limit: step.limit })
-                  : [await store.deliveries.claimProbe({ connection, owner, now: at(), leaseUntil: new Date(now + LEASE_MS) })].filter((c) => c !== undefined);
-              expect(got.map((c) => c.delivery.id).sort((a, b) => a - b)).toEqual(expected.map((m) => m.id).sort((a, b) => a - b));
+                  ? await store.deliveries.claim({
+                      connections: [connection],
+                      owner,
+                      now: at(),
+                      leaseUntil: new Date(now + LEASE_MS),
+                      limit: step.limit,
+                    })
+                  : [
+                      await store.deliveries.claimProbe({
+                        connection,
+                        owner,
+                        now: at(),
+                        leaseUntil: new Date(now + LEASE_MS),
+                      }),
+                    ].filter((c) => c !== undefined);
+              expect(got.map((c) => c.delivery.id).sort((a, b) => a - b)).toEqual(
+                expected.map((m) => m.id).sort((a, b) => a - b),
+              );
               for (const m of expected) m.leasedUntil = now + LEASE_MS;
             } else if (step.op === 'finish') {
               const mine = leased().slice(0, step.outcomes.length);
@@ -125,7 +200,17 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
                 owner,
                 mine.map((m, i) => {
                   const outcome = step.outcomes[i]!;
-                  return { id: m.id, outcome, status: outcome === 'delivered' ? 200 : 500, latencyMs: 1, response: null, error: null, probe: step.probe, at: at(), ...(outcome === 'retry' ? { nextAttemptAt: new Date(now + step.retryInMs) } : {}) };
+                  return {
+                    id: m.id,
+                    outcome,
+                    status: outcome === 'delivered' ? 200 : 500,
+                    latencyMs: 1,
+                    response: null,
+                    error: null,
+                    probe: step.probe,
+                    at: at(),
+                    ...(outcome === 'retry' ? { nextAttemptAt: new Date(now + step.retryInMs) } : {}),
+                  };
                 }),
               );
               mine.forEach((m, i) => {
@@ -140,7 +225,9 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
               if (done.length === 0) continue;
               const picked = [...new Set(step.picks.map((p) => done[p % done.length]!))];
               const ids = picked.map((m) => m.id).sort((a, b) => a - b);
-              expect(await store.deliveries.resend({ connection, ids }, at(), ids.length, ['dead', 'delivered'])).toEqual(ids);
+              expect(
+                await store.deliveries.resend({ connection, ids }, at(), ids.length, ['dead', 'delivered']),
+              ).toEqual(ids);
               for (const m of picked) Object.assign(m, { status: 'pending', dueAt: now, leasedUntil: null });
             } else {
               now += step.ms;
@@ -151,11 +238,31 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
           const sent: Modelled[] = [];
           for (let round = 0; round < model.length + 2; round++) {
             now += LEASE_MS + 1;
-            const got = await store.deliveries.claim({ connections: [connection], owner, now: at(), leaseUntil: new Date(now + LEASE_MS), limit: 10 });
+            const got = await store.deliveries.claim({
+              connections: [connection],
+              owner,
+              now: at(),
+              leaseUntil: new Date(now + LEASE_MS),
+              limit: 10,
+            });
             const expected = claimable(model, now, true).slice(0, 10);
-            expect(got.map((c) => c.delivery.id).sort((a, b) => a - b)).toEqual(expected.map((m) => m.id).sort((a, b) => a - b));
+            expect(got.map((c) => c.delivery.id).sort((a, b) => a - b)).toEqual(
+              expected.map((m) => m.id).sort((a, b) => a - b),
+            );
             if (got.length === 0) break;
-            await store.deliveries.finish(owner, expected.map((m) => ({ id: m.id, outcome: 'delivered' as const, status: 200, latencyMs: 1, response: null, error: null, probe: false, at: at() })));
+            await store.deliveries.finish(
+              owner,
+              expected.map((m) => ({
+                id: m.id,
+                outcome: 'delivered' as const,
+                status: 200,
+                latencyMs: 1,
+                response: null,
+                error: null,
+                probe: false,
+                at: at(),
+              })),
+            );
             for (const m of expected) Object.assign(m, { status: 'delivered', leasedUntil: null });
             sent.push(...expected);
           }
@@ -172,17 +279,37 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
     it('repairHeads marks the head of every key left without one, and only those', async () => {
       const connection = `repair-${label}-${++seq}`;
       const owner = `owner-${seq}`;
-      const rows = ['doc:A', 'doc:A', 'doc:B', 'lot:P1|L1', 'doc:B'].map((orderKey, i) => ({ connection, confirmationId: i + 1, type: 'reception.closed' as const, orderKey, feedAt: new Date(T0) }));
+      const rows = ['doc:A', 'doc:A', 'doc:B', 'lot:P1|L1', 'doc:B'].map((orderKey, i) => ({
+        connection,
+        confirmationId: i + 1,
+        type: 'reception.closed' as const,
+        orderKey,
+        feedAt: new Date(T0),
+      }));
       await store.deliveries.enqueue(connection, rows, rows.length, new Date(T0));
       expect(await store.deliveries.repairHeads()).toBe(0);
       // As a process from before the marks leaves them: added without a head, finished without moving it.
       await clearMarks(connection);
       const at = new Date(T0 + 1_000);
-      expect(await store.deliveries.claim({ connections: [connection], owner, now: at, leaseUntil: new Date(T0 + 60_000), limit: 10 })).toEqual([]);
+      expect(
+        await store.deliveries.claim({
+          connections: [connection],
+          owner,
+          now: at,
+          leaseUntil: new Date(T0 + 60_000),
+          limit: 10,
+        }),
+      ).toEqual([]);
 
       expect(await store.deliveries.repairHeads()).toBe(3);
       await expectMarks([connection]);
-      const claimed = await store.deliveries.claim({ connections: [connection], owner, now: at, leaseUntil: new Date(T0 + 60_000), limit: 10 });
+      const claimed = await store.deliveries.claim({
+        connections: [connection],
+        owner,
+        now: at,
+        leaseUntil: new Date(T0 + 60_000),
+        limit: 10,
+      });
       expect(claimed.map((c) => c.delivery.confirmationId).sort()).toEqual([1, 3, 4]);
       expect(await store.deliveries.repairHeads()).toBe(0);
     });

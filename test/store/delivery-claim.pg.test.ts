@@ -9,6 +9,10 @@ deliveryClaimContract('postgres', async () => {
   return {
     store,
     close: async () => (await store.close(), await db.drop()),
-    clearMarks: async (connection) => void (await store.database.pool.query(`UPDATE "${db.schema}".erp_deliveries SET head = false WHERE connection = $1`, [connection])),
+    clearMarks: async (connection) =>
+      void (await store.database.pool.query(
+        `UPDATE "${db.schema}".erp_deliveries SET head = false WHERE connection = $1`,
+        [connection],
+      )),
   };
 });

@@ -11,7 +11,8 @@ deliveryClaimContract('sqlite', async () => {
   return {
     store,
     close: async () => (await store.close(), tmp.remove()),
-    clearMarks: async (connection) => void store.database.raw.prepare('UPDATE erp_deliveries SET head = 0 WHERE connection = ?').run(connection),
+    clearMarks: async (connection) =>
+      void store.database.raw.prepare('UPDATE erp_deliveries SET head = 0 WHERE connection = ?').run(connection),
   };
 });
 
@@ -32,29 +33,51 @@ describe('ERP delivery claim on SQLite: reads the heads only (query plans)', () 
     store = createSqliteStore({ file: `${tmp.dir}/plans.db` });
     await store.migrate();
     statements = recordStatements(store.database.raw);
-    const rows = Array.from({ length: 500 }, (_, i) => ({ connection: 'acme', confirmationId: i + 1, type: 'reception.closed' as const, orderKey: `doc:${i % 5}`, feedAt: T0 }));
+    const rows = Array.from({ length: 500 }, (_, i) => ({
+      connection: 'acme',
+      confirmationId: i + 1,
+      type: 'reception.closed' as const,
+      orderKey: `doc:${i % 5}`,
+      feedAt: T0,
+    }));
     await store.deliveries.enqueue('acme', rows, 500, T0);
-    await store.deliveries.claim({ connections: ['acme'], owner: 'w', now: T0, leaseUntil: new Date(T0.getTime() + 60_000), limit: 10 });
-    await store.deliveries.claimProbe({ connection: 'acme', owner: 'w', now: T0, leaseUntil: new Date(T0.getTime() + 60_000) });
+    await store.deliveries.claim({
+      connections: ['acme'],
+      owner: 'w',
+      now: T0,
+      leaseUntil: new Date(T0.getTime() + 60_000),
+      limit: 10,
+    });
+    await store.deliveries.claimProbe({
+      connection: 'acme',
+      owner: 'w',
+      now: T0,
+      leaseUntil: new Date(T0.getTime() + 60_000),
+    });
   });
   afterAll(async () => {
     await store.close();
     tmp.remove();
   });
 
-  const planOf = (source: string) => queryPlan(store.database.raw, source, { now: T0.getTime(), limit: 10, c0: 'acme', connection: 'acme' });
+  const planOf = (source: string) =>
+    queryPlan(store.database.raw, source, { now: T0.getTime(), limit: 10, c0: 'acme', connection: 'acme' });
 
   it("the claim walks the due heads (erp_deliveries_ready), and checks each against its key's first pending one in one index step", () => {
     const claim = statements.find((s) => s.includes('FROM erp_deliveries d') && s.includes('LIMIT @limit'));
     expect(claim).toBeDefined();
     const plan = planOf(claim!);
     expect(plan[0]).toMatch(/^SEARCH d USING INDEX erp_deliveries_ready \(next_attempt_at<\?\)/);
-    expect(plan.join(' / ')).toMatch(/SEARCH e USING COVERING INDEX erp_deliveries_(pending|key) \(connection=\? AND order_key=\?/);
+    expect(plan.join(' / ')).toMatch(
+      /SEARCH e USING COVERING INDEX erp_deliveries_(pending|key) \(connection=\? AND order_key=\?/,
+    );
     expect(plan.join(' / ')).not.toMatch(/SCAN|erp_deliveries_list/);
   });
 
-  it('a breaker probe reads its connection\'s heads only', () => {
-    const probe = statements.find((s) => s.includes('FROM erp_deliveries d') && s.includes('d.connection = @connection'));
+  it("a breaker probe reads its connection's heads only", () => {
+    const probe = statements.find(
+      (s) => s.includes('FROM erp_deliveries d') && s.includes('d.connection = @connection'),
+    );
     expect(probe).toBeDefined();
     const plan = planOf(probe!).join(' / ');
     expect(plan).toMatch(/^SEARCH d USING INDEX erp_deliveries_heads \(connection=\?\)/);

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
 import { KEY_LOCKS } from '../../src/store/pg/deliveries.js';
 import { createPgStore } from '../../src/store/pg/store.js';
-import type { Store } from '../../src/store/index.js';
 import { createTestSchema } from '../support/pg.js';
 import { until } from '../support/wait.js';
 
@@ -37,16 +37,33 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
     await db.drop();
   });
 
-  const row = (connection: string, confirmationId: number) => ({ connection, confirmationId, type: 'reception.closed' as const, orderKey: 'doc:PO-1', feedAt: T0 });
+  const row = (connection: string, confirmationId: number) => ({
+    connection,
+    confirmationId,
+    type: 'reception.closed' as const,
+    orderKey: 'doc:PO-1',
+    feedAt: T0,
+  });
   // A key lock (the two-key form, in the order keys' namespace) that somebody waits for: other
   // suites on the same server take advisory locks of their own, never in this namespace.
   const waitingForAKeyLock = async () =>
-    (await watcher.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2 AND classid = $1::oid`, [KEY_LOCKS])).rows[0].n > 0;
+    (
+      await watcher.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2 AND classid = $1::oid`,
+        [KEY_LOCKS],
+      )
+    ).rows[0].n > 0;
 
-  it('a delivery added while another process finishes its key\'s head becomes the head', async () => {
+  it("a delivery added while another process finishes its key's head becomes the head", async () => {
     const connection = 'acme';
     await a.deliveries.enqueue(connection, [row(connection, 1)], 1, T0);
-    const [head] = await b.deliveries.claim({ connections: [connection], owner: 'b', now: T0, leaseUntil: LEASE, limit: 5 });
+    const [head] = await b.deliveries.claim({
+      connections: [connection],
+      owner: 'b',
+      now: T0,
+      leaseUntil: LEASE,
+      limit: 5,
+    });
     expect(head!.delivery.confirmationId).toBe(1);
 
     let finished = false;
@@ -55,14 +72,33 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
       await tx.deliveries.enqueue(connection, [row(connection, 2)], 2, T0);
       // B delivers the head while A's transaction (with the new delivery) is still open.
       finishing = b.deliveries
-        .finish('b', [{ id: head!.delivery.id, outcome: 'delivered', status: 200, latencyMs: 1, response: null, error: null, probe: false, at: T0 }])
+        .finish('b', [
+          {
+            id: head!.delivery.id,
+            outcome: 'delivered',
+            status: 200,
+            latencyMs: 1,
+            response: null,
+            error: null,
+            probe: false,
+            at: T0,
+          },
+        ])
         .then(() => (finished = true));
       // Either B waits for the key's lock (held by A until its commit), or, with no lock, B is done.
-      await until(async () => finished || (await waitingForAKeyLock()), { message: 'the finisher neither waited nor finished' });
+      await until(async () => finished || (await waitingForAKeyLock()), {
+        message: 'the finisher neither waited nor finished',
+      });
     });
     await finishing;
 
-    const next = await a.deliveries.claim({ connections: [connection], owner: 'a', now: T0, leaseUntil: LEASE, limit: 5 });
+    const next = await a.deliveries.claim({
+      connections: [connection],
+      owner: 'a',
+      now: T0,
+      leaseUntil: LEASE,
+      limit: 5,
+    });
     expect(next.map((c) => c.delivery.confirmationId)).toEqual([2]);
   });
 });

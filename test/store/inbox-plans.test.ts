@@ -20,7 +20,14 @@ describe('admin event list: every filter combination is an index lookup (SQLite 
   beforeAll(async () => {
     store = createSqliteStore({ file: `${tmp.dir}/plans.db` });
     await store.migrate();
-    await store.inbox.record({ connection: 'acme', kind: 'reception-close', dedupeKey: 'k1', payload: '{}', businessCode: 'C1', at: new Date('2026-11-20T10:00:00Z') });
+    await store.inbox.record({
+      connection: 'acme',
+      kind: 'reception-close',
+      dedupeKey: 'k1',
+      payload: '{}',
+      businessCode: 'C1',
+      at: new Date('2026-11-20T10:00:00Z'),
+    });
     statements = recordStatements(store.database.raw);
   });
   afterAll(async () => {
@@ -37,7 +44,10 @@ describe('admin event list: every filter combination is an index lookup (SQLite 
   ];
   const combos = Array.from({ length: 2 ** parts.length - 1 }, (_, n) => n + 1).map((mask) => {
     const chosen = parts.filter((_, i) => mask & (1 << i));
-    return [chosen.map(([name]) => name).join(' + '), Object.assign({}, ...chosen.map(([, f]) => f)) as InboxFilter] as const;
+    return [
+      chosen.map(([name]) => name).join(' + '),
+      Object.assign({}, ...chosen.map(([, f]) => f)) as InboxFilter,
+    ] as const;
   });
 
   const walksRows = (name: string) => name === 'kind';
@@ -57,7 +67,10 @@ describe('admin event list: every filter combination is an index lookup (SQLite 
       const scans = plan.filter((d) => /^SCAN inbound_events$/.test(d) || /^SCAN inbound_events USING INDEX/.test(d));
       if (walksRows(name)) {
         // Walked newest first in the table's own order: the page stops after its 51 rows.
-        expect(plan.filter((d) => /TEMP B-TREE/.test(d)), `${sql}\n${plan.join('\n')}`).toEqual([]);
+        expect(
+          plan.filter((d) => /TEMP B-TREE/.test(d)),
+          `${sql}\n${plan.join('\n')}`,
+        ).toEqual([]);
         continue;
       }
       expect(scans, `${sql}\n${plan.join('\n')}`).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { Store } from '../../src/store/index.js';
-import { AdaptiveLimiter, tableBudget, type Sample } from '../../src/wms-client/index.js';
+import { AdaptiveLimiter, type Sample, tableBudget } from '../../src/wms-client/index.js';
 
 /** Two stores on one database: two processes of one deployment. */
 export type OpenPair = () => Promise<{ a: Store; b: Store; close: () => Promise<void> }>;
@@ -53,7 +53,13 @@ export function limitBudgetContract(dialect: string, openPair: OpenPair): void {
         const clock = new ManualClock(1_000_000);
         const make = (store: Store, holder: string) =>
           // No timer ever fires: the test says when each process exchanges.
-          new AdaptiveLimiter({ max: 16, initial: 8, clock, setTimer: () => () => undefined, shared: { budget: tableBudget(store.limitBudgets, { leaseMs: 5000 }), connection: 'acme', holder } });
+          new AdaptiveLimiter({
+            max: 16,
+            initial: 8,
+            clock,
+            setTimer: () => () => undefined,
+            shared: { budget: tableBudget(store.limitBudgets, { leaseMs: 5000 }), connection: 'acme', holder },
+          });
         const a = make(storeA, 'A');
         const b = make(storeB, 'B');
         await a.sync();
@@ -124,7 +130,13 @@ export function limitBudgetContract(dialect: string, openPair: OpenPair): void {
       try {
         const clock = new ManualClock(1_000_000);
         const make = (store: Store, holder: string) =>
-          new AdaptiveLimiter({ max: 64, initial: 64, clock, setTimer: () => () => undefined, shared: { budget: tableBudget(store.limitBudgets, { leaseMs: 5000 }), connection: 'acme', holder } });
+          new AdaptiveLimiter({
+            max: 64,
+            initial: 64,
+            clock,
+            setTimer: () => () => undefined,
+            shared: { budget: tableBudget(store.limitBudgets, { leaseMs: 5000 }), connection: 'acme', holder },
+          });
         const a = make(storeA, 'A');
         const b = make(storeB, 'B');
         const ca = calls(a);
@@ -167,13 +179,28 @@ export function limitBudgetContract(dialect: string, openPair: OpenPair): void {
       try {
         const clock = new ManualClock(0);
         const budget = tableBudget(storeA.limitBudgets);
-        const big = new AdaptiveLimiter({ max: 64, initial: 40, clock, shared: { budget, connection: 'one', holder: 'A' } });
+        const big = new AdaptiveLimiter({
+          max: 64,
+          initial: 40,
+          clock,
+          shared: { budget, connection: 'one', holder: 'A' },
+        });
         await big.sync();
         expect(big.limit).toBe(40);
-        const small = new AdaptiveLimiter({ max: 10, initial: 8, clock, shared: { budget: tableBudget(storeB.limitBudgets), connection: 'one', holder: 'B' } });
+        const small = new AdaptiveLimiter({
+          max: 10,
+          initial: 8,
+          clock,
+          shared: { budget: tableBudget(storeB.limitBudgets), connection: 'one', holder: 'B' },
+        });
         await small.sync();
         expect(small.limit).toBe(10);
-        const other = new AdaptiveLimiter({ max: 64, initial: 3, clock, shared: { budget, connection: 'two', holder: 'A' } });
+        const other = new AdaptiveLimiter({
+          max: 64,
+          initial: 3,
+          clock,
+          shared: { budget, connection: 'two', holder: 'A' },
+        });
         await other.sync();
         expect(other.limit).toBe(3);
       } finally {

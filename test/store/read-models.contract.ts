@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOUND_STATES, type OutboundEntity, type OutboundState, type Store } from '../../src/store/index.js';
 
 /** The operators' read models, against both adapters (read-models.sqlite.test.ts, read-models.pg.test.ts). */
-export function readModelsContract(label: string, open: () => Promise<{ store: Store; close: () => Promise<void> }>): void {
+export function readModelsContract(
+  label: string,
+  open: () => Promise<{ store: Store; close: () => Promise<void> }>,
+): void {
   describe(`read models contract: ${label}`, () => {
     let store: Store;
     let close: () => Promise<void>;
@@ -18,9 +21,20 @@ export function readModelsContract(label: string, open: () => Promise<{ store: S
     });
 
     /** Records with these states, in this order (ids increase), for one connection and entity. */
-    async function seedOutbound(connection: string, entity: OutboundEntity, states: readonly OutboundState[]): Promise<{ id: number; state: OutboundState }[]> {
+    async function seedOutbound(
+      connection: string,
+      entity: OutboundEntity,
+      states: readonly OutboundState[],
+    ): Promise<{ id: number; state: OutboundState }[]> {
       const base = { connection, entity, at };
-      const results = await store.outbox.upsertMany(states.map((_, i) => ({ ...base, externalCode: `${entity}-${i}`, payload: { i, big: 'x'.repeat(100) }, payloadHash: `h${i}` })));
+      const results = await store.outbox.upsertMany(
+        states.map((_, i) => ({
+          ...base,
+          externalCode: `${entity}-${i}`,
+          payload: { i, big: 'x'.repeat(100) },
+          payloadHash: `h${i}`,
+        })),
+      );
       const out = [];
       for (const [i, { record }] of results.entries()) {
         const state = states[i]!;
@@ -33,7 +47,14 @@ export function readModelsContract(label: string, open: () => Promise<{ store: S
 
     it('inboundCounts: events of the connection received since the instant, by kind and status', async () => {
       const event = (connection: string, kind: string, key: string, when: Date, status?: 'rejected') =>
-        store.inbox.record({ connection, kind, dedupeKey: key, payload: '{}', at: when, ...(status ? { status, error: 'bad' } : {}) });
+        store.inbox.record({
+          connection,
+          kind,
+          dedupeKey: key,
+          payload: '{}',
+          at: when,
+          ...(status ? { status, error: 'bad' } : {}),
+        });
       await event('in1', 'reception-close', 'old', minutes(-61));
       await event('in1', 'reception-close', 'a', minutes(-60));
       await event('in1', 'reception-close', 'b', minutes(-1));
@@ -75,8 +96,17 @@ export function readModelsContract(label: string, open: () => Promise<{ store: S
       const page = await store.readModels.outboundPage({ connection: 'op1', entity: 'delivery-point', limit: 10 });
       expect(page.map((r) => r.id)).toEqual(seeded.map((s) => s.id).reverse());
       expect(page[0]).not.toHaveProperty('payload');
-      expect(page.find((r) => r.state === 'failed')).toMatchObject({ entity: 'delivery-point', lastError: { status: 400, message: 'refused' }, connection: 'op1' });
-      const failed = await store.readModels.outboundPage({ connection: 'op1', entity: 'delivery-point', state: 'failed', limit: 10 });
+      expect(page.find((r) => r.state === 'failed')).toMatchObject({
+        entity: 'delivery-point',
+        lastError: { status: 400, message: 'refused' },
+        connection: 'op1',
+      });
+      const failed = await store.readModels.outboundPage({
+        connection: 'op1',
+        entity: 'delivery-point',
+        state: 'failed',
+        limit: 10,
+      });
       expect(failed.map((r) => r.id)).toEqual([seeded[1]!.id]);
     });
 
@@ -90,11 +120,20 @@ export function readModelsContract(label: string, open: () => Promise<{ store: S
           async (states, limit, state) => {
             const connection = `prop-${++run}`;
             const seeded = await seedOutbound(connection, 'product', states);
-            const expected = seeded.filter((s) => !state || s.state === state).map((s) => s.id).reverse();
+            const expected = seeded
+              .filter((s) => !state || s.state === state)
+              .map((s) => s.id)
+              .reverse();
             const walked: number[] = [];
             let beforeId: number | undefined;
             for (;;) {
-              const page = await store.readModels.outboundPage({ connection, entity: 'product', limit, ...(state ? { state } : {}), ...(beforeId ? { beforeId } : {}) });
+              const page = await store.readModels.outboundPage({
+                connection,
+                entity: 'product',
+                limit,
+                ...(state ? { state } : {}),
+                ...(beforeId ? { beforeId } : {}),
+              });
               expect(page.length).toBeLessThanOrEqual(limit);
               walked.push(...page.map((r) => r.id));
               if (page.length < limit) break;
@@ -110,9 +149,21 @@ export function readModelsContract(label: string, open: () => Promise<{ store: S
     it('feedBefore: the connection’s confirmations newest first, below a cursor', async () => {
       const ids = [];
       for (let i = 0; i < 5; i++) {
-        const { confirmation } = await store.confirmations.append({ connection: 'f1', type: 'stock.adjusted', dedupeKey: `f1-${i}`, data: { i }, at });
+        const { confirmation } = await store.confirmations.append({
+          connection: 'f1',
+          type: 'stock.adjusted',
+          dedupeKey: `f1-${i}`,
+          data: { i },
+          at,
+        });
         ids.push(confirmation.id);
-        await store.confirmations.append({ connection: 'f2', type: 'stock.adjusted', dedupeKey: `f2-${i}`, data: { i }, at });
+        await store.confirmations.append({
+          connection: 'f2',
+          type: 'stock.adjusted',
+          dedupeKey: `f2-${i}`,
+          data: { i },
+          at,
+        });
       }
       expect((await store.readModels.feedBefore('f1', undefined, 3)).map((c) => c.id)).toEqual(ids.slice(2).reverse());
       const older = await store.readModels.feedBefore('f1', ids[2], 3);

@@ -72,6 +72,8 @@ describe('two connections to one SQLite file sharing the write lock', () => {
     const [a, b] = pair(false);
     const results = await Promise.allSettled([transaction(a, 'a', 5), transaction(b, 'b', 5)]);
     expect(results.map((r) => r.status)).toContain('rejected');
-    expect(String((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/locked|busy/i);
+    expect(String((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(
+      /locked|busy/i,
+    );
   });
 });

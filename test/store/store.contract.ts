@@ -33,7 +33,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(first.duplicate).toBe(false);
         expect(first.event).toMatchObject({ status: 'received', duplicates: 0, payload, attempts: 0 });
         const later = new Date(at.getTime() + 60_000);
-        const again = await store.inbox.record({ connection: 'c1', kind: 'reception-close', dedupeKey, payload: '{}', at: later });
+        const again = await store.inbox.record({
+          connection: 'c1',
+          kind: 'reception-close',
+          dedupeKey,
+          payload: '{}',
+          at: later,
+        });
         expect(again.duplicate).toBe(true);
         expect(again.event.id).toBe(first.event.id);
         expect(again.event.duplicates).toBe(1);
@@ -57,7 +63,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
 
       it('recordMany gives the results of recording one after the other, repeats within the batch included', async () => {
         const [a, b, existing] = [key('many-a'), key('many-b'), key('many-x')];
-        const before = await store.inbox.record({ connection: 'c1', kind: 'k', dedupeKey: existing, payload: 'x0', at });
+        const before = await store.inbox.record({
+          connection: 'c1',
+          kind: 'k',
+          dedupeKey: existing,
+          payload: 'x0',
+          at,
+        });
         const later = new Date(at.getTime() + 1000);
         const results = await store.inbox.recordMany([
           { connection: 'c1', kind: 'k', dedupeKey: a, payload: 'a1', at },
@@ -84,7 +96,12 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
 
       it('concurrent recordMany batches over the same keys count every delivery once', async () => {
         const keys = [key('cm1'), key('cm2'), key('cm3')];
-        const batch = () => store.transaction((tx) => tx.inbox.recordMany(keys.map((dedupeKey) => ({ connection: 'c1', kind: 'k', dedupeKey, payload: '{}', at }))));
+        const batch = () =>
+          store.transaction((tx) =>
+            tx.inbox.recordMany(
+              keys.map((dedupeKey) => ({ connection: 'c1', kind: 'k', dedupeKey, payload: '{}', at })),
+            ),
+          );
         const all = (await Promise.all(Array.from({ length: 8 }, batch))).flat();
         expect(all.filter((r) => !r.duplicate)).toHaveLength(3);
         for (const k of keys) expect((await store.inbox.findByKey('c1', k))?.duplicates).toBe(7);
@@ -99,12 +116,22 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
       });
 
       it('moves through attempts, failed, reopened and processed, and counts statuses', async () => {
-        const { event } = await store.inbox.record({ connection: 'c3', kind: 'k', dedupeKey: key('life'), payload: '{}', at });
+        const { event } = await store.inbox.record({
+          connection: 'c3',
+          kind: 'k',
+          dedupeKey: key('life'),
+          payload: '{}',
+          at,
+        });
         expect(await store.inbox.recordAttempt(event.id, at)).toBe(1);
         expect(await store.inbox.recordAttempt(event.id, at)).toBe(2);
         // Each outcome of a processing attempt counts it too.
         await store.inbox.noteError(event.id, 'first try failed', at);
-        expect(await store.inbox.get(event.id)).toMatchObject({ status: 'received', error: 'first try failed', attempts: 3 });
+        expect(await store.inbox.get(event.id)).toMatchObject({
+          status: 'received',
+          error: 'first try failed',
+          attempts: 3,
+        });
         await store.inbox.markFailed(event.id, 'boom', at);
         expect(await store.inbox.get(event.id)).toMatchObject({ status: 'failed', error: 'boom', attempts: 4 });
         expect((await store.inbox.countByStatus()).failed).toBeGreaterThanOrEqual(1);
@@ -118,13 +145,21 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
       });
 
       it('marks an event rejected_by_erp with the ERP message (from received, or again), never once processed; a retry reopens it', async () => {
-        const { event } = await store.inbox.record({ connection: 'c3', kind: 'reception-close', dedupeKey: key('erp'), payload: '{}', at });
+        const { event } = await store.inbox.record({
+          connection: 'c3',
+          kind: 'reception-close',
+          dedupeKey: key('erp'),
+          payload: '{}',
+          at,
+        });
         expect(await store.inbox.markRejectedByErp(event.id, 'PO closed', at)).toBe(true);
         expect(await store.inbox.get(event.id)).toMatchObject({ status: 'rejected_by_erp', error: 'PO closed' });
         expect(await store.inbox.markRejectedByErp(event.id, 'PO still closed', at)).toBe(true);
         expect((await store.inbox.get(event.id))?.error).toBe('PO still closed');
         expect((await store.inbox.countByStatus()).rejected_by_erp).toBeGreaterThanOrEqual(1);
-        expect((await store.inbox.list({ connection: 'c3', status: 'rejected_by_erp', limit: 10 })).map((e) => e.id)).toEqual([event.id]);
+        expect(
+          (await store.inbox.list({ connection: 'c3', status: 'rejected_by_erp', limit: 10 })).map((e) => e.id),
+        ).toEqual([event.id]);
         expect(await store.inbox.reopen(event.id, at)).toBe(true);
         await store.inbox.markProcessed(event.id, at);
         expect(await store.inbox.markRejectedByErp(event.id, 'too late', at)).toBe(false);
@@ -133,9 +168,21 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
 
       it('keeps rejected deliveries with their error, listed newest first with filters', async () => {
         const { event } = await store.inbox.record({
-          connection: 'c4', kind: 'stock-regularization', dedupeKey: key('rej'), payload: 'not json', status: 'rejected', error: 'bad', at,
+          connection: 'c4',
+          kind: 'stock-regularization',
+          dedupeKey: key('rej'),
+          payload: 'not json',
+          status: 'rejected',
+          error: 'bad',
+          at,
         });
-        await store.inbox.record({ connection: 'c4', kind: 'reception-close', dedupeKey: key('ok'), payload: '{}', at });
+        await store.inbox.record({
+          connection: 'c4',
+          kind: 'reception-close',
+          dedupeKey: key('ok'),
+          payload: '{}',
+          at,
+        });
         const rejected = await store.inbox.list({ connection: 'c4', status: 'rejected', limit: 10 });
         expect(rejected.map((e) => e.id)).toEqual([event.id]);
         expect(rejected[0]).toMatchObject({ error: 'bad', payload: 'not json' });
@@ -144,7 +191,6 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect(all[0]!.id).toBeGreaterThan(all[1]!.id);
         expect(await store.inbox.list({ connection: 'c4', beforeId: all[0]!.id, limit: 10 })).toHaveLength(1);
       });
-
     });
 
     describe('transactions', () => {
@@ -169,7 +215,14 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         await expect(
           store.transaction(async (tx) => {
             await tx.inbox.record({ connection: 'c6', kind: 'k', dedupeKey, payload: '{}', at });
-            await tx.outbox.upsert({ connection: 'c6', entity: 'product', externalCode: 'P', payload: {}, payloadHash: 'h', at });
+            await tx.outbox.upsert({
+              connection: 'c6',
+              entity: 'product',
+              externalCode: 'P',
+              payload: {},
+              payloadHash: 'h',
+              at,
+            });
             tx.afterCommit(() => (hooked = true));
             throw new Error('abort');
           }),
@@ -183,7 +236,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const ids = await Promise.all(
           Array.from({ length: 10 }, (_, i) =>
             store.transaction(async (tx) => {
-              const { event } = await tx.inbox.record({ connection: 'c7', kind: 'k', dedupeKey: key(`ctx${i}`), payload: '{}', at });
+              const { event } = await tx.inbox.record({
+                connection: 'c7',
+                kind: 'k',
+                dedupeKey: key(`ctx${i}`),
+                payload: '{}',
+                at,
+              });
               expect((await tx.inbox.get(event.id))?.id).toBe(event.id);
               return event.id;
             }),
@@ -199,16 +258,28 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const base = { connection: 'c8', entity: 'product' as const, externalCode: key('P'), at };
         const created = await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' });
         expect(created.changed).toBe(true);
-        expect(created.record).toMatchObject({ state: 'pending', payloadHash: 'h1', syncedHash: null, payload: { d: 1 } });
+        expect(created.record).toMatchObject({
+          state: 'pending',
+          payloadHash: 'h1',
+          syncedHash: null,
+          payload: { d: 1 },
+        });
         expect((await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
 
         await store.outbox.recordAttempt(created.record.id, at);
         await store.outbox.markSynced(created.record.id, 'h1', at);
-        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'synced', syncedHash: 'h1', attempts: 1 });
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({
+          state: 'synced',
+          syncedHash: 'h1',
+          attempts: 1,
+        });
         expect((await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
 
         const changed = await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
-        expect(changed).toMatchObject({ changed: true, record: { state: 'pending', payloadHash: 'h2', syncedHash: 'h1' } });
+        expect(changed).toMatchObject({
+          changed: true,
+          record: { state: 'pending', payloadHash: 'h2', syncedHash: 'h1' },
+        });
         // A push of the older payload finishing late does not mark the newer one synced.
         await store.outbox.markSynced(created.record.id, 'h1', at);
         expect((await store.outbox.getById(created.record.id))?.state).toBe('pending');
@@ -216,7 +287,11 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         // reached the WMS last, so h2 is to be pushed again.
         await store.outbox.markSynced(created.record.id, 'h2', at);
         await store.outbox.markSynced(created.record.id, 'h1', at);
-        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h2', syncedHash: 'h1' });
+        expect(await store.outbox.getById(created.record.id)).toMatchObject({
+          state: 'pending',
+          payloadHash: 'h2',
+          syncedHash: 'h1',
+        });
 
         await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at);
         expect(await store.outbox.getById(created.record.id)).toMatchObject({
@@ -228,7 +303,12 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         await store.outbox.markFailed(created.record.id, { status: 400 }, at, 'h2');
         expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h3' });
         await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
-        await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at, 'h2');
+        await store.outbox.markFailed(
+          created.record.id,
+          { status: 400, message: 'Product SKU already exists' },
+          at,
+          'h2',
+        );
         expect((await store.outbox.getById(created.record.id))?.state).toBe('failed');
         // The same payload sent again after a failure is a retry: pending again.
         expect((await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' })).changed).toBe(true);
@@ -250,7 +330,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         await store.outbox.upsertMany([up(same, 1), up(changed, 1), up(failed, 1)]);
         const f = (await store.outbox.get('c13', 'product', failed))!;
         await store.outbox.markFailed(f.id, { status: 400 }, at);
-        const results = await store.outbox.upsertMany([up(fresh, 1), up(same, 1), up(changed, 2), up(failed, 1), up(same, 1, 'document')]);
+        const results = await store.outbox.upsertMany([
+          up(fresh, 1),
+          up(same, 1),
+          up(changed, 2),
+          up(failed, 1),
+          up(same, 1, 'document'),
+        ]);
         expect(results.map((r) => [r.record.externalCode, r.record.entity, r.changed, r.record.state])).toEqual([
           [fresh, 'product', true, 'pending'],
           [same, 'product', false, 'pending'],
@@ -262,16 +348,42 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         expect((await store.outbox.get('c13', 'product', failed))?.lastError).toBeNull();
         expect(await store.outbox.upsertMany([])).toEqual([]);
         const many = Array.from({ length: 2100 }, (_, i) => up(key(`M${i}`), i));
-        expect((await store.outbox.upsertMany(many)).every((r, i) => r.changed && r.record.externalCode === many[i]!.externalCode)).toBe(true);
+        expect(
+          (await store.outbox.upsertMany(many)).every(
+            (r, i) => r.changed && r.record.externalCode === many[i]!.externalCode,
+          ),
+        ).toBe(true);
       });
 
       it('getMany finds the existing codes of one connection and entity, across IN-list chunks', async () => {
         const codes = Array.from({ length: 1203 }, (_, i) => key(`many${i}`));
         await store.transaction(async (tx) => {
-          for (const code of codes) await tx.outbox.upsert({ connection: 'c10', entity: 'product', externalCode: code, payload: {}, payloadHash: 'h', at });
+          for (const code of codes)
+            await tx.outbox.upsert({
+              connection: 'c10',
+              entity: 'product',
+              externalCode: code,
+              payload: {},
+              payloadHash: 'h',
+              at,
+            });
         });
-        await store.outbox.upsert({ connection: 'c10b', entity: 'product', externalCode: codes[0]!, payload: {}, payloadHash: 'h', at });
-        await store.outbox.upsert({ connection: 'c10', entity: 'delivery-point', externalCode: codes[1]!, payload: {}, payloadHash: 'h', at });
+        await store.outbox.upsert({
+          connection: 'c10b',
+          entity: 'product',
+          externalCode: codes[0]!,
+          payload: {},
+          payloadHash: 'h',
+          at,
+        });
+        await store.outbox.upsert({
+          connection: 'c10',
+          entity: 'delivery-point',
+          externalCode: codes[1]!,
+          payload: {},
+          payloadHash: 'h',
+          at,
+        });
         const found = await store.outbox.getMany('c10', 'product', [...codes, 'missing']);
         expect(found).toHaveLength(1203);
         expect(new Set(found.map((r) => r.connection))).toEqual(new Set(['c10']));
@@ -282,12 +394,21 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
       });
 
       it('noteError keeps the state; the push lease is held by one owner until released or expired', async () => {
-        const { record } = await store.outbox.upsert({ connection: 'c11', entity: 'product', externalCode: key('L'), payload: {}, payloadHash: 'h', at });
+        const { record } = await store.outbox.upsert({
+          connection: 'c11',
+          entity: 'product',
+          externalCode: key('L'),
+          payload: {},
+          payloadHash: 'h',
+          at,
+        });
         await store.outbox.noteError(record.id, { status: 503 }, at);
         expect(await store.outbox.getById(record.id)).toMatchObject({ state: 'pending', lastError: { status: 503 } });
 
         const until = new Date(at.getTime() + 60_000);
-        const claims = await Promise.all(['a', 'b', 'c'].map((owner) => store.outbox.claim(record.id, owner, until, at)));
+        const claims = await Promise.all(
+          ['a', 'b', 'c'].map((owner) => store.outbox.claim(record.id, owner, until, at)),
+        );
         const winners = claims.filter((c) => c !== undefined);
         expect(winners).toHaveLength(1);
         const owner = winners[0]!.lockedBy!;
@@ -295,38 +416,75 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         // Another owner's release is ignored; the holder's frees it.
         await store.outbox.release(record.id, owner === 'a' ? 'b' : 'a');
         expect(await store.outbox.claim(record.id, 'late', until, at)).toBeUndefined();
-        expect(await store.outbox.release(record.id, owner)).toMatchObject({ id: record.id, lockedBy: null, lockedUntil: null });
+        expect(await store.outbox.release(record.id, owner)).toMatchObject({
+          id: record.id,
+          lockedBy: null,
+          lockedUntil: null,
+        });
         expect(await store.outbox.claim(record.id, 'late', until, at)).toMatchObject({ lockedBy: 'late' });
         // A holder that died: its lease runs out and the next claim takes over.
-        expect(await store.outbox.claim(record.id, 'next', until, new Date(until.getTime() + 1))).toMatchObject({ lockedBy: 'next' });
+        expect(await store.outbox.claim(record.id, 'next', until, new Date(until.getTime() + 1))).toMatchObject({
+          lockedBy: 'next',
+        });
         expect(await store.outbox.claim(999_999_999, 'x', until, at)).toBeUndefined();
       });
 
       it('markSynced with an owner: marks synced and frees the lease only for that owner, one record or many at once', async () => {
         const until = new Date(at.getTime() + 60_000);
         const codes = Array.from({ length: 21 }, (_, i) => key(`R${i}`));
-        const up = (i: number, hash = `h${i}`) => store.outbox.upsert({ connection: 'c11c', entity: 'product', externalCode: codes[i]!, payload: { i }, payloadHash: hash, at });
+        const up = (i: number, hash = `h${i}`) =>
+          store.outbox.upsert({
+            connection: 'c11c',
+            entity: 'product',
+            externalCode: codes[i]!,
+            payload: { i },
+            payloadHash: hash,
+            at,
+          });
         const { record } = await up(0);
         await store.outbox.claim(record.id, 'me', until, at);
         const after = await store.outbox.markSynced(record.id, 'h0', at, 'me');
-        expect(after).toMatchObject({ id: record.id, state: 'synced', syncedHash: 'h0', lastError: null, lockedBy: null, lockedUntil: null });
+        expect(after).toMatchObject({
+          id: record.id,
+          state: 'synced',
+          syncedHash: 'h0',
+          lastError: null,
+          lockedBy: null,
+          lockedUntil: null,
+        });
         expect(await store.outbox.getById(record.id)).toEqual(after);
         expect(await store.outbox.claim(record.id, 'next', until, at)).toMatchObject({ lockedBy: 'next' });
         // Not the owner (its lease ran out and was taken): marked, the lease stays with its holder.
         await up(0, 'h0b');
-        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'me')).toMatchObject({ state: 'synced', syncedHash: 'h0b', lockedBy: 'next' });
+        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'me')).toMatchObject({
+          state: 'synced',
+          syncedHash: 'h0b',
+          lockedBy: 'next',
+        });
         // No owner (an operator's or a test's mark): the lease is left as it is.
-        expect(await store.outbox.markSynced(record.id, 'h0b', at)).toMatchObject({ state: 'synced', lockedBy: 'next' });
+        expect(await store.outbox.markSynced(record.id, 'h0b', at)).toMatchObject({
+          state: 'synced',
+          lockedBy: 'next',
+        });
         // A newer payload stored during the push stays pending, and the lease is freed.
         await up(0, 'h0c');
-        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'next')).toMatchObject({ state: 'pending', payloadHash: 'h0c', syncedHash: 'h0b', lockedBy: null });
+        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'next')).toMatchObject({
+          state: 'pending',
+          payloadHash: 'h0c',
+          syncedHash: 'h0b',
+          lockedBy: null,
+        });
         expect(await store.outbox.markSynced(999_999_999, 'h', at, 'me')).toBeUndefined();
 
         // Many at once, in one turn (Postgres shares the statement): each row decided on its own.
         const records = await Promise.all(Array.from({ length: 20 }, (_, i) => up(i + 1)));
         const ids = records.map((r) => r.record.id);
         await Promise.all(ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)));
-        const done = await Promise.all(ids.map((id, i) => store.outbox.markSynced(id, i === 7 ? 'stale' : `h${i + 1}`, at, i === 3 ? 'intruder' : `o${i}`)));
+        const done = await Promise.all(
+          ids.map((id, i) =>
+            store.outbox.markSynced(id, i === 7 ? 'stale' : `h${i + 1}`, at, i === 3 ? 'intruder' : `o${i}`),
+          ),
+        );
         expect(done.map((r) => r!.id)).toEqual(ids);
         expect(done.map((r) => r!.state)).toEqual(ids.map((_, i) => (i === 7 ? 'pending' : 'synced')));
         expect(done.map((r) => r!.lockedBy)).toEqual(ids.map((_, i) => (i === 3 ? 'o3' : null)));
@@ -335,46 +493,90 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
 
       it('pushes of many records at once (Postgres runs them as shared statements): each record decided on its own', async () => {
         const records = await Promise.all(
-          Array.from({ length: 30 }, (_, i) => store.outbox.upsert({ connection: 'c11b', entity: 'product', externalCode: key(`M${i}`), payload: {}, payloadHash: `h${i}`, at })),
+          Array.from({ length: 30 }, (_, i) =>
+            store.outbox.upsert({
+              connection: 'c11b',
+              entity: 'product',
+              externalCode: key(`M${i}`),
+              payload: {},
+              payloadHash: `h${i}`,
+              at,
+            }),
+          ),
         );
         const ids = records.map((r) => r.record.id);
         const codes = records.map((r) => r.record.externalCode);
         const until = new Date(at.getTime() + 60_000);
         // every record claimed once, a second owner of the first record refused, in the same turn
-        const claims = await Promise.all([...ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)), store.outbox.claim(ids[0]!, 'other', until, at)]);
+        const claims = await Promise.all([
+          ...ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)),
+          store.outbox.claim(ids[0]!, 'other', until, at),
+        ]);
         expect(claims.filter((c) => c !== undefined)).toHaveLength(30);
         expect(claims.slice(0, 30).filter((c) => c !== undefined).length + (claims[30] ? 1 : 0)).toBe(30);
-        const owners = ids.map((id, i) => (i === 0 && claims[30] ? 'other' : `o${i}`));
+        const owners = ids.map((_id, i) => (i === 0 && claims[30] ? 'other' : `o${i}`));
         expect(await Promise.all(ids.map((id) => store.outbox.recordAttempt(id, at)))).toEqual(ids.map(() => 1));
         // one record's attempts counted twice at once are two attempts
-        expect((await Promise.all([store.outbox.recordAttempt(ids[1]!, at), store.outbox.recordAttempt(ids[1]!, at)])).sort()).toEqual([2, 3]);
+        expect(
+          (
+            await Promise.all([store.outbox.recordAttempt(ids[1]!, at), store.outbox.recordAttempt(ids[1]!, at)])
+          ).sort(),
+        ).toEqual([2, 3]);
         await store.outbox.setWaits(ids[29]!, 'c11b', [{ entity: 'product', externalCode: codes[3]! }], at);
-        await Promise.all(ids.slice(0, 10).map((id, i) => store.outbox.markSynced(id, i === 9 ? 'stale' : `h${i}`, at)));
-        const waiters = await Promise.all(ids.slice(0, 10).map((_, i) => store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[i]! })));
+        await Promise.all(
+          ids.slice(0, 10).map((id, i) => store.outbox.markSynced(id, i === 9 ? 'stale' : `h${i}`, at)),
+        );
+        const waiters = await Promise.all(
+          ids
+            .slice(0, 10)
+            .map((_, i) => store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[i]! })),
+        );
         expect(waiters).toEqual(ids.slice(0, 10).map((_, i) => i === 3));
         // another owner's release is refused, the holder's frees it: all in one turn
-        const released = await Promise.all([...ids.map((id, i) => store.outbox.release(id, owners[i]!)), store.outbox.release(ids[5]!, 'nobody')]);
+        const released = await Promise.all([
+          ...ids.map((id, i) => store.outbox.release(id, owners[i]!)),
+          store.outbox.release(ids[5]!, 'nobody'),
+        ]);
         for (const r of released.slice(0, 30)) expect(r).toMatchObject({ lockedBy: null, lockedUntil: null });
         // the refused release answers the record as it is (still held, or freed by its holder meanwhile)
         expect([null, owners[5]]).toContain(released[30]!.lockedBy);
         const after = await Promise.all(ids.slice(0, 11).map((id) => store.outbox.getById(id)));
         // a stale hash leaves the record pending (a newer payload waits)
-        expect(after.map((r) => r!.state)).toEqual([...Array.from({ length: 9 }, () => 'synced'), 'pending', 'pending']);
+        expect(after.map((r) => r!.state)).toEqual([
+          ...Array.from({ length: 9 }, () => 'synced'),
+          'pending',
+          'pending',
+        ]);
         expect(after[1]!.attempts).toBe(3);
         expect(await store.outbox.claim(ids[2]!, 'again', until, at)).toMatchObject({ lockedBy: 'again' });
         // documents' look-ups of their references at once, each answered with its own records
         const lookups = await Promise.all(
-          [0, 1, 2].map((k) => store.outbox.getMany('c11b', 'product', [codes[k]!, codes[k + 10]!, codes[k]!, 'missing'])),
+          [0, 1, 2].map((k) =>
+            store.outbox.getMany('c11b', 'product', [codes[k]!, codes[k + 10]!, codes[k]!, 'missing']),
+          ),
         );
-        expect(lookups.map((rows) => rows.map((r) => r.externalCode).sort())).toEqual([0, 1, 2].map((k) => [codes[k]!, codes[k + 10]!].sort()));
+        expect(lookups.map((rows) => rows.map((r) => r.externalCode).sort())).toEqual(
+          [0, 1, 2].map((k) => [codes[k]!, codes[k + 10]!].sort()),
+        );
         // waits cleared at once
-        await Promise.all([store.outbox.setWaits(ids[29]!, 'c11b', [], at), store.outbox.setWaits(ids[28]!, 'c11b', [], at)]);
+        await Promise.all([
+          store.outbox.setWaits(ids[29]!, 'c11b', [], at),
+          store.outbox.setWaits(ids[28]!, 'c11b', [], at),
+        ]);
         expect(await store.outbox.waitsOf(ids[29]!)).toEqual([]);
         expect(await store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[3]! })).toBe(false);
       });
 
       it('waits: set, replaced keeping their start, listed, and released per reference', async () => {
-        const up = (code: string) => store.outbox.upsert({ connection: 'c12', entity: 'document', externalCode: code, payload: {}, payloadHash: 'h', at });
+        const up = (code: string) =>
+          store.outbox.upsert({
+            connection: 'c12',
+            entity: 'document',
+            externalCode: code,
+            payload: {},
+            payloadHash: 'h',
+            at,
+          });
         const a = (await up(key('DA'))).record;
         const b = (await up(key('DB'))).record;
         const p1 = { entity: 'product' as const, externalCode: 'P1' };
@@ -400,13 +602,37 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
 
     describe('confirmations feed', () => {
       it('appends idempotently by key and pages by cursor in order, per connection', async () => {
-        const first = await store.confirmations.append({ connection: 'c9', type: 'reception.closed', dedupeKey: 'e1', data: { a: 1 }, at });
-        const repeat = await store.confirmations.append({ connection: 'c9', type: 'reception.closed', dedupeKey: 'e1', data: { a: 2 }, at });
+        const first = await store.confirmations.append({
+          connection: 'c9',
+          type: 'reception.closed',
+          dedupeKey: 'e1',
+          data: { a: 1 },
+          at,
+        });
+        const repeat = await store.confirmations.append({
+          connection: 'c9',
+          type: 'reception.closed',
+          dedupeKey: 'e1',
+          data: { a: 2 },
+          at,
+        });
         expect(first.created).toBe(true);
         expect(repeat).toMatchObject({ created: false, confirmation: { id: first.confirmation.id, data: { a: 1 } } });
-        await store.confirmations.append({ connection: 'other', type: 'stock.adjusted', dedupeKey: 'e1', data: {}, at });
+        await store.confirmations.append({
+          connection: 'other',
+          type: 'stock.adjusted',
+          dedupeKey: 'e1',
+          data: {},
+          at,
+        });
         for (let i = 2; i <= 5; i++) {
-          await store.confirmations.append({ connection: 'c9', type: 'stock.adjusted', dedupeKey: `e${i}`, data: { i }, at });
+          await store.confirmations.append({
+            connection: 'c9',
+            type: 'stock.adjusted',
+            dedupeKey: `e${i}`,
+            data: { i },
+            at,
+          });
         }
         const page1 = await store.confirmations.listAfter('c9', 0, 3);
         const page2 = await store.confirmations.listAfter('c9', page1.at(-1)!.id, 3);
@@ -433,7 +659,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         await Promise.all(
           Array.from({ length: 30 }, (_, i) =>
             store.transaction(async (tx) => {
-              await tx.confirmations.append({ connection: 'c10', type: 'stock.adjusted', dedupeKey: `w${i}`, data: {}, at });
+              await tx.confirmations.append({
+                connection: 'c10',
+                type: 'stock.adjusted',
+                dedupeKey: `w${i}`,
+                data: {},
+                at,
+              });
             }),
           ),
         );
@@ -449,16 +681,31 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
     describe('ledger', () => {
       it('records movements once per key and totals them per product and lot within a time range', async () => {
         const m = (dedupeKey: string, product: string, lot: string | null, quantity: number, minute: number) => ({
-          connection: 'c11', productExternalCode: product, lotCode: lot, warehouse: null, quantity,
-          movementTime: new Date(Date.UTC(2026, 10, 20, 10, minute)), source: 'test', dedupeKey, at,
+          connection: 'c11',
+          productExternalCode: product,
+          lotCode: lot,
+          warehouse: null,
+          quantity,
+          movementTime: new Date(Date.UTC(2026, 10, 20, 10, minute)),
+          source: 'test',
+          dedupeKey,
+          at,
         });
-        expect(await store.ledger.record([m('a', 'P1', null, 10, 1), m('b', 'P1', null, -3, 2), m('c', 'P1', 'L1', 5, 3)])).toBe(3);
+        expect(
+          await store.ledger.record([m('a', 'P1', null, 10, 1), m('b', 'P1', null, -3, 2), m('c', 'P1', 'L1', 5, 3)]),
+        ).toBe(3);
         expect(await store.ledger.record([m('a', 'P1', null, 10, 1), m('d', 'P2', '', 1.5, 4)])).toBe(1);
         const totals = await store.ledger.totals('c11', {});
         const byKey = Object.fromEntries(totals.map((t) => [`${t.productExternalCode}/${t.lotCode}`, t.quantity]));
         expect(byKey).toEqual({ 'P1/': 7, 'P1/L1': 5, 'P2/': 1.5 });
-        const ranged = await store.ledger.totals('c11', { from: new Date(Date.UTC(2026, 10, 20, 10, 1)), to: new Date(Date.UTC(2026, 10, 20, 10, 3)) });
-        expect(Object.fromEntries(ranged.map((t) => [`${t.productExternalCode}/${t.lotCode}`, t.quantity]))).toEqual({ 'P1/': -3, 'P1/L1': 5 });
+        const ranged = await store.ledger.totals('c11', {
+          from: new Date(Date.UTC(2026, 10, 20, 10, 1)),
+          to: new Date(Date.UTC(2026, 10, 20, 10, 3)),
+        });
+        expect(Object.fromEntries(ranged.map((t) => [`${t.productExternalCode}/${t.lotCode}`, t.quantity]))).toEqual({
+          'P1/': -3,
+          'P1/L1': 5,
+        });
         expect(await store.ledger.list('c11', { productExternalCode: 'P1', limit: 10 })).toHaveLength(3);
         expect(await store.ledger.totals('nobody', {})).toEqual([]);
       });

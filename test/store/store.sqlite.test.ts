@@ -42,11 +42,21 @@ describe('sqlite store specifics', () => {
     const payload = 'x'.repeat(1000);
     for (let i = 0; i < 20; i++) {
       await store.transaction(async (tx) => {
-        await tx.inbox.recordMany(Array.from({ length: 100 }, (_, j) => ({ connection: 'c', kind: 'k', dedupeKey: `${i}-${j}`, payload, at: new Date() })));
+        await tx.inbox.recordMany(
+          Array.from({ length: 100 }, (_, j) => ({
+            connection: 'c',
+            kind: 'k',
+            dedupeKey: `${i}-${j}`,
+            payload,
+            at: new Date(),
+          })),
+        );
       });
     }
     // Only a checkpoint copies pages into the database file.
-    await until(() => statSync(file).size > before + 1_000_000, { message: 'WAL pages checkpointed into the database file' });
+    await until(() => statSync(file).size > before + 1_000_000, {
+      message: 'WAL pages checkpointed into the database file',
+    });
     await store.close();
     const reopened = createSqliteStore({ file });
     expect((await reopened.inbox.countByStatus()).received).toBe(2000);
@@ -62,7 +72,9 @@ describe('sqlite store specifics', () => {
       await s.migrate();
       await s.close();
       console.log('closed');`;
-    expect(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })).toContain('closed');
+    expect(
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }),
+    ).toContain('closed');
     tmp.remove();
   });
 
@@ -93,7 +105,13 @@ describe('sqlite store specifics', () => {
     const file = `${tmp.dir}/x.db`;
     const a = createSqliteStore({ file });
     await a.migrate();
-    const { event } = await a.inbox.record({ connection: 'c', kind: 'k', dedupeKey: 'd', payload: '{}', at: new Date() });
+    const { event } = await a.inbox.record({
+      connection: 'c',
+      kind: 'k',
+      dedupeKey: 'd',
+      payload: '{}',
+      at: new Date(),
+    });
     await a.close();
     const b = createSqliteStore({ file });
     await b.migrate();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium (`.ci/run` installs it with apt when missing): never a browser download. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -24,7 +24,9 @@ export interface TestBrowser {
 }
 
 /** One headless Chromium for a test file, with a fresh profile, reused by its tests. */
-export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+export async function openBrowser(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'wms-sync-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
@@ -37,10 +37,18 @@ export function captureOutput(): CapturedOutput {
 }
 
 /** Runs `wms-sync …` in this process to completion (no stop signal), with the given env only. */
-export async function runMain(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string; err: string }> {
+export async function runMain(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; out: string; err: string }> {
   const out = captureOutput();
   const err = captureOutput();
-  const code = await main(argv, { env, stdout: out.stream, stderr: err.stream, stopSignal: new Promise(() => undefined) });
+  const code = await main(argv, {
+    env,
+    stdout: out.stream,
+    stderr: err.stream,
+    stopSignal: new Promise(() => undefined),
+  });
   return { code, out: out.text(), err: err.text() };
 }
 
@@ -81,18 +89,26 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Chil
 }
 
 /** Resolves with the first match of `pattern` in the child's stdout (accumulated), or rejects on exit/timeout. */
-export function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+export function waitForOutput(
+  child: ChildProcessWithoutNullStreams,
+  pattern: RegExp,
+  timeoutMs = 20_000,
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     let errors = '';
-    const timer = setTimeout(() => done(new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${seen}\n${errors}`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${seen}\n${errors}`)),
+      timeoutMs,
+    );
     const onData = (d: Buffer) => {
       seen += d;
       const m = seen.match(pattern);
       if (m) done(undefined, m);
     };
     const onErr = (d: Buffer) => (errors += d);
-    const onExit = (code: number | null) => done(new Error(`exited with ${code} before printing ${pattern}:\n${seen}\n${errors}`));
+    const onExit = (code: number | null) =>
+      done(new Error(`exited with ${code} before printing ${pattern}:\n${seen}\n${errors}`));
     function done(err?: Error, m?: RegExpMatchArray) {
       clearTimeout(timer);
       child.stdout.off('data', onData);

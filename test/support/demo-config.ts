@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../../src/lib/config.js';
+import { type Config, loadConfig } from '../../src/lib/config.js';
 
 /**
  * The configuration of an in-process demo stack in a test (`startDemoStack`): free ports, no log,

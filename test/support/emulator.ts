@@ -1,4 +1,4 @@
-import { startEmulatorServer, type EmulatorServer, type EmulatorServerOptions } from '../../src/emulator/index.js';
+import { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from '../../src/emulator/index.js';
 import type { ConnectionConfig, ConnectionInput } from '../../src/lib/connections.js';
 import { testConnection } from './service.js';
 
@@ -51,6 +51,16 @@ export async function startEmulator(options: EmulatorServerOptions = {}): Promis
 }
 
 /** A service connection whose WMS is `baseUrl` (the emulator, or a proxy in front of it). */
-export function wmsConnection(name: string, baseUrl: string, credentials: Credentials, overrides: Partial<ConnectionInput> = {}): ConnectionConfig {
-  return testConnection(name, { wmsBaseUrl: baseUrl, wmsClientId: credentials.clientId, wmsClientSecret: credentials.clientSecret, ...overrides });
+export function wmsConnection(
+  name: string,
+  baseUrl: string,
+  credentials: Credentials,
+  overrides: Partial<ConnectionInput> = {},
+): ConnectionConfig {
+  return testConnection(name, {
+    wmsBaseUrl: baseUrl,
+    wmsClientId: credentials.clientId,
+    wmsClientSecret: credentials.clientSecret,
+    ...overrides,
+  });
 }

@@ -123,21 +123,35 @@ export async function startFaultyProxy(upstream: string): Promise<FaultyProxy> {
       requests.push({ method, path, query, at: Date.now(), outcome: 'status', status: fault.status });
       req.resume();
       req.on('end', () => {
-        const body = fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+        const body =
+          fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
         res.writeHead(fault.status!, { 'content-type': 'application/json', ...fault.headers });
         res.end(body);
         done();
       });
       return;
     }
-    const entry: ProxiedRequest = { method, path, query, at: Date.now(), outcome: fault?.hold || fault?.holdRequest ? 'held' : fault?.lose ? 'lost' : 'forwarded' };
+    const entry: ProxiedRequest = {
+      method,
+      path,
+      query,
+      at: Date.now(),
+      outcome: fault?.hold || fault?.holdRequest ? 'held' : fault?.lose ? 'lost' : 'forwarded',
+    };
     requests.push(entry);
     // Released by `release()` from now on, whether or not the upstream has answered yet.
     const released = fault?.hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
     const sent = fault?.holdRequest ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
     const forwardRequest = () => {
       const forward = http.request(
-        { host: target.hostname, port: target.port, method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+        {
+          host: target.hostname,
+          port: target.port,
+          method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+          agent,
+        },
         (upstreamRes) => {
           entry.status = upstreamRes.statusCode;
           const chunks: Buffer[] = [];

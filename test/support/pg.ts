@@ -11,7 +11,9 @@ export function testDatabaseUrl(): string {
  * A schema of its own for one test file (named after the file and a random suffix), dropped by
  * the returned function, so suites running at the same time never see each other's rows.
  */
-export async function createTestSchema(label: string): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+export async function createTestSchema(
+  label: string,
+): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
   const url = testDatabaseUrl();
   const schema = `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: url });

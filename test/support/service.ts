@@ -3,8 +3,13 @@ import { buildApp, type ServiceApp } from '../../src/app.js';
 import type { JobRegistration, ServiceDeps } from '../../src/deps.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { loadConfig } from '../../src/lib/config.js';
-import { connectionInputSchema, toConnectionConfig, type ConnectionConfig, type ConnectionInput } from '../../src/lib/connections.js';
-import { silentLogger, type Logger } from '../../src/lib/logger.js';
+import {
+  type ConnectionConfig,
+  type ConnectionInput,
+  connectionInputSchema,
+  toConnectionConfig,
+} from '../../src/lib/connections.js';
+import { type Logger, silentLogger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
 import type { QueueTuning } from '../../src/queue/index.js';
 import { startWorkers } from '../../src/worker.js';
@@ -74,7 +79,12 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     ...(options.clock ? { clock: options.clock } : {}),
     queueTuning: {
       sqlite: { maintenanceIntervalMs: 100, cronIntervalMs: 100, ...options.queueTuning?.sqlite },
-      pgboss: { maintenanceIntervalSeconds: 1, cronWorkerIntervalSeconds: 1, cronMonitorIntervalSeconds: 1, ...options.queueTuning?.pgboss },
+      pgboss: {
+        maintenanceIntervalSeconds: 1,
+        cronWorkerIntervalSeconds: 1,
+        cronMonitorIntervalSeconds: 1,
+        ...options.queueTuning?.pgboss,
+      },
     },
   });
   if (options.worker) await startWorkers(deps, options.worker === true ? undefined : options.worker);

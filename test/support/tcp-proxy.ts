@@ -1,5 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP forwarder to a real server (e.g. Postgres) that a test can cut and restore, to see how

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WmsError, isRetryable, parseRetryAfter, wmsMessage } from '../../src/wms-client/index.js';
+import { isRetryable, parseRetryAfter, WmsError, wmsMessage } from '../../src/wms-client/index.js';
 
 describe('WmsError', () => {
   it.each([
@@ -20,19 +20,41 @@ describe('WmsError', () => {
   });
 
   it("takes the WMS's words from the bad-request object's title, the conflict's detail, or the token error", () => {
-    expect(wmsMessage({ entityName: 'product', errorKey: 'skuexists', title: 'Product SKU already exists', status: '400', message: 'error.skuexists' })).toBe(
-      'Product SKU already exists',
+    expect(
+      wmsMessage({
+        entityName: 'product',
+        errorKey: 'skuexists',
+        title: 'Product SKU already exists',
+        status: '400',
+        message: 'error.skuexists',
+      }),
+    ).toBe('Product SKU already exists');
+    expect(wmsMessage({ detail: 'Document is IN_PROGRESS', status: { statusCode: 409 } })).toBe(
+      'Document is IN_PROGRESS',
     );
-    expect(wmsMessage({ detail: 'Document is IN_PROGRESS', status: { statusCode: 409 } })).toBe('Document is IN_PROGRESS');
     expect(wmsMessage({ error: 'invalid_client', error_description: 'Bad credentials' })).toBe('Bad credentials');
     expect(wmsMessage('  plain text  ')).toBe('plain text');
     expect(wmsMessage(undefined)).toBeUndefined();
   });
 
   it('says what failed and serializes without any request detail', () => {
-    const err = new WmsError({ kind: 'http', status: 400, operation: 'createProduct', method: 'POST', path: '/api/external/v1/product', body: { title: 'Product SKU already exists' } });
+    const err = new WmsError({
+      kind: 'http',
+      status: 400,
+      operation: 'createProduct',
+      method: 'POST',
+      path: '/api/external/v1/product',
+      body: { title: 'Product SKU already exists' },
+    });
     expect(err.message).toBe('createProduct (POST /api/external/v1/product): 400 Product SKU already exists');
-    expect(Object.keys(JSON.parse(JSON.stringify(err)))).toEqual(['kind', 'operation', 'status', 'message', 'body', 'retryable']);
+    expect(Object.keys(JSON.parse(JSON.stringify(err)))).toEqual([
+      'kind',
+      'operation',
+      'status',
+      'message',
+      'body',
+      'retryable',
+    ]);
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

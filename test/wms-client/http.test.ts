@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readBody, send, wmsAgent, type HttpRequest } from '../../src/wms-client/http.js';
+import { type HttpRequest, readBody, send, wmsAgent } from '../../src/wms-client/http.js';
 import { WmsError } from '../../src/wms-client/index.js';
 
 /**
@@ -30,9 +30,18 @@ describe('WMS client HTTP exchange', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const req = (over: Partial<HttpRequest> = {}): HttpRequest => ({ operation: 'getProduct', method: 'GET', url: `${base}/api/external/v1/product/A`, path: '/api/external/v1/product/A', ...over });
+  const req = (over: Partial<HttpRequest> = {}): HttpRequest => ({
+    operation: 'getProduct',
+    method: 'GET',
+    url: `${base}/api/external/v1/product/A`,
+    path: '/api/external/v1/product/A',
+    ...over,
+  });
   const failure = async (p: Promise<unknown>): Promise<WmsError> => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(WmsError);
     return err as WmsError;
   };
@@ -46,11 +55,24 @@ describe('WMS client HTTP exchange', () => {
       res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
     };
     const answer = await send(
-      req({ method: 'PUT', json: { externalCode: 'A', qty: 1 }, searchParams: new URLSearchParams({ page: '2', size: '10' }), headers: { authorization: 'Bearer t' } }),
+      req({
+        method: 'PUT',
+        json: { externalCode: 'A', qty: 1 },
+        searchParams: new URLSearchParams({ page: '2', size: '10' }),
+        headers: { authorization: 'Bearer t' },
+      }),
       { timeoutMs: 10_000, dispatcher: agent },
     );
-    expect(seen).toMatchObject({ method: 'PUT', url: '/api/external/v1/product/A?page=2&size=10', body: '{"externalCode":"A","qty":1}' });
-    expect(seen.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer t' });
+    expect(seen).toMatchObject({
+      method: 'PUT',
+      url: '/api/external/v1/product/A?page=2&size=10',
+      body: '{"externalCode":"A","qty":1}',
+    });
+    expect(seen.headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: 'Bearer t',
+    });
     expect(answer).toMatchObject({ status: 201, ok: true });
     expect(answer.headers.get('x-total-count')).toBe('42');
     expect(answer.headers.get('X-Total-Count')).toBe('42');
@@ -65,8 +87,15 @@ describe('WMS client HTTP exchange', () => {
       seen = { url: r.url, type: r.headers['content-type'], body };
       res.writeHead(200).end('');
     };
-    const answer = await send(req({ method: 'POST', form: new URLSearchParams({ client_id: 'id', client_secret: 's&=cret' }) }), { timeoutMs: 10_000, dispatcher: agent });
-    expect(seen).toEqual({ url: '/api/external/v1/product/A', type: 'application/x-www-form-urlencoded;charset=UTF-8', body: 'client_id=id&client_secret=s%26%3Dcret' });
+    const answer = await send(
+      req({ method: 'POST', form: new URLSearchParams({ client_id: 'id', client_secret: 's&=cret' }) }),
+      { timeoutMs: 10_000, dispatcher: agent },
+    );
+    expect(seen).toEqual({
+      url: '/api/external/v1/product/A',
+      type: 'application/x-www-form-urlencoded;charset=UTF-8',
+      body: 'client_id=id&client_secret=s%26%3Dcret',
+    });
     expect(await readBody(answer)).toBeUndefined();
   });
 
@@ -81,7 +110,12 @@ describe('WMS client HTTP exchange', () => {
   it('no answer within the timeout: a retryable timeout', async () => {
     handler = () => undefined; // never answers
     const err = await failure(send(req(), { timeoutMs: 200 }));
-    expect(err).toMatchObject({ kind: 'timeout', retryable: true, operation: 'getProduct', path: '/api/external/v1/product/A' });
+    expect(err).toMatchObject({
+      kind: 'timeout',
+      retryable: true,
+      operation: 'getProduct',
+      path: '/api/external/v1/product/A',
+    });
   });
 
   it('headers, then a body that stops coming: the read fails as a timeout too', async () => {
@@ -107,7 +141,9 @@ describe('WMS client HTTP exchange', () => {
   it('a call the stopping service abandons: network error saying so, before or during the call', async () => {
     const before = new AbortController();
     before.abort();
-    expect((await failure(send(req(), { timeoutMs: 10_000, signal: before.signal }))).message).toContain('abandoned: the service is stopping');
+    expect((await failure(send(req(), { timeoutMs: 10_000, signal: before.signal }))).message).toContain(
+      'abandoned: the service is stopping',
+    );
 
     let arrived!: () => void;
     const inFlight = new Promise<void>((resolve) => (arrived = resolve));

@@ -4,7 +4,7 @@ import { systemClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { WmsError } from '../../src/wms-client/index.js';
 import { instrumentedWmsClients } from '../../src/wms-client/metrics.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 
 // The limiter over real HTTP: the emulator's capacity model answers 429, the client backs off,
 // pauses for the Retry-After, and /metrics shows the limit and the 429 count per connection.
@@ -24,7 +24,14 @@ describe('adaptive limit in /metrics, against a rate-limited emulator', () => {
     });
     expect(res.status).toBe(200);
     const registry = new Registry();
-    const clients = instrumentedWmsClients({ registry, timeoutMs: 10_000, maxConcurrency: 16, initialConcurrency: 8, clock: systemClock, logger: silentLogger() });
+    const clients = instrumentedWmsClients({
+      registry,
+      timeoutMs: 10_000,
+      maxConcurrency: 16,
+      initialConcurrency: 8,
+      clock: systemClock,
+      logger: silentLogger(),
+    });
     const client = clients.get(wmsConnection('acme', wms.url, creds));
     await expect(client.products.get('none')).rejects.toMatchObject({ status: 404 });
     const limited = await client.products.get('none').then(

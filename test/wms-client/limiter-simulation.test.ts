@@ -6,9 +6,9 @@
  * reach the goals of issue 14 on any machine; bench:push measures the real thing.
  */
 import { describe, expect, it } from 'vitest';
-import { CapacityRegistry, type CapacityInput } from '../../src/emulator/capacity/registry.js';
+import { type CapacityInput, CapacityRegistry } from '../../src/emulator/capacity/registry.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { AdaptiveLimiter, tableBudget, type BudgetTable, type Sample } from '../../src/wms-client/index.js';
+import { AdaptiveLimiter, type BudgetTable, type Sample, tableBudget } from '../../src/wms-client/index.js';
 
 class Simulation {
   readonly clock = new ManualClock(0);
@@ -44,7 +44,14 @@ function memoryTable(): BudgetTable {
   let state: unknown = null;
   const holders = new Map<string, { demand: number; expires: number }>();
   return {
-    exchange: async <S>(input: { connection: string; holder: string; demand: number; now: Date; leaseMs: number; update(s: S | null): S }) => {
+    exchange: async <S>(input: {
+      connection: string;
+      holder: string;
+      demand: number;
+      now: Date;
+      leaseMs: number;
+      update(s: S | null): S;
+    }) => {
       const next = input.update(state as S | null);
       state = next;
       const now = input.now.getTime();
@@ -101,7 +108,9 @@ async function simulate(capacity: CapacityInput, items: number, processes = 1): 
     inFlight -= 1;
   };
   const classify = (o: { ok: true } | { ok: false; error: unknown }, rttMs: number): Sample =>
-    o.ok ? { kind: 'ok', rttMs, saturated: false } : { kind: 'overload', status: 429, retryAfterMs: (o.error as { retryAfterMs: number }).retryAfterMs };
+    o.ok
+      ? { kind: 'ok', rttMs, saturated: false }
+      : { kind: 'overload', status: 429, retryAfterMs: (o.error as { retryAfterMs: number }).retryAfterMs };
   const job = async (limiter: AdaptiveLimiter) => {
     for (;;) {
       const item = retries.shift() ?? (next < items ? next++ : undefined);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasNextPage, iteratePages, parseLinkHeader, parseTotalCount, type Page } from '../../src/wms-client/index.js';
+import { hasNextPage, iteratePages, type Page, parseLinkHeader, parseTotalCount } from '../../src/wms-client/index.js';
 
 const BASE = 'http://wms.test/';
 
@@ -33,12 +33,19 @@ describe('Link header (RFC 8288, as JHipster writes it)', () => {
 
   it('round-trips any set of relations and page numbers', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.constantFrom('next', 'prev', 'first', 'last'), { minLength: 1 }), fc.array(fc.nat(1e6), { minLength: 4, maxLength: 4 }), (rels, pages) => {
-        const header = rels.map((r, i) => `</api/external/v1/document?page=${pages[i]}&size=5&sort=id,asc>; rel="${r}"`).join(',');
-        const parsed = parseLinkHeader(header, BASE);
-        expect(Object.keys(parsed).sort()).toEqual([...rels].sort());
-        rels.forEach((r, i) => expect(new URL(parsed[r]!).searchParams.get('page')).toBe(String(pages[i])));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.constantFrom('next', 'prev', 'first', 'last'), { minLength: 1 }),
+        fc.array(fc.nat(1e6), { minLength: 4, maxLength: 4 }),
+        (rels, pages) => {
+          const header = rels
+            .map((r, i) => `</api/external/v1/document?page=${pages[i]}&size=5&sort=id,asc>; rel="${r}"`)
+            .join(',');
+          const parsed = parseLinkHeader(header, BASE);
+          expect(Object.keys(parsed).sort()).toEqual([...rels].sort());
+          for (const [i, r] of rels.entries())
+            expect(new URL(parsed[r]!).searchParams.get('page')).toBe(String(pages[i]));
+        },
+      ),
     );
   });
 
@@ -52,7 +59,14 @@ describe('Link header (RFC 8288, as JHipster writes it)', () => {
 });
 
 describe('next page', () => {
-  const page = (over: Partial<Page<number>>) => ({ items: [1, 2], total: undefined, page: 0, size: 2, links: {}, ...over });
+  const page = (over: Partial<Page<number>>) => ({
+    items: [1, 2],
+    total: undefined,
+    page: 0,
+    size: 2,
+    links: {},
+    ...over,
+  });
 
   it('follows the next link when links are sent, and stops without one', () => {
     expect(hasNextPage(page({ links: { next: 'x' } }))).toBe(true);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createWmsClient, WmsError } from '../../src/wms-client/index.js';
-import { startEmulator, wmsConnection, type RunningEmulator } from '../support/emulator.js';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
+import { type FaultyProxy, startFaultyProxy } from '../support/faulty-proxy.js';
 
 const TOKEN = '/api/external/v1/auth/token';
 
@@ -30,7 +30,12 @@ describe('token manager', () => {
 
   async function newClient(tenant: string, clock = new ManualClock(wmsClock.nowMs()), maxConcurrency = 8) {
     const creds = await wms.tenant(tenant);
-    const client = createWmsClient(wmsConnection(tenant, proxy.url, creds), { timeoutMs: 30_000, maxConcurrency, clock, logger });
+    const client = createWmsClient(wmsConnection(tenant, proxy.url, creds), {
+      timeoutMs: 30_000,
+      maxConcurrency,
+      clock,
+      logger,
+    });
     await client.products.create({ externalCode: 'T-1', description: 'token test' });
     return { client, clock, creds };
   }
@@ -38,7 +43,11 @@ describe('token manager', () => {
   it('requests a token once for a burst of 200 calls', async () => {
     const { creds } = await newClient('burst');
     // A fresh client (a restarted worker): nothing cached, 200 calls at once.
-    const client = createWmsClient(wmsConnection('burst', proxy.url, creds), { timeoutMs: 30_000, maxConcurrency: 8, clock: systemClock });
+    const client = createWmsClient(wmsConnection('burst', proxy.url, creds), {
+      timeoutMs: 30_000,
+      maxConcurrency: 8,
+      clock: systemClock,
+    });
     const tokensBefore = tokenCalls();
     const callsBefore = apiCalls();
     await Promise.all(Array.from({ length: 200 }, () => client.products.get('T-1')));
@@ -49,7 +58,11 @@ describe('token manager', () => {
 
   it('single flight: 50 concurrent callers wait on one token request and get the same token', async () => {
     const creds = await wms.tenant('flight');
-    const client = createWmsClient(wmsConnection('flight', proxy.url, creds), { timeoutMs: 30_000, maxConcurrency: 8, clock: systemClock });
+    const client = createWmsClient(wmsConnection('flight', proxy.url, creds), {
+      timeoutMs: 30_000,
+      maxConcurrency: 8,
+      clock: systemClock,
+    });
     const before = tokenCalls();
     const tokens = await Promise.all(Array.from({ length: 50 }, () => client.tokens.token()));
     expect(new Set(tokens).size).toBe(1);
@@ -109,7 +122,11 @@ describe('token manager', () => {
     const down = await startEmulator({ tokenServiceDisabled: true });
     try {
       const creds = await down.tenant('down');
-      const client = createWmsClient(wmsConnection('down', down.url, creds), { timeoutMs: 30_000, maxConcurrency: 2, clock: systemClock });
+      const client = createWmsClient(wmsConnection('down', down.url, creds), {
+        timeoutMs: 30_000,
+        maxConcurrency: 2,
+        clock: systemClock,
+      });
       const err = await client.tokens.token().catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 503, retryable: true, body: { error: 'server_error' } });
       expect(client.tokens.stats.failures).toBe(1);
@@ -121,8 +138,17 @@ describe('token manager', () => {
   it('option B: OAuth2 JSON to {auth_url}/oauth/token, then the same calls', async () => {
     await wms.tenant('legacy');
     const oauth = await wms.oauthClient('legacy', 'https://wms.example/api');
-    const connection = wmsConnection('legacy', proxy.url, oauth, { wmsAuthMode: 'oauth2', wmsAuthUrl: proxy.url, wmsAudience: oauth.audience });
-    const client = createWmsClient(connection, { timeoutMs: 30_000, maxConcurrency: 2, clock: new ManualClock(wmsClock.nowMs()), logger });
+    const connection = wmsConnection('legacy', proxy.url, oauth, {
+      wmsAuthMode: 'oauth2',
+      wmsAuthUrl: proxy.url,
+      wmsAudience: oauth.audience,
+    });
+    const client = createWmsClient(connection, {
+      timeoutMs: 30_000,
+      maxConcurrency: 2,
+      clock: new ManualClock(wmsClock.nowMs()),
+      logger,
+    });
     const before = proxy.count('POST', '/oauth/token');
     await client.products.create({ externalCode: 'B-1', description: 'via option B' });
     expect((await client.products.get('B-1')).description).toBe('via option B');
@@ -130,10 +156,13 @@ describe('token manager', () => {
     expect(client.tokens.expiresInSeconds()).toBe(86_400);
   });
 
-  it('option B, password grant (the spec\'s declared flow, scope openid): one token for the user, then the same calls; its password nowhere but the body', async () => {
+  it("option B, password grant (the spec's declared flow, scope openid): one token for the user, then the same calls; its password nowhere but the body", async () => {
     await wms.tenant('owner-flow');
     const oauth = await wms.oauthClient('owner-flow', 'https://wms.example/api');
-    const user = (await wms.control('POST', '/tenants/owner-flow/oauth-users', { username: 'erp@acme' })).body as { username: string; password: string };
+    const user = (await wms.control('POST', '/tenants/owner-flow/oauth-users', { username: 'erp@acme' })).body as {
+      username: string;
+      password: string;
+    };
     const connection = wmsConnection('owner-flow', proxy.url, oauth, {
       wmsAuthMode: 'oauth2',
       wmsAuthUrl: proxy.url,
@@ -142,7 +171,12 @@ describe('token manager', () => {
       wmsAuthUsername: user.username,
       wmsAuthPassword: user.password,
     });
-    const client = createWmsClient(connection, { timeoutMs: 5000, maxConcurrency: 2, clock: new ManualClock(wmsClock.nowMs()), logger });
+    const client = createWmsClient(connection, {
+      timeoutMs: 5000,
+      maxConcurrency: 2,
+      clock: new ManualClock(wmsClock.nowMs()),
+      logger,
+    });
     const before = proxy.count('POST', '/oauth/token');
     await client.products.create({ externalCode: 'PW-1', description: 'via the password flow' });
     expect((await client.products.get('PW-1')).description).toBe('via the password flow');
@@ -152,7 +186,10 @@ describe('token manager', () => {
     expect(logLines.join('')).not.toContain(user.password);
 
     // A wrong password: the identity provider's refusal, not retryable.
-    const refused = createWmsClient({ ...connection, wms: { ...connection.wms, password: 'not-the-password' } }, { timeoutMs: 5000, maxConcurrency: 2, clock: systemClock, logger });
+    const refused = createWmsClient(
+      { ...connection, wms: { ...connection.wms, password: 'not-the-password' } },
+      { timeoutMs: 5000, maxConcurrency: 2, clock: systemClock, logger },
+    );
     const err = await refused.products.get('PW-1').then(
       () => undefined,
       (e: unknown) => e,

@@ -2,20 +2,20 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BARCODE_TYPES,
+  type Criteria,
   CriteriaEncodingError,
+  type CriteriaFields,
   DELIVERY_POINT_CRITERIA_FIELDS,
   DOCUMENT_CRITERIA_FIELDS,
   DOCUMENT_STATUSES,
-  ENTITY_TYPES,
-  FILTER_OPERATORS,
-  PRODUCT_CRITERIA_FIELDS,
   decodeCriteriaQuery,
+  ENTITY_TYPES,
   encodeCriteriaQuery,
-  parseSort,
-  type Criteria,
-  type CriteriaFields,
+  FILTER_OPERATORS,
   type FilterKind,
   type Pageable,
+  PRODUCT_CRITERIA_FIELDS,
+  parseSort,
 } from '../../src/wms/index.js';
 
 const isoDay = fc
@@ -28,7 +28,11 @@ const instant = fc
   )
   .map(([d, offset]) => d.toISOString().replace('Z', offset));
 const category = fc.record(
-  { id: fc.integer({ min: 1, max: 1e9 }), description: fc.string({ unit: 'grapheme', maxLength: 8 }), active: fc.boolean() },
+  {
+    id: fc.integer({ min: 1, max: 1e9 }),
+    description: fc.string({ unit: 'grapheme', maxLength: 8 }),
+    active: fc.boolean(),
+  },
   { requiredKeys: ['description'] },
 );
 
@@ -66,7 +70,9 @@ const pageableArb: fc.Arbitrary<Pageable> = fc.record(
     page: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
     size: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
     sort: fc.array(
-      fc.tuple(fc.stringMatching(/^[a-z][A-Za-z0-9]{0,8}$/), fc.constantFrom('asc', 'desc')).map(([p, d]) => `${p},${d}`),
+      fc
+        .tuple(fc.stringMatching(/^[a-z][A-Za-z0-9]{0,8}$/), fc.constantFrom('asc', 'desc'))
+        .map(([p, d]) => `${p},${d}`),
       { minLength: 1, maxLength: 3 },
     ),
   },
@@ -115,16 +121,28 @@ describe('criteria query string: Spring binding conventions', () => {
   const P = PRODUCT_CRITERIA_FIELDS;
 
   it('reads field.operator=value pairs, lists comma-separated and trimmed, pageable members', () => {
-    const decoded = decodeCriteriaQuery(P, 'sku.contains=AB&active.equals=true&id.in=1,%202&description.specified=false&page=2&size=50&sort=sku,desc&sort=id');
+    const decoded = decodeCriteriaQuery(
+      P,
+      'sku.contains=AB&active.equals=true&id.in=1,%202&description.specified=false&page=2&size=50&sort=sku,desc&sort=id',
+    );
     expect(decoded).toEqual({
       ok: true,
-      criteria: { sku: { contains: 'AB' }, active: { equals: true }, id: { in: [1, 2] }, description: { specified: false } },
+      criteria: {
+        sku: { contains: 'AB' },
+        active: { equals: true },
+        id: { in: [1, 2] },
+        description: { specified: false },
+      },
       pageable: { page: 2, size: 50, sort: ['sku,desc', 'id'] },
     });
   });
 
   it('takes repeated list parameters whole, commas included', () => {
-    expect(decodeCriteriaQuery(P, 'sku.in=a,b&sku.in=c')).toEqual({ ok: true, criteria: { sku: { in: ['a,b', 'c'] } }, pageable: {} });
+    expect(decodeCriteriaQuery(P, 'sku.in=a,b&sku.in=c')).toEqual({
+      ok: true,
+      criteria: { sku: { in: ['a,b', 'c'] } },
+      pageable: {},
+    });
     expect(encodeCriteriaQuery(P, { sku: { in: ['a,b', 'c'] } }).getAll('sku.in')).toEqual(['a,b', 'c']);
     expect(encodeCriteriaQuery(P, { sku: { in: ['a', 'b'] } }).toString()).toBe('sku.in=a%2Cb');
   });
@@ -138,10 +156,16 @@ describe('criteria query string: Spring binding conventions', () => {
   });
 
   it('reads delivery point category objects, single and indexed', () => {
-    const q = 'categories.equals.id=3&categories.equals.description=Cold&categories.notIn[1].description=B&categories.notIn[0].description=A&categories.notIn[0].active=false';
+    const q =
+      'categories.equals.id=3&categories.equals.description=Cold&categories.notIn[1].description=B&categories.notIn[0].description=A&categories.notIn[0].active=false';
     expect(decodeCriteriaQuery(DELIVERY_POINT_CRITERIA_FIELDS, q)).toEqual({
       ok: true,
-      criteria: { categories: { equals: { id: 3, description: 'Cold' }, notIn: [{ description: 'A', active: false }, { description: 'B' }] } },
+      criteria: {
+        categories: {
+          equals: { id: 3, description: 'Cold' },
+          notIn: [{ description: 'A', active: false }, { description: 'B' }],
+        },
+      },
       pageable: {},
     });
   });
@@ -194,7 +218,11 @@ describe('criteria query string: every problem is reported', () => {
   });
 
   it('reports all issues at once', () => {
-    expect(issues('nope.equals=1&id.equals=x&size=0').map((i) => i.param)).toEqual(['nope.equals', 'id.equals', 'size']);
+    expect(issues('nope.equals=1&id.equals=x&size=0').map((i) => i.param)).toEqual([
+      'nope.equals',
+      'id.equals',
+      'size',
+    ]);
   });
 
   it('refuses a document status or entity type outside the spec enums', () => {

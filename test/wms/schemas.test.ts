@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   API_CLIENT_TOKEN_LIFETIME_SECONDS,
-  OAUTH2_TOKEN_LIFETIME_SECONDS,
-  TOKEN_REFRESH_MARGIN_SECONDS,
-  WMS_BASE_PATH,
   badRequestObjectSchema,
   closeReceptionPayloadSchema,
   closeShippingOrderPayloadSchema,
@@ -11,6 +8,7 @@ import {
   deliveryPointSchema,
   documentCancelSchema,
   documentSchema,
+  OAUTH2_TOKEN_LIFETIME_SECONDS,
   oauthTokenRequestSchema,
   productExternalCodesResponseSchema,
   productSchema,
@@ -18,9 +16,11 @@ import {
   stockRegularizationPayloadSchema,
   stockRequestSchema,
   stockResponseSchema,
+  TOKEN_REFRESH_MARGIN_SECONDS,
   tokenErrorSchema,
   tokenRequestSchema,
   tokenResponseSchema,
+  WMS_BASE_PATH,
   wmsPath,
 } from '../../src/wms/index.js';
 
@@ -64,7 +64,9 @@ describe('Product', () => {
 
   it('refuses a handling unit or barcode type outside the enums', () => {
     expect(paths(productSchema.safeParse({ ...product, handlingUnit: 'BOX' }))).toEqual(['handlingUnit']);
-    expect(paths(productSchema.safeParse({ ...product, barcodes: [{ code: '1', type: 'EAN' }] }))).toEqual(['barcodes.0.type']);
+    expect(paths(productSchema.safeParse({ ...product, barcodes: [{ code: '1', type: 'EAN' }] }))).toEqual([
+      'barcodes.0.type',
+    ]);
   });
 
   it('requires barcode code and type, lot code and active', () => {
@@ -77,18 +79,27 @@ describe('Product', () => {
   });
 
   it('refuses a lot expiration that is not a real date', () => {
-    expect(paths(productSchema.safeParse({ ...product, lots: [{ code: 'L', active: true, expirationDate: '2023-02-29' }] }))).toEqual([
-      'lots.0.expirationDate',
-    ]);
+    expect(
+      paths(productSchema.safeParse({ ...product, lots: [{ code: 'L', active: true, expirationDate: '2023-02-29' }] })),
+    ).toEqual(['lots.0.expirationDate']);
   });
 
   it('refuses duplicate barcodes (spec: "unique items")', () => {
-    const twice = { ...product, barcodes: [{ code: '1', type: 'GTIN' }, { type: 'GTIN', code: '1' }] };
+    const twice = {
+      ...product,
+      barcodes: [
+        { code: '1', type: 'GTIN' },
+        { type: 'GTIN', code: '1' },
+      ],
+    };
     expect(paths(productSchema.safeParse(twice))).toEqual(['barcodes']);
   });
 
   it('refuses wrong types instead of coercing them', () => {
-    expect(paths(productSchema.safeParse({ ...product, weight: '2.5', withLots: 'true' }))).toEqual(['withLots', 'weight']);
+    expect(paths(productSchema.safeParse({ ...product, weight: '2.5', withLots: 'true' }))).toEqual([
+      'withLots',
+      'weight',
+    ]);
   });
 
   it('reads endpoint 6 as a comma-separated string or as an array', () => {
@@ -124,16 +135,19 @@ describe('Document', () => {
   });
 
   it('deliveryDate is a date-time with offset; documentDate a date', () => {
-    expect(paths(documentSchema.safeParse({ ...doc, deliveryDate: '2024-05-03T10:00:00', documentDate: '2024-05-01T00:00:00Z' }))).toEqual([
-      'documentDate',
-      'deliveryDate',
-    ]);
+    expect(
+      paths(
+        documentSchema.safeParse({ ...doc, deliveryDate: '2024-05-03T10:00:00', documentDate: '2024-05-01T00:00:00Z' }),
+      ),
+    ).toEqual(['documentDate', 'deliveryDate']);
     expect(documentSchema.safeParse({ ...doc, deliveryDate: '2024-05-03T10:00:00.123Z' }).success).toBe(true);
   });
 
   it('refuses an unknown document type; line numbers are int32', () => {
     expect(paths(documentSchema.safeParse({ ...doc, documentType: 'INVOICE' }))).toEqual(['documentType']);
-    expect(paths(documentSchema.safeParse({ ...doc, lines: [{ ...doc.lines[0], lineNumber: 2 ** 31 }] }))).toEqual(['lines.0.lineNumber']);
+    expect(paths(documentSchema.safeParse({ ...doc, lines: [{ ...doc.lines[0], lineNumber: 2 ** 31 }] }))).toEqual([
+      'lines.0.lineNumber',
+    ]);
   });
 
   it('cancel request requires externalCode and documentType', () => {
@@ -173,7 +187,13 @@ describe('stock and differences', () => {
 
 describe('webhook payloads', () => {
   const line = { externalCode: 'P1', quantity: 3, lotCode: 'L1', expirationDate: '2030-01-01', serialNumbers: ['S1'] };
-  const close = { closingDocumentCode: 'CD-1', documentNumber: ['PO-1'], documentExternalCode: 'D1', documentType: 'PURCHASE_ORDER', lines: [line] };
+  const close = {
+    closingDocumentCode: 'CD-1',
+    documentNumber: ['PO-1'],
+    documentExternalCode: 'D1',
+    documentType: 'PURCHASE_ORDER',
+    lines: [line],
+  };
 
   it('close reception: needs the idempotency key, the document and lines with product and quantity', () => {
     expect(closeReceptionPayloadSchema.safeParse({ ...close, receptionDate: '2024-01-02' }).success).toBe(true);
@@ -187,15 +207,29 @@ describe('webhook payloads', () => {
   });
 
   it('close shipping order carries a packingList of packages with weight and lines', () => {
-    const payload = { ...close, documentType: 'CLIENT_EXPEDITION', packingList: [{ packingCode: 'PK1', weight: 2.5, lines: [{ externalCode: 'P1', quantity: 3 }] }] };
+    const payload = {
+      ...close,
+      documentType: 'CLIENT_EXPEDITION',
+      packingList: [{ packingCode: 'PK1', weight: 2.5, lines: [{ externalCode: 'P1', quantity: 3 }] }],
+    };
     expect(closeShippingOrderPayloadSchema.parse(payload).packingList?.[0]?.weight).toBe(2.5);
-    expect(paths(closeShippingOrderPayloadSchema.safeParse({ ...payload, packingList: [{ weight: 'x' }] }))).toEqual(['packingList.0.weight']);
+    expect(paths(closeShippingOrderPayloadSchema.safeParse({ ...payload, packingList: [{ weight: 'x' }] }))).toEqual([
+      'packingList.0.weight',
+    ]);
   });
 
   it('stock regularization: movementTime with offset, lotCode and warehouse may be null', () => {
-    const reg = { productExternalCode: 'P1', lotCode: null, quantity: -2, movementTime: '2024-01-02T03:04:05+01:00', warehouse: null };
+    const reg = {
+      productExternalCode: 'P1',
+      lotCode: null,
+      quantity: -2,
+      movementTime: '2024-01-02T03:04:05+01:00',
+      warehouse: null,
+    };
     expect(stockRegularizationPayloadSchema.safeParse(reg).success).toBe(true);
-    expect(paths(stockRegularizationPayloadSchema.safeParse({ ...reg, movementTime: '2024-01-02T03:04:05' }))).toEqual(['movementTime']);
+    expect(paths(stockRegularizationPayloadSchema.safeParse({ ...reg, movementTime: '2024-01-02T03:04:05' }))).toEqual([
+      'movementTime',
+    ]);
   });
 });
 
@@ -206,7 +240,9 @@ describe('errors and tokens', () => {
   });
 
   it('conflict object status is an object with reasonPhrase and statusCode', () => {
-    expect(conflictObjectSchema.safeParse({ status: { reasonPhrase: 'Conflict', statusCode: 409 }, stackTrace: [] }).success).toBe(true);
+    expect(
+      conflictObjectSchema.safeParse({ status: { reasonPhrase: 'Conflict', statusCode: 409 }, stackTrace: [] }).success,
+    ).toBe(true);
     expect(paths(conflictObjectSchema.safeParse({ status: '409' }))).toEqual(['status']);
   });
 
@@ -214,14 +250,31 @@ describe('errors and tokens', () => {
     expect(paths(tokenRequestSchema.safeParse({}))).toEqual(['client_id', 'client_secret']);
     const client = { client_id: 'a', client_secret: 'b', audience: 'x' };
     expect(paths(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'implicit' }))).toEqual(['grant_type']);
-    expect(paths(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'password' }))).toEqual(['username', 'password', 'scope']);
-    expect(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'password', username: 'u', password: 'p', scope: 'openid' }).success).toBe(true);
+    expect(paths(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'password' }))).toEqual([
+      'username',
+      'password',
+      'scope',
+    ]);
+    expect(
+      oauthTokenRequestSchema.safeParse({
+        ...client,
+        grant_type: 'password',
+        username: 'u',
+        password: 'p',
+        scope: 'openid',
+      }).success,
+    ).toBe(true);
     expect(oauthTokenRequestSchema.safeParse({ ...client, grant_type: 'client_credentials' }).success).toBe(true);
   });
 
   it('token response: Bearer, positive integer expires_in; token errors carry error', () => {
-    expect(tokenResponseSchema.safeParse({ access_token: 'x', token_type: 'Bearer', expires_in: 3600 }).success).toBe(true);
-    expect(paths(tokenResponseSchema.safeParse({ access_token: 'x', token_type: 'MAC', expires_in: 1.5 }))).toEqual(['token_type', 'expires_in']);
+    expect(tokenResponseSchema.safeParse({ access_token: 'x', token_type: 'Bearer', expires_in: 3600 }).success).toBe(
+      true,
+    );
+    expect(paths(tokenResponseSchema.safeParse({ access_token: 'x', token_type: 'MAC', expires_in: 1.5 }))).toEqual([
+      'token_type',
+      'expires_in',
+    ]);
     expect(paths(tokenErrorSchema.safeParse({ error_description: 'x' }))).toEqual(['error']);
   });
 });

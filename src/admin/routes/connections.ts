@@ -8,7 +8,9 @@ export const adminConnectionSchema = z
     name: z.string().openapi({ example: 'acme' }),
     wmsBaseUrl: z.string().openapi({ description: 'Where the push jobs and reconciliation call the WMS' }),
     wmsAuthMode: z.enum(['client', 'oauth2']),
-    webhookPaths: z.array(z.string()).openapi({ description: 'The receiver paths to configure in the WMS for this connection' }),
+    webhookPaths: z
+      .array(z.string())
+      .openapi({ description: 'The receiver paths to configure in the WMS for this connection' }),
   })
   .openapi('AdminConnection');
 export type AdminConnection = z.infer<typeof adminConnectionSchema>;

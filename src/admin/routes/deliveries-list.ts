@@ -9,7 +9,8 @@ const route = createRoute({
   path: `${ADMIN_PREFIX}/deliveries`,
   tags: ['Admin'],
   summary: 'Deliveries of the feed to the ERP webhook, newest first',
-  description: 'Filters combine with AND; `status=dead` lists what waits for a resend. `total` counts every match. Pass `nextBefore` as `before` for the next page.',
+  description:
+    'Filters combine with AND; `status=dead` lists what waits for a resend. `total` counts every match. Pass `nextBefore` as `before` for the next page.',
   security: ADMIN_SECURITY,
   request: { query: deliveriesQuerySchema },
   responses: {
@@ -23,6 +24,12 @@ const route = createRoute({
 export const registerDeliveriesList: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query');
-    return c.json(await listDeliveries(deps.store, deliveryFilter(q), { limit: q.limit, before: q.before ? Number(q.before) : undefined }), 200);
+    return c.json(
+      await listDeliveries(deps.store, deliveryFilter(q), {
+        limit: q.limit,
+        before: q.before ? Number(q.before) : undefined,
+      }),
+      200,
+    );
   });
 };

@@ -1,8 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
-import { resendDead, RESEND_MAX } from '../../delivery/views.js';
+import { RESEND_MAX, resendDead } from '../../delivery/views.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
-import { requireJsonBody } from './event-schemas.js';
 import { bulkResendBodySchema, bulkResendResultSchema, DELIVERY_ERRORS, deliveryFilter } from './deliveries-schemas.js';
+import { requireJsonBody } from './event-schemas.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
 const route = createRoute({
@@ -17,8 +17,14 @@ const route = createRoute({
   middleware: [requireJsonBody()],
   request: { body: { required: true, content: { 'application/json': { schema: bulkResendBodySchema } } } },
   responses: {
-    200: { description: 'Dry run: how many dead deliveries match', content: { 'application/json': { schema: bulkResendResultSchema } } },
-    202: { description: 'Pending again: how many matched and how many were resent', content: { 'application/json': { schema: bulkResendResultSchema } } },
+    200: {
+      description: 'Dry run: how many dead deliveries match',
+      content: { 'application/json': { schema: bulkResendResultSchema } },
+    },
+    202: {
+      description: 'Pending again: how many matched and how many were resent',
+      content: { 'application/json': { schema: bulkResendResultSchema } },
+    },
     400: errorResponse('Not JSON, or a filter that is not valid'),
     415: errorResponse('Content-Type is not application/json'),
     ...DELIVERY_ERRORS,

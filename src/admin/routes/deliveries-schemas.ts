@@ -11,7 +11,11 @@ const instant = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date
 const filterShape = {
   connection: z.string().min(1).optional().openapi({ description: 'Connection name' }),
   type: z.enum(CONFIRMATION_TYPES).optional().openapi({ description: 'Feed event type' }),
-  key: z.string().min(1).optional().openapi({ description: 'Order key (`doc:<document>`, `lot:<product>|<lot>`), exact match' }),
+  key: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ description: 'Order key (`doc:<document>`, `lot:<product>|<lot>`), exact match' }),
   createdFrom: instant.optional().openapi({ description: 'Created at or after this instant' }),
   createdTo: instant.optional().openapi({ description: 'Created before this instant' }),
 };
@@ -19,12 +23,24 @@ const filterShape = {
 export const deliveriesQuerySchema = z.object({
   ...filterShape,
   status: z.enum(DELIVERY_STATUSES).optional(),
-  before: z.string().regex(/^[1-9]\d{0,15}$/, 'expected the nextBefore of a previous page').optional().openapi({ description: 'nextBefore of the previous page' }),
-  limit: z.coerce.number({ error: 'expected an integer from 1 to 200' }).int('expected an integer from 1 to 200').min(1, 'expected an integer from 1 to 200').max(200, 'expected an integer from 1 to 200').default(50),
+  before: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'expected the nextBefore of a previous page')
+    .optional()
+    .openapi({ description: 'nextBefore of the previous page' }),
+  limit: z.coerce
+    .number({ error: 'expected an integer from 1 to 200' })
+    .int('expected an integer from 1 to 200')
+    .min(1, 'expected an integer from 1 to 200')
+    .max(200, 'expected an integer from 1 to 200')
+    .default(50),
 });
 
 export const deliveryIdParams = z.object({
-  id: z.string().regex(/^[1-9]\d{0,15}$/, 'expected a delivery id').openapi({ param: { name: 'id', in: 'path' }, example: '42' }),
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'expected a delivery id')
+    .openapi({ param: { name: 'id', in: 'path' }, example: '42' }),
 });
 
 export const deliverySummarySchema = z
@@ -38,7 +54,10 @@ export const deliverySummarySchema = z
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.int(),
     nextAttemptAt: z.string().nullable(),
-    lastStatus: z.int().nullable().openapi({ description: 'HTTP status of the last attempt; null when no answer came' }),
+    lastStatus: z
+      .int()
+      .nullable()
+      .openapi({ description: 'HTTP status of the last attempt; null when no answer came' }),
     lastError: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -53,7 +72,10 @@ export const deliveryPageSchema = z
 export const deliveryDetailSchema = z
   .object({
     delivery: deliverySummarySchema,
-    event: z.object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) }).nullable().openapi({ description: 'The body the ERP receives; null once retention pruned it' }),
+    event: z
+      .object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) })
+      .nullable()
+      .openapi({ description: 'The body the ERP receives; null once retention pruned it' }),
     attempts: z.array(
       z.object({
         id: z.int(),
@@ -63,22 +85,36 @@ export const deliveryDetailSchema = z
         latencyMs: z.int(),
         response: z.string().nullable().openapi({ description: 'The first KB of the answer' }),
         error: z.string().nullable(),
-        probe: z.boolean().openapi({ description: 'Sent by the circuit breaker to find out whether the endpoint is back' }),
+        probe: z
+          .boolean()
+          .openapi({ description: 'Sent by the circuit breaker to find out whether the endpoint is back' }),
       }),
     ),
   })
   .openapi('AdminDeliveryDetail');
 
 export const bulkResendBodySchema = z
-  .object({ ...filterShape, dryRun: z.boolean().default(false).openapi({ description: 'Only count the dead deliveries it would resend' }) })
+  .object({
+    ...filterShape,
+    dryRun: z.boolean().default(false).openapi({ description: 'Only count the dead deliveries it would resend' }),
+  })
   .openapi('AdminDeliveriesResend');
 
-export const bulkResendResultSchema = z.object({ matched: z.int(), resent: z.int(), dryRun: z.boolean() }).openapi('AdminDeliveriesResendResult');
+export const bulkResendResultSchema = z
+  .object({ matched: z.int(), resent: z.int(), dryRun: z.boolean() })
+  .openapi('AdminDeliveriesResendResult');
 
 export const DELIVERY_ERRORS = { 401: errorResponse('Missing or wrong admin bearer token') };
 
 /** The filters as the store takes them. */
-export function deliveryFilter(q: { connection?: string | undefined; type?: DeliveryFilter['type']; key?: string | undefined; status?: DeliveryFilter['status']; createdFrom?: string | undefined; createdTo?: string | undefined }): DeliveryFilter {
+export function deliveryFilter(q: {
+  connection?: string | undefined;
+  type?: DeliveryFilter['type'];
+  key?: string | undefined;
+  status?: DeliveryFilter['status'];
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}): DeliveryFilter {
   return {
     ...(q.connection ? { connection: q.connection } : {}),
     ...(q.type ? { type: q.type } : {}),

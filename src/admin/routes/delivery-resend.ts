@@ -10,11 +10,15 @@ const route = createRoute({
   path: `${ADMIN_PREFIX}/deliveries/{id}/resend`,
   tags: ['Admin'],
   summary: 'Send one delivery again',
-  description: 'A dead or delivered delivery goes back to pending on a fresh retry schedule, due now, with the same webhook-id. 409 while it is pending.',
+  description:
+    'A dead or delivered delivery goes back to pending on a fresh retry schedule, due now, with the same webhook-id. 409 while it is pending.',
   security: ADMIN_SECURITY,
   request: { params: deliveryIdParams },
   responses: {
-    202: { description: 'Pending again', content: { 'application/json': { schema: z.object({ delivery: deliverySummarySchema }) } } },
+    202: {
+      description: 'Pending again',
+      content: { 'application/json': { schema: z.object({ delivery: deliverySummarySchema }) } },
+    },
     400: errorResponse('The id is not a delivery id'),
     404: errorResponse('No such delivery'),
     409: errorResponse('The delivery is pending: it is on its way already'),

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../../lib/errors.js';
+import { NUL_MESSAGE } from '../../lib/nul.js';
 import { acceptCancel } from '../../outbound/cancel.js';
 import { recordView, recordViewSchema } from '../../outbound/record-view.js';
-import { NUL_MESSAGE } from '../../lib/nul.js';
 import { connectionErrors, connectionParams, mustGetConnection, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
@@ -25,7 +25,10 @@ const route = createRoute({
   security: ADMIN_SECURITY,
   request: { params },
   responses: {
-    202: { description: 'The cancel record', content: { 'application/json': { schema: z.object({ cancel: recordViewSchema, changed: z.boolean() }) } } },
+    202: {
+      description: 'The cancel record',
+      content: { 'application/json': { schema: z.object({ cancel: recordViewSchema, changed: z.boolean() }) } },
+    },
     ...queryErrors,
     ...connectionErrors,
   },
@@ -36,7 +39,8 @@ export const registerDocumentCancel: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const { connection, externalCode } = c.req.valid('param');
     const name = mustGetConnection(deps, connection).name;
-    if (!(await deps.store.outbox.get(name, 'document', externalCode))) throw notFound(`No document ${externalCode} for connection "${connection}"`);
+    if (!(await deps.store.outbox.get(name, 'document', externalCode)))
+      throw notFound(`No document ${externalCode} for connection "${connection}"`);
     const { record, changed } = await acceptCancel(deps, name, externalCode);
     return c.json({ cancel: recordView(record), changed }, 202);
   });

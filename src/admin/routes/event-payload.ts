@@ -15,18 +15,29 @@ const route = createRoute({
   description:
     'The body is the whole corrected payload (JSON). It is read exactly as a delivery is; any problem answers 400 ' +
     'naming every field (`details`: `[{path, message}]`) and stores nothing. With `?dryRun=true` it is only checked ' +
-    '(200, `stored: false`). Only quarantined and failed events can be corrected; a close document\'s ' +
+    "(200, `stored: false`). Only quarantined and failed events can be corrected; a close document's " +
     'closingDocumentCode cannot change. The edit is recorded with the `X-Actor` header (or "admin").',
   security: ADMIN_SECURITY,
   middleware: [requireJsonBody()],
   request: {
     params: idParams,
     query: z.object({ dryRun: z.enum(['true', 'false']).optional().openapi({ description: 'true: check only' }) }),
-    headers: z.object({ 'x-actor': z.string().optional().openapi({ description: 'Who makes the change (letters, digits, space and ._@:+-/; at most 100)' }) }),
-    body: { required: true, content: { 'application/json': { schema: z.unknown().openapi({ description: 'The corrected payload' }) } } },
+    headers: z.object({
+      'x-actor': z
+        .string()
+        .optional()
+        .openapi({ description: 'Who makes the change (letters, digits, space and ._@:+-/; at most 100)' }),
+    }),
+    body: {
+      required: true,
+      content: { 'application/json': { schema: z.unknown().openapi({ description: 'The corrected payload' }) } },
+    },
   },
   responses: {
-    200: { description: 'Stored and queued for processing (or, dry run, valid)', content: { 'application/json': { schema: correctionResultSchema } } },
+    200: {
+      description: 'Stored and queued for processing (or, dry run, valid)',
+      content: { 'application/json': { schema: correctionResultSchema } },
+    },
     400: errorResponse('Not JSON, or the correction has problems: `details` lists them by path'),
     404: errorResponse('No such event'),
     409: errorResponse('The event is not quarantined or failed'),
@@ -40,14 +51,26 @@ export const registerEventPayload: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const id = Number(c.req.valid('param').id);
     const dryRun = c.req.valid('query').dryRun === 'true';
-    const result = await correctEvent(deps, { id, payload: c.req.valid('json'), actor: actorName(c.req.header('x-actor'), 'admin'), dryRun });
+    const result = await correctEvent(deps, {
+      id,
+      payload: c.req.valid('json'),
+      actor: actorName(c.req.header('x-actor'), 'admin'),
+      dryRun,
+    });
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound(`No event ${id}`);
-      if (result.reason === 'not_editable') throw conflict(`Event ${id} is ${result.status}: only quarantined and failed events can be corrected`);
+      if (result.reason === 'not_editable')
+        throw conflict(`Event ${id} is ${result.status}: only quarantined and failed events can be corrected`);
       throw validationFailed(problemsMessage(result.problems), result.problems);
     }
     return c.json(
-      { stored: result.stored, event: eventSummary(result.event), changes: result.changes, canonical: { ...result.canonical }, editId: result.edit?.id ?? null },
+      {
+        stored: result.stored,
+        event: eventSummary(result.event),
+        changes: result.changes,
+        canonical: { ...result.canonical },
+        editId: result.edit?.id ?? null,
+      },
       200,
     );
   });

@@ -14,7 +14,7 @@ const route = createRoute({
   description:
     'Back to `received` with a new processing job. Applies to failed, quarantined (read again: its latest correction, ' +
     'else the original), processed (idempotent: no second feed entry), received and rejected_by_erp events (processed as ' +
-      'if the ERP had accepted: the operator overrides its refusal); not to rejected ones.',
+    'if the ERP had accepted: the operator overrides its refusal); not to rejected ones.',
   security: ADMIN_SECURITY,
   request: { params: idParams },
   responses: {

@@ -14,19 +14,29 @@ export const eventFilterShape = {
   connection: z.string().min(1).optional().openapi({ description: 'Connection name' }),
   kind: z.enum(WEBHOOK_KINDS).optional(),
   status: z.enum(INBOUND_STATUSES).optional(),
-  code: z.string().min(1).optional().openapi({ description: 'Business code: closingDocumentCode of a close document, productExternalCode of a stock regularization (exact match)' }),
+  code: z.string().min(1).optional().openapi({
+    description:
+      'Business code: closingDocumentCode of a close document, productExternalCode of a stock regularization (exact match)',
+  }),
   receivedFrom: instant.optional().openapi({ description: 'Received at or after this instant' }),
   receivedTo: instant.optional().openapi({ description: 'Received before this instant' }),
 };
 
 export const listQuerySchema = z.object({
   ...eventFilterShape,
-  cursor: z.string().regex(/^[1-9]\d{0,15}$/, 'expected the nextCursor of a previous page').optional().openapi({ description: 'nextCursor of the previous page (opaque)' }),
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'expected the nextCursor of a previous page')
+    .optional()
+    .openapi({ description: 'nextCursor of the previous page (opaque)' }),
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: '1–200, default 50' }),
 });
 
 export const idParams = z.object({
-  id: z.string().regex(/^[1-9]\d{0,15}$/, 'expected an event id').openapi({ param: { name: 'id', in: 'path' }, example: '42' }),
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'expected an event id')
+    .openapi({ param: { name: 'id', in: 'path' }, example: '42' }),
 });
 
 export const eventSummarySchema = z
@@ -39,14 +49,23 @@ export const eventSummarySchema = z
     dedupeKey: z.string(),
     attempts: z.int(),
     duplicates: z.int(),
-    error: z.string().nullable().openapi({ description: 'Error of the last failed processing attempt (or the refusal, for rejected)' }),
-    quarantineReason: z.string().nullable().openapi({ description: 'Why the event cannot be processed as it is: every problem, with its path' }),
+    error: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Error of the last failed processing attempt (or the refusal, for rejected)' }),
+    quarantineReason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the event cannot be processed as it is: every problem, with its path' }),
     corrected: z.boolean().openapi({ description: 'An operator correction is stored (processing uses the latest)' }),
     requestId: z.string().nullable(),
     receivedAt: z.string(),
     processedAt: z.string().nullable(),
     updatedAt: z.string(),
-    payloadPrunedAt: z.string().nullable().openapi({ description: 'When retention removed the raw body; the event stays as its dedupe key' }),
+    payloadPrunedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When retention removed the raw body; the event stays as its dedupe key' }),
   })
   .openapi('AdminEventSummary');
 
@@ -54,12 +73,20 @@ export const eventPageSchema = z
   .object({
     events: z.array(eventSummarySchema),
     total: z.int().openapi({ description: 'Events matching the filters, all pages together' }),
-    nextCursor: z.string().nullable().openapi({ description: 'Pass as cursor for the next (older) page; null on the last page' }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as cursor for the next (older) page; null on the last page' }),
   })
   .openapi('AdminEventPage');
 
-const payloadViewSchema = z.object({ raw: z.string(), parsed: z.unknown().openapi({ description: 'The JSON value; null when raw is not JSON' }) });
-const changeSchema = z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).openapi('AdminEditChange');
+const payloadViewSchema = z.object({
+  raw: z.string(),
+  parsed: z.unknown().openapi({ description: 'The JSON value; null when raw is not JSON' }),
+});
+const changeSchema = z
+  .object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() })
+  .openapi('AdminEditChange');
 
 export const eventDetailSchema = z
   .object({
@@ -67,8 +94,17 @@ export const eventDetailSchema = z
     payload: payloadViewSchema.openapi({ description: 'The body exactly as received' }),
     correction: payloadViewSchema.nullable().openapi({ description: 'The latest operator correction' }),
     edits: z.array(z.object({ id: z.int(), actor: z.string(), at: z.string(), changes: z.array(changeSchema) })),
-    attempts: z.array(z.object({ id: z.int(), at: z.string(), outcome: z.enum(INBOUND_ATTEMPT_OUTCOMES), error: z.string().nullable() })),
-    confirmations: z.array(z.object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) })),
+    attempts: z.array(
+      z.object({
+        id: z.int(),
+        at: z.string(),
+        outcome: z.enum(INBOUND_ATTEMPT_OUTCOMES),
+        error: z.string().nullable(),
+      }),
+    ),
+    confirmations: z.array(
+      z.object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) }),
+    ),
   })
   .openapi('AdminEventDetail');
 
@@ -85,7 +121,10 @@ export const correctionResultSchema = z
 export const retryResultSchema = z.object({ event: eventSummarySchema }).openapi('AdminRetryResult');
 
 export const bulkRetryBodySchema = z
-  .object({ ...eventFilterShape, dryRun: z.boolean().default(false).openapi({ description: 'Only count the events it would retry' }) })
+  .object({
+    ...eventFilterShape,
+    dryRun: z.boolean().default(false).openapi({ description: 'Only count the events it would retry' }),
+  })
   .openapi('AdminBulkRetry');
 
 export const bulkRetryResultSchema = z
@@ -105,7 +144,14 @@ export function requireJsonBody(): MiddlewareHandler {
 }
 
 /** The list filters as the store takes them. */
-export function storeFilter(q: { connection?: string | undefined; kind?: string | undefined; status?: (typeof INBOUND_STATUSES)[number] | undefined; code?: string | undefined; receivedFrom?: string | undefined; receivedTo?: string | undefined }) {
+export function storeFilter(q: {
+  connection?: string | undefined;
+  kind?: string | undefined;
+  status?: (typeof INBOUND_STATUSES)[number] | undefined;
+  code?: string | undefined;
+  receivedFrom?: string | undefined;
+  receivedTo?: string | undefined;
+}) {
   return {
     ...(q.connection ? { connection: q.connection } : {}),
     ...(q.kind ? { kind: q.kind } : {}),

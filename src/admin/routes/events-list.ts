@@ -10,7 +10,7 @@ const route = createRoute({
   tags: ['Admin'],
   summary: 'Inbound webhook events, newest first',
   description:
-    'Filters combine with AND. Pages newest first: pass the previous page\'s `nextCursor` as `cursor`. ' +
+    "Filters combine with AND. Pages newest first: pass the previous page's `nextCursor` as `cursor`. " +
     '`total` counts every event that matches the filters. Every filter is an index lookup.',
   security: ADMIN_SECURITY,
   request: { query: listQuerySchema },
@@ -25,6 +25,12 @@ const route = createRoute({
 export const registerEventsList: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query');
-    return c.json(await listEvents(deps.store, storeFilter(q), { limit: q.limit, beforeId: q.cursor ? Number(q.cursor) : undefined }), 200);
+    return c.json(
+      await listEvents(deps.store, storeFilter(q), {
+        limit: q.limit,
+        beforeId: q.cursor ? Number(q.cursor) : undefined,
+      }),
+      200,
+    );
   });
 };

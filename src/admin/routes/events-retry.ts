@@ -2,7 +2,13 @@ import { createRoute } from '@hono/zod-openapi';
 import { retryMatching } from '../../inbound/retry-event.js';
 import { validationFailed } from '../../lib/errors.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
-import { ADMIN_ERRORS, bulkRetryBodySchema, bulkRetryResultSchema, requireJsonBody, storeFilter } from './event-schemas.js';
+import {
+  ADMIN_ERRORS,
+  bulkRetryBodySchema,
+  bulkRetryResultSchema,
+  requireJsonBody,
+  storeFilter,
+} from './event-schemas.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
 const route = createRoute({
@@ -18,8 +24,14 @@ const route = createRoute({
   middleware: [requireJsonBody()],
   request: { body: { required: true, content: { 'application/json': { schema: bulkRetryBodySchema } } } },
   responses: {
-    200: { description: 'Dry run: how many events it would retry', content: { 'application/json': { schema: bulkRetryResultSchema } } },
-    202: { description: 'Queued: how many matched and how many were retried', content: { 'application/json': { schema: bulkRetryResultSchema } } },
+    200: {
+      description: 'Dry run: how many events it would retry',
+      content: { 'application/json': { schema: bulkRetryResultSchema } },
+    },
+    202: {
+      description: 'Queued: how many matched and how many were retried',
+      content: { 'application/json': { schema: bulkRetryResultSchema } },
+    },
     400: errorResponse('Not JSON, a filter that is not valid, or a status other than failed/quarantined'),
     415: errorResponse('Content-Type is not application/json'),
     ...ADMIN_ERRORS,
@@ -31,7 +43,8 @@ export const registerEventsRetry: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const result = await retryMatching(deps, storeFilter(body), { dryRun: body.dryRun });
-    if (!result.ok) throw validationFailed(result.problem, [{ path: 'status', message: result.problem.replace(/^status: /, '') }]);
+    if (!result.ok)
+      throw validationFailed(result.problem, [{ path: 'status', message: result.problem.replace(/^status: /, '') }]);
     const { matched, retried, dryRun } = result;
     return c.json({ matched, retried, dryRun }, dryRun ? 200 : 202);
   });

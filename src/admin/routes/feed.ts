@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { badRequest } from '../../lib/errors.js';
 import { listFeed } from '../../erp/feed.js';
 import { latestFeed } from '../../erp/feed-latest.js';
 import { feedEventSchema } from '../../erp/feed-schemas.js';
+import { badRequest } from '../../lib/errors.js';
 import { connectionErrors, connectionParams, mustGetConnection, pageQuery, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
@@ -19,7 +19,10 @@ const pageSchema = z
   .object({
     order: z.enum(['newest-first', 'oldest-first']),
     events: z.array(feedEventSchema),
-    nextBefore: z.int().nullable().openapi({ description: 'newest-first pages: `before` of the next (older) page; null at the end' }),
+    nextBefore: z
+      .int()
+      .nullable()
+      .openapi({ description: 'newest-first pages: `before` of the next (older) page; null at the end' }),
     next: z.int().nullable().openapi({ description: 'oldest-first pages: the cursor the ERP would read from next' }),
   })
   .openapi('AdminFeedPage');
@@ -46,12 +49,18 @@ export const registerFeed: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const connection = mustGetConnection(deps, c.req.valid('param').connection).name;
     const { after, before, limit } = c.req.valid('query');
-    if (after !== undefined && before !== undefined) throw badRequest('after and before do not go together: after reads oldest first, before pages back from the newest');
+    if (after !== undefined && before !== undefined)
+      throw badRequest(
+        'after and before do not go together: after reads oldest first, before pages back from the newest',
+      );
     if (after !== undefined) {
       const page = await listFeed(deps.store, { connection, after, limit });
       return c.json({ order: 'oldest-first' as const, events: page.events, nextBefore: null, next: page.next }, 200);
     }
     const page = await latestFeed(deps.store, { connection, before, limit });
-    return c.json({ order: 'newest-first' as const, events: page.events, nextBefore: page.nextBefore, next: null }, 200);
+    return c.json(
+      { order: 'newest-first' as const, events: page.events, nextBefore: page.nextBefore, next: null },
+      200,
+    );
   });
 };

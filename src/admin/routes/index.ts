@@ -5,21 +5,21 @@ import type { AppEnv } from '../../lib/http.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
 import { adminAuth } from '../auth.js';
 import { registerConnections } from './connections.js';
+import { registerDeliveriesList } from './deliveries-list.js';
+import { registerDeliveriesResend } from './deliveries-resend.js';
+import { registerDeliveryGet } from './delivery-get.js';
+import { registerDeliveryResend } from './delivery-resend.js';
+import { registerDocumentCancel } from './document-cancel.js';
 import { registerEventGet } from './event-get.js';
 import { registerEventPayload } from './event-payload.js';
 import { registerEventRetry } from './event-retry.js';
 import { registerEventsList } from './events-list.js';
 import { registerEventsRetry } from './events-retry.js';
-import { registerDocumentCancel } from './document-cancel.js';
 import { registerFeed } from './feed.js';
-import { registerDeliveriesList } from './deliveries-list.js';
-import { registerDeliveriesResend } from './deliveries-resend.js';
-import { registerDeliveryGet } from './delivery-get.js';
-import { registerDeliveryResend } from './delivery-resend.js';
 import { registerOutboundGet } from './outbound-get.js';
 import { registerOutboundList } from './outbound-list.js';
-import { registerOutboundRetryFailed } from './outbound-retry-failed.js';
 import { registerOutboundRetry } from './outbound-retry.js';
+import { registerOutboundRetryFailed } from './outbound-retry-failed.js';
 import { registerOverview } from './overview.js';
 import { registerReconciliationGet } from './reconciliation-get.js';
 import { registerReconciliationList } from './reconciliation-list.js';
@@ -69,7 +69,7 @@ export function adminRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
   app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'ADMIN_TOKEN: the operators\' token for /admin/v1 (and the console sign-in)',
+    description: "ADMIN_TOKEN: the operators' token for /admin/v1 (and the console sign-in)",
   });
   app.use(`${ADMIN_PREFIX}/*`, adminAuth(token));
   for (const register of registrars) register(app, deps);

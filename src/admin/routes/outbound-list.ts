@@ -5,7 +5,9 @@ import { connectionErrors, connectionParams, mustGetConnection, pageQuery, query
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
 export const outboundQuery = pageQuery.extend({
-  entity: z.enum(OUTBOUND_ENTITIES).openapi({ description: 'Which records: products, delivery points, documents or document cancels' }),
+  entity: z
+    .enum(OUTBOUND_ENTITIES)
+    .openapi({ description: 'Which records: products, delivery points, documents or document cancels' }),
   state: z.enum(OUTBOUND_STATES).optional().openapi({ description: 'Only records in this sync state' }),
 });
 
@@ -14,7 +16,8 @@ const route = createRoute({
   path: `${ADMIN_PREFIX}/connections/{connection}/outbound`,
   tags: ['Admin'],
   summary: "A page of a connection's outbound records, newest first",
-  description: "Sync state, attempts and the WMS's error of each record (no payload: GET the record through the ERP API for it).",
+  description:
+    "Sync state, attempts and the WMS's error of each record (no payload: GET the record through the ERP API for it).",
   security: ADMIN_SECURITY,
   request: { params: connectionParams, query: outboundQuery },
   responses: {

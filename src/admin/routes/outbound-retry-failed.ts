@@ -1,13 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { retryFailed } from '../../outbound/retry.js';
-import { OUTBOUND_ENTITIES } from '../../store/index.js';
 import { optionalJsonBody } from '../../reconcile/routes/optional-json.js';
+import { OUTBOUND_ENTITIES } from '../../store/index.js';
 import { connectionErrors, connectionParams, mustGetConnection, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
 export const retryFailedBodySchema = z
-  .object({ entity: z.enum(OUTBOUND_ENTITIES).optional().openapi({ description: 'Only failed records of this entity (all entities when left out)' }) })
+  .object({
+    entity: z
+      .enum(OUTBOUND_ENTITIES)
+      .optional()
+      .openapi({ description: 'Only failed records of this entity (all entities when left out)' }),
+  })
   .strict()
   .openapi('RetryFailedRequest');
 
@@ -16,12 +21,19 @@ const route = createRoute({
   path: `${ADMIN_PREFIX}/connections/{connection}/outbound/retry-failed`,
   tags: ['Admin'],
   summary: 'Push every failed record of a connection (or of one entity) again',
-  description: 'Each failed record goes back to pending with a new push job, all committed page by page. The body is optional.',
+  description:
+    'Each failed record goes back to pending with a new push job, all committed page by page. The body is optional.',
   security: ADMIN_SECURITY,
   middleware: [optionalJsonBody()],
-  request: { params: connectionParams, body: { required: false, content: { 'application/json': { schema: retryFailedBodySchema } } } },
+  request: {
+    params: connectionParams,
+    body: { required: false, content: { 'application/json': { schema: retryFailedBodySchema } } },
+  },
   responses: {
-    202: { description: 'How many records were queued again', content: { 'application/json': { schema: z.object({ retried: z.int() }).openapi('RetryFailedResult') } } },
+    202: {
+      description: 'How many records were queued again',
+      content: { 'application/json': { schema: z.object({ retried: z.int() }).openapi('RetryFailedResult') } },
+    },
     415: errorResponse('A body that is not application/json'),
     ...queryErrors,
     ...connectionErrors,

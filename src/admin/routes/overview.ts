@@ -21,5 +21,7 @@ const route = createRoute({
 
 /** GET /admin/v1/connections/{connection}/overview */
 export const registerOverview: AdminRouteRegistrar = (app, deps) => {
-  app.openapi(route, async (c) => c.json(await connectionOverview(deps, mustGetConnection(deps, c.req.valid('param').connection)), 200));
+  app.openapi(route, async (c) =>
+    c.json(await connectionOverview(deps, mustGetConnection(deps, c.req.valid('param').connection)), 200),
+  );
 };

@@ -5,17 +5,26 @@ import { notFound } from '../../lib/errors.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 
 // Messages without the parameter's name: the error body prefixes each with its path already.
-const positive = () => z.coerce.number({ error: 'expected a positive integer' }).int('expected a positive integer').min(1, 'expected a positive integer');
+const positive = () =>
+  z.coerce
+    .number({ error: 'expected a positive integer' })
+    .int('expected a positive integer')
+    .min(1, 'expected a positive integer');
 
 export const MAX_PAGE = 200;
 
 export const connectionParams = z.object({
-  connection: z.string().min(1).openapi({ param: { name: 'connection', in: 'path' }, example: 'acme' }),
+  connection: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: 'connection', in: 'path' }, example: 'acme' }),
 });
 
 /** Keyset paging, newest first: `before` is the `nextBefore` of the previous page. */
 export const pageQuery = z.object({
-  before: positive().optional().openapi({ description: 'Items with an id below this one (`nextBefore` of the previous page)', example: 1200 }),
+  before: positive()
+    .optional()
+    .openapi({ description: 'Items with an id below this one (`nextBefore` of the previous page)', example: 1200 }),
   limit: z.coerce
     .number({ error: `expected an integer from 1 to ${MAX_PAGE}` })
     .int(`expected an integer from 1 to ${MAX_PAGE}`)

@@ -26,7 +26,11 @@ const route = createRoute({
 export const registerReconciliationGet: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const { connection, id } = c.req.valid('param');
-    const run = await getRun(deps.store, { connection: mustGetConnection(deps, connection).name, id, ...c.req.valid('query') });
+    const run = await getRun(deps.store, {
+      connection: mustGetConnection(deps, connection).name,
+      id,
+      ...c.req.valid('query'),
+    });
     if (!run) throw notFound(`No reconciliation run ${id} for connection "${connection}"`);
     return c.json(run, 200);
   });

@@ -8,7 +8,8 @@ const route = createRoute({
   path: `${ADMIN_PREFIX}/connections/{connection}/reconciliations`,
   tags: ['Admin'],
   summary: "A page of a connection's reconciliation runs, newest first",
-  description: 'Status and counters of each run (drift, not found, unsettled, rows checked); the items are on the run itself.',
+  description:
+    'Status and counters of each run (drift, not found, unsettled, rows checked); the items are on the run itself.',
   security: ADMIN_SECURITY,
   request: { params: connectionParams, query: pageQuery },
   responses: {

@@ -9,12 +9,16 @@ const route = createRoute({
   path: `${ADMIN_PREFIX}/connections/{connection}/reconciliations`,
   tags: ['Admin'],
   summary: 'Start a stock reconciliation of a connection',
-  description: 'As POST /erp/v1/reconciliations: a queued run (202), or the run already waiting to start (200). No body.',
+  description:
+    'As POST /erp/v1/reconciliations: a queued run (202), or the run already waiting to start (200). No body.',
   security: ADMIN_SECURITY,
   request: { params: connectionParams },
   responses: {
     202: { description: 'Queued', content: { 'application/json': { schema: startedSchema } } },
-    200: { description: 'A run of this connection was already waiting to start: that one', content: { 'application/json': { schema: startedSchema } } },
+    200: {
+      description: 'A run of this connection was already waiting to start: that one',
+      content: { 'application/json': { schema: startedSchema } },
+    },
     ...connectionErrors,
   },
 });

@@ -21,7 +21,9 @@ export function sameOrigin(publicUrl: string | undefined): MiddlewareHandler {
 
 /** Where a signed-out request is sent: only console paths (never another site). */
 export function signInHref(next: string | undefined): string {
-  return next && /^\/console\/[^/\\]/.test(next) && !next.startsWith('/console/sign-') ? `${SIGN_IN}?next=${encodeURIComponent(next)}` : SIGN_IN;
+  return next && /^\/console\/[^/\\]/.test(next) && !next.startsWith('/console/sign-')
+    ? `${SIGN_IN}?next=${encodeURIComponent(next)}`
+    : SIGN_IN;
 }
 
 /**
@@ -46,11 +48,15 @@ export function requireSession(key: Uint8Array, clock: Clock): MiddlewareHandler
     }
     if (!SAFE.test(c.req.method)) {
       let token = c.req.header('x-csrf-token');
-      if (!token && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '')) {
+      if (
+        !token &&
+        /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '')
+      ) {
         const field = (await c.req.parseBody())._csrf;
         token = typeof field === 'string' ? field : undefined;
       }
-      if (!token || !safeEqual(token, session.csrf)) return c.text('Forbidden: this request does not carry the token of your console session.', 403);
+      if (!token || !safeEqual(token, session.csrf))
+        return c.text('Forbidden: this request does not carry the token of your console session.', 403);
     }
     c.set('session', session);
     await next();

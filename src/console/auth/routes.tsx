@@ -3,10 +3,10 @@ import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
-import type { ConsoleApp } from '../page.js';
 import { CONSOLE, SIGN_IN } from '../nav.js';
-import { Bare } from '../ui/layout.js';
+import type { ConsoleApp } from '../page.js';
 import { Notice } from '../ui/detail.js';
+import { Bare } from '../ui/layout.js';
 import { signInHref } from './guard.js';
 import { issueSession, SESSION_COOKIE } from './session.js';
 import type { SignInThrottle } from './throttle.js';
@@ -47,14 +47,16 @@ function SignInPage(props: { next: string | undefined; error?: string }) {
           </button>
         </form>
         <p class="hint">
-          <code>wms-sync start</code> prints it (and keeps it in <code>DATA_DIR/demo-connection.json</code>); on a server it is the <code>ADMIN_TOKEN</code> setting.
+          <code>wms-sync start</code> prints it (and keeps it in <code>DATA_DIR/demo-connection.json</code>); on a
+          server it is the <code>ADMIN_TOKEN</code> setting.
         </p>
       </div>
     </Bare>
   );
 }
 
-const page = (props: { next: string | undefined; error?: string }) => `<!DOCTYPE html>${String(<SignInPage {...props} />)}`;
+const page = (props: { next: string | undefined; error?: string }) =>
+  `<!DOCTYPE html>${String(<SignInPage {...props} />)}`;
 
 /** GET/POST /console/sign-in and POST /console/sign-out. */
 export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
@@ -65,7 +67,10 @@ export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
     const next = typeof form.next === 'string' ? form.next : undefined;
     const address = clientAddress(c);
     const wait = deps.throttle.retryAfterSeconds(address);
-    if (wait > 0) return c.html(page({ next, error: `Too many wrong tokens: try again in ${wait} s.` }), 429, { 'retry-after': String(wait) });
+    if (wait > 0)
+      return c.html(page({ next, error: `Too many wrong tokens: try again in ${wait} s.` }), 429, {
+        'retry-after': String(wait),
+      });
     const token = typeof form.token === 'string' ? form.token : '';
     if (!safeEqual(token, deps.adminToken)) {
       deps.throttle.fail(address);
@@ -75,7 +80,13 @@ export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
     deps.throttle.succeed(address);
     const ttl = deps.sessionHours * 3600;
     const { token: jwt } = await issueSession(deps.key, deps.clock, ttl);
-    setCookie(c, SESSION_COOKIE, jwt, { path: CONSOLE, httpOnly: true, sameSite: 'Strict', secure: deps.secure(c), maxAge: ttl });
+    setCookie(c, SESSION_COOKIE, jwt, {
+      path: CONSOLE,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: deps.secure(c),
+      maxAge: ttl,
+    });
     const to = signInHref(next) === SIGN_IN ? CONSOLE : next!;
     return c.redirect(to, 303);
   });

@@ -20,7 +20,11 @@ export function sessionKey(adminToken: string): Uint8Array {
 }
 
 /** A new session of `ttlSeconds`, as a signed token (HS256 JWT) to keep in an HttpOnly cookie. */
-export async function issueSession(key: Uint8Array, clock: Clock, ttlSeconds: number): Promise<{ token: string; session: Session }> {
+export async function issueSession(
+  key: Uint8Array,
+  clock: Clock,
+  ttlSeconds: number,
+): Promise<{ token: string; session: Session }> {
   const now = Math.floor(clock.nowMs() / 1000);
   const csrf = randomBytes(24).toString('base64url');
   const token = await new SignJWT({ csrf })
@@ -35,10 +39,19 @@ export async function issueSession(key: Uint8Array, clock: Clock, ttlSeconds: nu
 }
 
 /** The session a cookie holds, or undefined when it is missing, forged, signed with another key or expired. */
-export async function readSession(key: Uint8Array, clock: Clock, token: string | undefined): Promise<Session | undefined> {
+export async function readSession(
+  key: Uint8Array,
+  clock: Clock,
+  token: string | undefined,
+): Promise<Session | undefined> {
   if (!token) return undefined;
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: ISSUER, currentDate: clock.now() });
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: ISSUER,
+      currentDate: clock.now(),
+    });
     if (typeof payload.csrf !== 'string' || typeof payload.exp !== 'number') return undefined;
     return { csrf: payload.csrf, expiresAt: new Date(payload.exp * 1000) };
   } catch {

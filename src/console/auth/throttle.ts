@@ -27,7 +27,8 @@ export class SignInThrottle {
     recent.push(this.clock.nowMs());
     this.#failures.set(address, recent);
     // Keeps the map bounded when many addresses try once each.
-    if (this.#failures.size > 10_000) for (const key of [...this.#failures.keys()].slice(0, 5_000)) this.#failures.delete(key);
+    if (this.#failures.size > 10_000)
+      for (const key of [...this.#failures.keys()].slice(0, 5_000)) this.#failures.delete(key);
   }
 
   succeed(address: string): void {

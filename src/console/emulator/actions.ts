@@ -21,10 +21,17 @@ export interface ActionResult {
 
 /** A warehouse operator receives a document: opens a reception, registers the lines, closes it. */
 export async function receive(call: ControlCall, input: ReceptionInput): Promise<ActionResult> {
-  const { receptionCode } = await call<{ receptionCode: string }>('POST', '/receptions', { documents: [input.document] });
+  const { receptionCode } = await call<{ receptionCode: string }>('POST', '/receptions', {
+    documents: [input.document],
+  });
   for (const line of input.lines) await call('POST', `/receptions/${receptionCode}/lines`, line);
-  const closed = await call<{ deliveries: number[] }>('POST', `/receptions/${receptionCode}/close`, { observations: 'Received from the wms-sync console' });
-  return { summary: `Reception ${receptionCode} of ${input.document} closed with ${input.lines.length} line(s)`, deliveries: closed.deliveries };
+  const closed = await call<{ deliveries: number[] }>('POST', `/receptions/${receptionCode}/close`, {
+    observations: 'Received from the wms-sync console',
+  });
+  return {
+    summary: `Reception ${receptionCode} of ${input.document} closed with ${input.lines.length} line(s)`,
+    deliveries: closed.deliveries,
+  };
 }
 
 /** A warehouse operator ships a document: opens a shipping order, picks everything, packs one box, dispatches. */
@@ -33,14 +40,20 @@ export async function ship(call: ControlCall, document: string): Promise<ActionR
   await call('POST', `/shipping-orders/${shippingOrderCode}/pick`);
   await call('POST', `/shipping-orders/${shippingOrderCode}/pack`);
   const dispatched = await call<{ deliveries: number[] }>('POST', `/shipping-orders/${shippingOrderCode}/dispatch`);
-  return { summary: `Shipping order ${shippingOrderCode} of ${document} picked, packed and dispatched`, deliveries: dispatched.deliveries };
+  return {
+    summary: `Shipping order ${shippingOrderCode} of ${document} picked, packed and dispatched`,
+    deliveries: dispatched.deliveries,
+  };
 }
 
 /** A stock count found more (positive) or less (negative) of a product and lot. */
 export async function regularize(call: ControlCall, input: RegularizationInput): Promise<ActionResult> {
   const done = await call<{ deliveries: number[]; warehouse: string }>('POST', '/stock/regularizations', input);
   const sign = input.quantity > 0 ? '+' : '';
-  return { summary: `Stock of ${input.productExternalCode}${input.lotCode ? ` lot ${input.lotCode}` : ''} ${sign}${input.quantity} in ${done.warehouse}`, deliveries: done.deliveries };
+  return {
+    summary: `Stock of ${input.productExternalCode}${input.lotCode ? ` lot ${input.lotCode}` : ''} ${sign}${input.quantity} in ${done.warehouse}`,
+    deliveries: done.deliveries,
+  };
 }
 
 /** The deliveries of these ids as the emulator logged them (sent, answered, failed). */

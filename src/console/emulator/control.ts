@@ -47,7 +47,12 @@ export function controlClient(link: EmulatorLink) {
     if (link.adminToken) headers.authorization = `Bearer ${link.adminToken}`;
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers, signal: AbortSignal.timeout(TIMEOUT_MS), ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
       throw new ControlCallError(0, `The emulator at ${link.url} does not answer (${cause})`);
@@ -61,7 +66,10 @@ export function controlClient(link: EmulatorLink) {
     }
     if (!res.ok) {
       const message = (parsed as { message?: unknown } | null)?.message;
-      throw new ControlCallError(res.status, `The emulator answered ${res.status}: ${typeof message === 'string' ? message : text.slice(0, 300)}`);
+      throw new ControlCallError(
+        res.status,
+        `The emulator answered ${res.status}: ${typeof message === 'string' ? message : text.slice(0, 300)}`,
+      );
     }
     return parsed as T;
   };

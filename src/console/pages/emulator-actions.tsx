@@ -1,10 +1,10 @@
 import { errorMessage } from '../../lib/errors.js';
+import { type ActionResult, type ReceptionInput, receive, regularize, ship } from '../emulator/actions.js';
+import { ControlCallError, controlClient } from '../emulator/control.js';
 import { connectionBase } from '../nav.js';
-import { renderFragment, setFlash, type ConsoleContext, type PageRegistrar } from '../page.js';
-import { receive, regularize, ship, type ActionResult, type ReceptionInput } from '../emulator/actions.js';
-import { controlClient, ControlCallError } from '../emulator/control.js';
-import { linesOfDocument, LineRows } from './emulator-lines.js';
+import { type ConsoleContext, type PageRegistrar, renderFragment, setFlash } from '../page.js';
 import { panelLink } from './emulator.js';
+import { LineRows, linesOfDocument } from './emulator-lines.js';
 
 type Form = Record<string, string | File | (string | File)[]>;
 
@@ -28,12 +28,21 @@ function number(raw: string, what: string): number {
 function receptionInput(form: Form): ReceptionInput {
   const document = text(form, 'document');
   if (!document) throw new FormError('Name the document to receive');
-  const [products, quantities, lots, expiries] = ['line_product', 'line_quantity', 'line_lot', 'line_expiry'].map((n) => all(form, n));
+  const [products, quantities, lots, expiries] = ['line_product', 'line_quantity', 'line_lot', 'line_expiry'].map((n) =>
+    all(form, n),
+  );
   const lines = products!.flatMap((product, i) => {
     if (!product) return [];
     const lot = lots![i] ?? '';
     const expiry = expiries![i] ?? '';
-    return [{ productExternalCode: product, quantity: number(quantities![i] ?? '', `quantity of ${product}`), ...(lot ? { lotCode: lot } : {}), ...(expiry ? { expirationDate: expiry } : {}) }];
+    return [
+      {
+        productExternalCode: product,
+        quantity: number(quantities![i] ?? '', `quantity of ${product}`),
+        ...(lot ? { lotCode: lot } : {}),
+        ...(expiry ? { expirationDate: expiry } : {}),
+      },
+    ];
   });
   if (lines.length === 0) throw new FormError('Give at least one line (or fill them from the document)');
   return { document, lines };
@@ -70,7 +79,12 @@ export const registerEmulatorActions: PageRegistrar = (app, deps) => {
     if (quantity === 0) throw new FormError('quantity: a regularization adds or removes something (not 0)');
     const lot = text(form, 'lot');
     const expiry = text(form, 'expiry');
-    return regularize(call, { productExternalCode: product, quantity, ...(lot ? { lotCode: lot } : {}), ...(expiry ? { expirationDate: expiry } : {}) });
+    return regularize(call, {
+      productExternalCode: product,
+      quantity,
+      ...(lot ? { lotCode: lot } : {}),
+      ...(expiry ? { expirationDate: expiry } : {}),
+    });
   });
 
   app.get('/console/connections/:connection/emulator/lines', async (c) => {
@@ -78,7 +92,14 @@ export const registerEmulatorActions: PageRegistrar = (app, deps) => {
     if (panel instanceof Response) return panel;
     const document = (c.req.query('document') ?? '').trim();
     const lines = document ? await linesOfDocument(deps.store, deps.clock, panel.connection, document) : undefined;
-    if (!lines) return renderFragment(c, <LineRows lines={[]} notice={document ? `wms-sync holds no document ${document} for this connection.` : 'Name a document first.'} />);
+    if (!lines)
+      return renderFragment(
+        c,
+        <LineRows
+          lines={[]}
+          notice={document ? `wms-sync holds no document ${document} for this connection.` : 'Name a document first.'}
+        />,
+      );
     return renderFragment(c, <LineRows lines={lines} />);
   });
 };

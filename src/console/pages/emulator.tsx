@@ -1,27 +1,41 @@
+import type { FeedEvent } from '../../erp/feed.js';
 import { latestFeed } from '../../erp/feed-latest.js';
 import { listRecords } from '../../outbound/list.js';
-import type { FeedEvent } from '../../erp/feed.js';
-import type { ConsoleDeps } from '../env.js';
-import { controlClient, ControlCallError, type Delivery, type EmulatorLink } from '../emulator/control.js';
 import { deliveries } from '../emulator/actions.js';
+import { ControlCallError, controlClient, type Delivery, type EmulatorLink } from '../emulator/control.js';
+import type { ConsoleDeps } from '../env.js';
 import { connectionBase } from '../nav.js';
-import { frameFor, pathConnection, renderFragment, renderPage, type ConsoleContext, type PageRegistrar } from '../page.js';
+import {
+  type ConsoleContext,
+  frameFor,
+  type PageRegistrar,
+  pathConnection,
+  renderFragment,
+  renderPage,
+} from '../page.js';
 import { Badge } from '../ui/badge.js';
 import { Card, Notice } from '../ui/detail.js';
 import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
-import { DataTable, type Column } from '../ui/table.js';
-import { errorPage } from './errors.js';
+import { type Column, DataTable } from '../ui/table.js';
 import { EMPTY_LINES, LineRows } from './emulator-lines.js';
+import { errorPage } from './errors.js';
 import { feedSummary } from './feed.js';
 
-const deliveryTone = (d: Delivery) => (d.status === 'succeeded' ? 'delivered' : d.status === 'pending' ? 'sending' : 'failed');
+const deliveryTone = (d: Delivery) =>
+  d.status === 'succeeded' ? 'delivered' : d.status === 'pending' ? 'sending' : 'failed';
 
 /** The panel's emulator, or an error page: it exists only under `wms-sync start`, for its connection. */
 export function panelLink(c: ConsoleContext, deps: ConsoleDeps): { link: EmulatorLink; connection: string } | Response {
   const connection = pathConnection(c, deps).name;
   if (!deps.emulator || deps.emulator.connection !== connection) {
-    return errorPage(c, deps, 404, 'No emulator here', 'The emulator panel exists when the console runs under wms-sync start, on the pages of its demo connection.');
+    return errorPage(
+      c,
+      deps,
+      404,
+      'No emulator here',
+      'The emulator panel exists when the console runs under wms-sync start, on the pages of its demo connection.',
+    );
   }
   return { link: deps.emulator, connection };
 }
@@ -76,7 +90,11 @@ function Watch(props: { w: Watched }) {
     <>
       <h2>Webhooks of the last action</h2>
       {w.problem ? <Notice tone="bad">{w.problem}</Notice> : null}
-      <DataTable columns={deliveryColumns} rows={w.sent} empty={w.ids.length === 0 ? 'Trigger an action above: its webhooks show here.' : 'No webhook.'} />
+      <DataTable
+        columns={deliveryColumns}
+        rows={w.sent}
+        empty={w.ids.length === 0 ? 'Trigger an action above: its webhooks show here.' : 'No webhook.'}
+      />
       <h2>Latest ERP feed events</h2>
       <DataTable columns={feedColumns} rows={w.feed} rowId={(e) => e.id} empty="No confirmation yet." />
     </>
@@ -92,14 +110,31 @@ function Actions(props: { base: string; csrf: string; documents: string[] }) {
           <div class="form-row">
             <label class="field">
               Inbound document (purchase order, client return)
-              <input type="text" id="reception-document" name="document" list="known-documents" required placeholder="PO-2026-0001" />
+              <input
+                type="text"
+                id="reception-document"
+                name="document"
+                list="known-documents"
+                required
+                placeholder="PO-2026-0001"
+              />
             </label>
-            <button class="btn" type="button" hx-get={`${props.base}/lines`} hx-include="#reception-document" hx-target="#reception-lines" hx-swap="outerHTML">
+            <button
+              class="btn"
+              type="button"
+              hx-get={`${props.base}/lines`}
+              hx-include="#reception-document"
+              hx-target="#reception-lines"
+              hx-swap="outerHTML"
+            >
               Fill lines from the document
             </button>
           </div>
           <LineRows lines={[]} />
-          <p class="hint">Up to {EMPTY_LINES} lines here (more through the control API). Any quantity: more or less than ordered shows as a difference.</p>
+          <p class="hint">
+            Up to {EMPTY_LINES} lines here (more through the control API). Any quantity: more or less than ordered shows
+            as a difference.
+          </p>
           <button class="btn primary" type="submit">
             Receive and close
           </button>
@@ -166,7 +201,9 @@ export const registerEmulatorPanel: PageRegistrar = (app, deps) => {
     const { link, connection } = panel;
     const ids = watched(c.req.query('watch'));
     const base = `${connectionBase(connection)}/emulator`;
-    const documents = (await listRecords(deps.store, { connection, entity: 'document', state: 'synced', limit: 100 })).records.map((d) => d.externalCode);
+    const documents = (
+      await listRecords(deps.store, { connection, entity: 'document', state: 'synced', limit: 100 })
+    ).records.map((d) => d.externalCode);
     return renderPage(
       c,
       `Emulator · ${connection}`,
@@ -176,13 +213,19 @@ export const registerEmulatorPanel: PageRegistrar = (app, deps) => {
           title="Emulator"
           subtitle={
             <>
-              The demo warehouse (tenant <span class="mono">{link.tenant}</span> at <span class="mono">{link.url}</span>). Act as its operator, then watch its webhooks
-              arrive and become confirmations for the ERP.
+              The demo warehouse (tenant <span class="mono">{link.tenant}</span> at <span class="mono">{link.url}</span>
+              ). Act as its operator, then watch its webhooks arrive and become confirmations for the ERP.
             </>
           }
         />
         <Actions base={base} csrf={c.get('session').csrf} documents={documents} />
-        <div id="emulator-watch" data-highlight-new="" hx-get={`${base}/live${ids.length ? `?watch=${ids.join(',')}` : ''}`} hx-trigger="every 2s" hx-swap="innerHTML">
+        <div
+          id="emulator-watch"
+          data-highlight-new=""
+          hx-get={`${base}/live${ids.length ? `?watch=${ids.join(',')}` : ''}`}
+          hx-trigger="every 2s"
+          hx-swap="innerHTML"
+        >
           <Watch w={await loadWatch(deps, link, connection, ids)} />
         </div>
       </>,
@@ -192,6 +235,9 @@ export const registerEmulatorPanel: PageRegistrar = (app, deps) => {
   app.get('/console/connections/:connection/emulator/live', async (c) => {
     const panel = panelLink(c, deps);
     if (panel instanceof Response) return panel;
-    return renderFragment(c, <Watch w={await loadWatch(deps, panel.link, panel.connection, watched(c.req.query('watch')))} />);
+    return renderFragment(
+      c,
+      <Watch w={await loadWatch(deps, panel.link, panel.connection, watched(c.req.query('watch')))} />,
+    );
   });
 };

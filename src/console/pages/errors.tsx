@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { issuesMessage } from '../../lib/zod-issues.js';
 import type { ConsoleDeps } from '../env.js';
 import type { NavId } from '../nav.js';
-import { frameFor, renderPage, type ConsoleContext } from '../page.js';
+import { type ConsoleContext, frameFor, renderPage } from '../page.js';
 import { Notice } from '../ui/detail.js';
 import { PageHead } from '../ui/layout.js';
 
@@ -21,7 +21,13 @@ export function badQuery(c: ConsoleContext, deps: ConsoleDeps, connection: strin
 }
 
 /** The console's error page (unknown connection, record or run; a refused action). */
-export function errorPage(c: ConsoleContext, deps: ConsoleDeps, status: 400 | 404 | 409, title: string, message: string) {
+export function errorPage(
+  c: ConsoleContext,
+  deps: ConsoleDeps,
+  status: 400 | 404 | 409,
+  title: string,
+  message: string,
+) {
   const name = c.req.param('connection');
   return renderPage(
     c,

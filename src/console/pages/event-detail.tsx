@@ -1,7 +1,7 @@
-import { eventDetail, type EventDetail } from '../../inbound/event-views.js';
+import { type EventDetail, eventDetail } from '../../inbound/event-views.js';
 import type { ConsoleDeps } from '../env.js';
 import { pageHref } from '../nav.js';
-import { frameFor, pathConnection, renderPage, type ConsoleContext, type PageRegistrar } from '../page.js';
+import { type ConsoleContext, frameFor, type PageRegistrar, pathConnection, renderPage } from '../page.js';
 import { ActionButton } from '../ui/actions.js';
 import { Badge } from '../ui/badge.js';
 import { Card, KeyValues, Notice } from '../ui/detail.js';
@@ -18,7 +18,10 @@ import { feedSummary } from './feed.js';
  * The event `:id` of the path's connection, through the admin API's read model; undefined (the
  * caller answers 404) for another connection's event, so a URL never crosses connections.
  */
-export async function pathEvent(c: ConsoleContext, deps: ConsoleDeps): Promise<{ connection: string; detail: EventDetail | undefined }> {
+export async function pathEvent(
+  c: ConsoleContext,
+  deps: ConsoleDeps,
+): Promise<{ connection: string; detail: EventDetail | undefined }> {
   const connection = pathConnection(c, deps).name;
   const id = c.req.param('id') ?? '';
   const detail = /^[1-9]\d{0,15}$/.test(id) ? await eventDetail(deps.store, Number(id)) : undefined;
@@ -59,7 +62,8 @@ function History(props: { edits: EventDetail['edits'] }) {
 export const registerEventDetail: PageRegistrar = (app, deps) => {
   app.get('/console/connections/:connection/events/:id{[0-9]+}', async (c) => {
     const { connection, detail } = await pathEvent(c, deps);
-    if (!detail) return errorPage(c, deps, 404, 'Not found', `No event ${c.req.param('id')} for connection ${connection}`);
+    if (!detail)
+      return errorPage(c, deps, 404, 'Not found', `No event ${c.req.param('id')} for connection ${connection}`);
     const e = detail.event;
     const href = eventHref(connection, e.id);
     const csrf = c.get('session').csrf;
@@ -72,7 +76,8 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
         <PageHead
           crumbs={
             <>
-              <a href={eventsHref(connection)}>Inbound events</a> / <a href={eventsHref(connection, { kind: e.kind })}>{e.kind}</a> /
+              <a href={eventsHref(connection)}>Inbound events</a> /{' '}
+              <a href={eventsHref(connection, { kind: e.kind })}>{e.kind}</a> /
             </>
           }
           title={`Event ${e.id}${e.businessCode ? ` · ${e.businessCode}` : ''}`}
@@ -84,13 +89,26 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
                   Edit payload
                 </a>
               ) : null}
-              {retryable(e) ? <ActionButton action={`${href}/retry`} csrf={csrf} label={e.status === 'processed' ? 'Process again' : 'Retry now'} variant={e.status === 'failed' || e.status === 'received' ? 'primary' : 'default'} /> : null}
+              {retryable(e) ? (
+                <ActionButton
+                  action={`${href}/retry`}
+                  csrf={csrf}
+                  label={e.status === 'processed' ? 'Process again' : 'Retry now'}
+                  variant={e.status === 'failed' || e.status === 'received' ? 'primary' : 'default'}
+                />
+              ) : null}
             </>
           }
         />
         {problem ? (
-          <Notice tone={e.status === 'quarantined' || e.status === 'failed' || e.status === 'rejected' ? 'bad' : 'info'}>
-            {e.status === 'quarantined' ? 'Quarantined: ' : e.status === 'rejected' ? 'Refused on arrival: ' : 'Last error: '}
+          <Notice
+            tone={e.status === 'quarantined' || e.status === 'failed' || e.status === 'rejected' ? 'bad' : 'info'}
+          >
+            {e.status === 'quarantined'
+              ? 'Quarantined: '
+              : e.status === 'rejected'
+                ? 'Refused on arrival: '
+                : 'Last error: '}
             <span data-problem="">{problem}</span>
           </Notice>
         ) : null}
@@ -100,7 +118,14 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
               items={[
                 ['Status', <Badge value={e.status} />],
                 ['Kind', <span class="mono">{e.kind}</span>],
-                ['Business code', e.businessCode ? <a href={eventsHref(connection, { code: e.businessCode })}>{e.businessCode}</a> : '—'],
+                [
+                  'Business code',
+                  e.businessCode ? (
+                    <a href={eventsHref(connection, { code: e.businessCode })}>{e.businessCode}</a>
+                  ) : (
+                    '—'
+                  ),
+                ],
                 ['Dedupe key', <span class="mono">{e.dedupeKey}</span>],
                 ['Received (UTC)', fmtTime(e.receivedAt)],
                 ['Processed (UTC)', fmtTime(e.processedAt)],
@@ -128,14 +153,22 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
         <Card title="Feed entries it produced (what the ERP reads)" id="confirmations">
           <DataTable
             columns={[
-              { header: 'Cursor', class: 'num', cell: (x) => <a href={withQuery(pageHref(connection, 'feed'), { after: x.id - 1 })}>{x.id}</a> },
+              {
+                header: 'Cursor',
+                class: 'num',
+                cell: (x) => <a href={withQuery(pageHref(connection, 'feed'), { after: x.id - 1 })}>{x.id}</a>,
+              },
               { header: 'Type', class: 'nowrap', cell: (x) => <span class="mono">{x.type}</span> },
               { header: 'Created (UTC)', class: 'nowrap', cell: (x) => fmtTime(x.createdAt) },
               { header: 'About', cell: (x) => feedSummary(x.data) },
             ]}
             rows={detail.confirmations}
             rowId={(x) => x.id}
-            empty={e.status === 'processed' ? 'None: this event changed nothing the ERP reads.' : 'None yet: the event has not been processed.'}
+            empty={
+              e.status === 'processed'
+                ? 'None: this event changed nothing the ERP reads.'
+                : 'None yet: the event has not been processed.'
+            }
           />
         </Card>
         {detail.correction ? (
@@ -149,7 +182,11 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
           </div>
         ) : null}
         <Card title={detail.correction ? 'Raw body, as received (kept unchanged)' : 'Raw body, as received'}>
-          {e.payloadPrunedAt ? <p class="muted">Removed by retention on {fmtTime(e.payloadPrunedAt)}.</p> : <JsonBlock value={detail.payload.raw} />}
+          {e.payloadPrunedAt ? (
+            <p class="muted">Removed by retention on {fmtTime(e.payloadPrunedAt)}.</p>
+          ) : (
+            <JsonBlock value={detail.payload.raw} />
+          )}
         </Card>
       </>,
     );

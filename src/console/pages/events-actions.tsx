@@ -1,14 +1,22 @@
 import { retryEvent, retryMatching } from '../../inbound/retry-event.js';
 import { issuesMessage } from '../../lib/zod-issues.js';
 import { connectionBase } from '../nav.js';
-import { frameFor, pathConnection, renderPage, setFlash, type PageRegistrar } from '../page.js';
+import { frameFor, type PageRegistrar, pathConnection, renderPage, setFlash } from '../page.js';
 import { ConfirmPanel } from '../ui/actions.js';
 import { KeyValues } from '../ui/detail.js';
 import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
 import { errorPage } from './errors.js';
 import { pathEvent } from './event-detail.js';
-import { eventHref, eventsFilterSchema, eventsHref, filterParams, inboxFilter, nonEmpty, type EventsFilter } from './events-query.js';
+import {
+  type EventsFilter,
+  eventHref,
+  eventsFilterSchema,
+  eventsHref,
+  filterParams,
+  inboxFilter,
+  nonEmpty,
+} from './events-query.js';
 import { backTo } from './outbound-actions.js';
 
 function describeFilter(f: EventsFilter): [string, string][] {
@@ -29,7 +37,8 @@ function describeFilter(f: EventsFilter): [string, string][] {
 export const registerEventsActions: PageRegistrar = (app, deps) => {
   app.post('/console/connections/:connection/events/:id{[0-9]+}/retry', async (c) => {
     const { connection, detail } = await pathEvent(c, deps);
-    if (!detail) return errorPage(c, deps, 404, 'Not found', `No event ${c.req.param('id')} for connection ${connection}`);
+    if (!detail)
+      return errorPage(c, deps, 404, 'Not found', `No event ${c.req.param('id')} for connection ${connection}`);
     const id = detail.event.id;
     const result = await retryEvent(deps, id);
     if (!result.ok) {

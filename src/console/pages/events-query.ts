@@ -26,8 +26,16 @@ export const eventsFilterSchema = z.object({
 });
 
 export const eventsPageSchema = eventsFilterSchema.extend({
-  before: z.string().regex(/^[1-9]\d{0,15}$/, 'expected the id of the last event shown').optional(),
-  limit: z.coerce.number({ error: `expected an integer from 1 to ${MAX_PAGE}` }).int(`expected an integer from 1 to ${MAX_PAGE}`).min(1, `expected an integer from 1 to ${MAX_PAGE}`).max(MAX_PAGE, `expected an integer from 1 to ${MAX_PAGE}`).default(50),
+  before: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'expected the id of the last event shown')
+    .optional(),
+  limit: z.coerce
+    .number({ error: `expected an integer from 1 to ${MAX_PAGE}` })
+    .int(`expected an integer from 1 to ${MAX_PAGE}`)
+    .min(1, `expected an integer from 1 to ${MAX_PAGE}`)
+    .max(MAX_PAGE, `expected an integer from 1 to ${MAX_PAGE}`)
+    .default(50),
 });
 
 export type EventsFilter = z.infer<typeof eventsFilterSchema>;
@@ -43,7 +51,14 @@ export function nonEmpty(fields: Record<string, unknown>): Record<string, string
 
 /** The filter as the inbound room's functions take it (the admin routes' mapping), scoped to the connection. */
 export function inboxFilter(connection: string, f: EventsFilter): InboxFilter {
-  return storeFilter({ connection, kind: f.kind, status: f.status, code: f.code, receivedFrom: f.from, receivedTo: f.to });
+  return storeFilter({
+    connection,
+    kind: f.kind,
+    status: f.status,
+    code: f.code,
+    receivedFrom: f.from,
+    receivedTo: f.to,
+  });
 }
 
 /** The filter's query parameters, as the list's URL and its forms carry them. */
@@ -54,7 +69,11 @@ export function filterParams(f: LooseFilter): Record<string, string> {
 const FILTER_KEYS = ['kind', 'status', 'code', 'from', 'to'] as const;
 
 /** The list's URL with this filter (built by hand: a page links every row's business code). */
-export function eventsHref(connection: string, f: LooseFilter = {}, extra: Record<string, string | number | undefined> = {}): string {
+export function eventsHref(
+  connection: string,
+  f: LooseFilter = {},
+  extra: Record<string, string | number | undefined> = {},
+): string {
   let query = '';
   for (const [name, value] of [...FILTER_KEYS.map((k) => [k, f[k]] as const), ...Object.entries(extra)]) {
     if (value !== undefined && value !== '') query += `${query ? '&' : '?'}${name}=${encodeURIComponent(value)}`;

@@ -4,25 +4,33 @@ import type { FeedEvent } from '../../erp/feed.js';
 import { listFeed } from '../../erp/feed.js';
 import { latestFeed } from '../../erp/feed-latest.js';
 import { connectionBase, pageHref } from '../nav.js';
-import { frameFor, pathConnection, renderFragment, renderPage, type PageRegistrar } from '../page.js';
+import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Card } from '../ui/detail.js';
 import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
-import { DataTable, Pager, withQuery, type Column } from '../ui/table.js';
+import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
 import { badQuery } from './errors.js';
 
 const PAGE = 50;
-const query = pageQuery.extend({ after: z.coerce.number({ error: 'expected a non-negative integer' }).int('expected a non-negative integer').min(0, 'expected a non-negative integer').optional() });
+const query = pageQuery.extend({
+  after: z.coerce
+    .number({ error: 'expected a non-negative integer' })
+    .int('expected a non-negative integer')
+    .min(0, 'expected a non-negative integer')
+    .optional(),
+});
 
 /** The few fields that say what a confirmation is about, whatever its type. */
 export function feedSummary(data: Record<string, unknown>): string {
   const parts: string[] = [];
-  const text = (key: string) => (typeof data[key] === 'string' || typeof data[key] === 'number' ? String(data[key]) : undefined);
+  const text = (key: string) =>
+    typeof data[key] === 'string' || typeof data[key] === 'number' ? String(data[key]) : undefined;
   const doc = text('documentExternalCode') ?? text('closingDocumentCode');
   if (doc) parts.push(doc);
   const product = text('productExternalCode');
   if (product) parts.push(`${product}${text('lotCode') ? ` lot ${text('lotCode')}` : ''}`);
-  for (const key of ['quantity', 'delta']) if (text(key) !== undefined) parts.push(`${key} ${Number(data[key]) > 0 ? '+' : ''}${text(key)}`);
+  for (const key of ['quantity', 'delta'])
+    if (text(key) !== undefined) parts.push(`${key} ${Number(data[key]) > 0 ? '+' : ''}${text(key)}`);
   if (Array.isArray(data.lines)) parts.push(`${data.lines.length} line(s)`);
   return parts.join(' · ');
 }
@@ -77,11 +85,14 @@ export const registerFeed: PageRegistrar = (app, deps) => {
       body = (
         <>
           <p class="muted">
-            Exactly what <span class="mono">GET /erp/v1/events?after={after}</span> answers the ERP, oldest first; its next cursor is{' '}
-            <span class="mono">{page.next}</span>.
+            Exactly what <span class="mono">GET /erp/v1/events?after={after}</span> answers the ERP, oldest first; its
+            next cursor is <span class="mono">{page.next}</span>.
           </p>
           <FeedTable events={page.events} empty="Nothing after this cursor yet: the ERP is up to date." />
-          <Pager nextHref={page.events.length === limit ? withQuery(base, { after: page.next }) : undefined} summary={`${page.events.length} event(s)`} />
+          <Pager
+            nextHref={page.events.length === limit ? withQuery(base, { after: page.next }) : undefined}
+            summary={`${page.events.length} event(s)`}
+          />
         </>
       );
     } else {
@@ -90,13 +101,23 @@ export const registerFeed: PageRegistrar = (app, deps) => {
       body = (
         <>
           {before === undefined ? (
-            <div id="feed-live" data-highlight-new="" hx-get={`${connectionBase(connection)}/feed/live`} hx-trigger="every 3s" hx-swap="innerHTML">
+            <div
+              id="feed-live"
+              data-highlight-new=""
+              hx-get={`${connectionBase(connection)}/feed/live`}
+              hx-trigger="every 3s"
+              hx-swap="innerHTML"
+            >
               {table}
             </div>
           ) : (
             table
           )}
-          <Pager newestHref={before ? base : undefined} nextHref={page.nextBefore ? withQuery(base, { before: page.nextBefore }) : undefined} summary="Newest first" />
+          <Pager
+            newestHref={before ? base : undefined}
+            nextHref={page.nextBefore ? withQuery(base, { before: page.nextBefore }) : undefined}
+            summary="Newest first"
+          />
         </>
       );
     }
@@ -105,7 +126,10 @@ export const registerFeed: PageRegistrar = (app, deps) => {
       `ERP feed · ${connection}`,
       frameFor(c, deps, connection, 'feed'),
       <>
-        <PageHead title="ERP feed" subtitle="The confirmations the ERP reads from GET /erp/v1/events: each id is a cursor that never goes back." />
+        <PageHead
+          title="ERP feed"
+          subtitle="The confirmations the ERP reads from GET /erp/v1/events: each id is a cursor that never goes back."
+        />
         <Card>{cursorForm}</Card>
         {body}
       </>,

@@ -1,6 +1,6 @@
 import type { PageRegistrar } from '../page.js';
-import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEmulatorPanel } from './emulator.js';
+import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEventDetail } from './event-detail.js';
 import { registerEventEdit } from './event-edit.js';
 import { registerEventsActions } from './events-actions.js';

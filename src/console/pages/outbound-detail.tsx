@@ -2,7 +2,7 @@ import { getRecord } from '../../outbound/get-record.js';
 import type { RecordView } from '../../outbound/record-view.js';
 import { OUTBOUND_ENTITIES, type OutboundEntity } from '../../store/index.js';
 import { pageHref } from '../nav.js';
-import { frameFor, pathConnection, renderPage, type PageRegistrar } from '../page.js';
+import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../page.js';
 import { ActionButton } from '../ui/actions.js';
 import { Badge } from '../ui/badge.js';
 import { Card, KeyValues } from '../ui/detail.js';
@@ -29,7 +29,12 @@ function StateCard(props: { record: RecordView }) {
           ['Last pushed (UTC)', fmtTime(r.lastPushedAt)],
           ['Created (UTC)', fmtTime(r.createdAt)],
           ['Updated (UTC)', fmtTime(r.updatedAt)],
-          ['Waiting for', r.waitingFor.length === 0 ? 'nothing' : r.waitingFor.map((w) => `${w.entity} ${w.externalCode} (since ${fmtTime(w.since)})`).join(', ')],
+          [
+            'Waiting for',
+            r.waitingFor.length === 0
+              ? 'nothing'
+              : r.waitingFor.map((w) => `${w.entity} ${w.externalCode} (since ${fmtTime(w.since)})`).join(', '),
+          ],
         ]}
       />
     </Card>
@@ -63,9 +68,17 @@ export const registerOutboundDetail: PageRegistrar = (app, deps) => {
           subtitle={<Badge value={record.state} />}
           actions={
             <>
-              {record.state !== 'synced' || (cancel && cancel.state === 'failed') ? <ActionButton action={`${href}/retry`} csrf={csrf} label="Retry now" variant="primary" /> : null}
+              {record.state !== 'synced' || (cancel && cancel.state === 'failed') ? (
+                <ActionButton action={`${href}/retry`} csrf={csrf} label="Retry now" variant="primary" />
+              ) : null}
               {entity === 'document' && !cancel ? (
-                <ActionButton action={`${href}/cancel`} csrf={csrf} label="Cancel document" variant="danger" confirm={`Cancel document ${code} in the WMS? The WMS refuses once the warehouse has started it.`} />
+                <ActionButton
+                  action={`${href}/cancel`}
+                  csrf={csrf}
+                  label="Cancel document"
+                  variant="danger"
+                  confirm={`Cancel document ${code} in the WMS? The WMS refuses once the warehouse has started it.`}
+                />
               ) : null}
             </>
           }

@@ -2,13 +2,13 @@ import { outboundQuery } from '../../admin/routes/outbound-list.js';
 import { listRecords, type RecordSummary } from '../../outbound/list.js';
 import { OUTBOUND_ENTITIES, OUTBOUND_STATES, type OutboundEntity } from '../../store/index.js';
 import { connectionBase } from '../nav.js';
-import { frameFor, pathConnection, renderPage, type PageRegistrar } from '../page.js';
+import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../page.js';
 import { ActionButton } from '../ui/actions.js';
 import { Badge } from '../ui/badge.js';
 import { FilterBar } from '../ui/filters.js';
 import { errorText, fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
-import { DataTable, Pager, withQuery, type Column } from '../ui/table.js';
+import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
 import { badQuery } from './errors.js';
 import { ENTITY_LABELS } from './overview.js';
 
@@ -30,7 +30,10 @@ export const registerOutboundList: PageRegistrar = (app, deps) => {
     const here = `${base}?${new URLSearchParams(c.req.query()).toString()}`;
     const csrf = c.get('session').csrf;
     const columns: Column<RecordSummary>[] = [
-      { header: 'External code', cell: (r) => <a href={recordHref(connection, r.entity, r.externalCode)}>{r.externalCode}</a> },
+      {
+        header: 'External code',
+        cell: (r) => <a href={recordHref(connection, r.entity, r.externalCode)}>{r.externalCode}</a>,
+      },
       { header: 'State', cell: (r) => <Badge value={r.state} /> },
       { header: 'In WMS', cell: (r) => (r.inSync ? 'current' : r.state === 'synced' ? '—' : 'not yet') },
       { header: 'Attempts', class: 'num', cell: (r) => r.attempts },
@@ -42,7 +45,13 @@ export const registerOutboundList: PageRegistrar = (app, deps) => {
         class: 'nowrap',
         cell: (r) =>
           r.state === 'synced' ? null : (
-            <ActionButton action={`${recordHref(connection, r.entity, r.externalCode)}/retry`} csrf={csrf} label="Retry" small fields={{ next: here }} />
+            <ActionButton
+              action={`${recordHref(connection, r.entity, r.externalCode)}/retry`}
+              csrf={csrf}
+              label="Retry"
+              small
+              fields={{ next: here }}
+            />
           ),
       },
     ];
@@ -70,12 +79,26 @@ export const registerOutboundList: PageRegistrar = (app, deps) => {
         <FilterBar
           action={base}
           hidden={{ entity: q.entity }}
-          selects={[{ name: 'state', label: 'State', value: q.state, options: [{ value: '', label: 'Any state' }, ...OUTBOUND_STATES.map((s) => ({ value: s, label: s }))] }]}
+          selects={[
+            {
+              name: 'state',
+              label: 'State',
+              value: q.state,
+              options: [{ value: '', label: 'Any state' }, ...OUTBOUND_STATES.map((s) => ({ value: s, label: s }))],
+            },
+          ]}
         />
-        <DataTable columns={columns} rows={page.records} rowId={(r) => r.id} empty={`No ${ENTITY_LABELS[q.entity].toLowerCase()}${q.state ? ` ${q.state}` : ''} for this connection.`} />
+        <DataTable
+          columns={columns}
+          rows={page.records}
+          rowId={(r) => r.id}
+          empty={`No ${ENTITY_LABELS[q.entity].toLowerCase()}${q.state ? ` ${q.state}` : ''} for this connection.`}
+        />
         <Pager
           newestHref={q.before ? withQuery(base, { entity: q.entity, state: q.state }) : undefined}
-          nextHref={page.nextBefore ? withQuery(base, { entity: q.entity, state: q.state, before: page.nextBefore }) : undefined}
+          nextHref={
+            page.nextBefore ? withQuery(base, { entity: q.entity, state: q.state, before: page.nextBefore }) : undefined
+          }
           summary={`${page.records.length} shown, newest first`}
         />
       </>,

@@ -1,7 +1,7 @@
-import { connectionOverview, type ConnectionOverview } from '../../admin/overview.js';
+import { type ConnectionOverview, connectionOverview } from '../../admin/overview.js';
 import { INBOUND_STATUSES, type OutboundEntity } from '../../store/index.js';
 import { connectionBase, pageHref } from '../nav.js';
-import { frameFor, pathConnection, renderFragment, renderPage, type PageRegistrar } from '../page.js';
+import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Badge, HealthDot } from '../ui/badge.js';
 import { Legend, StackedBars } from '../ui/charts.js';
 import { Card } from '../ui/detail.js';
@@ -21,7 +21,12 @@ export const ENTITY_LABELS: Record<OutboundEntity, string> = {
 };
 
 /** A number the browser tests compare with the admin API's overview (data-metric names its JSON path). */
-function Metric(props: { path: string; value: number; tone?: 'bad' | 'warn' | 'ok' | undefined; href?: string | undefined }) {
+function Metric(props: {
+  path: string;
+  value: number;
+  tone?: 'bad' | 'warn' | 'ok' | undefined;
+  href?: string | undefined;
+}) {
   const cls = `metric${props.tone && props.value > 0 ? ` ${props.tone}` : ''}`;
   const text = fmtNumber(props.value);
   return (
@@ -34,7 +39,8 @@ function Metric(props: { path: string; value: number; tone?: 'bad' | 'warn' | 'o
 function Live(props: { o: ConnectionOverview }) {
   const { o } = props;
   const nowMs = Date.parse(o.at);
-  const outbound = (state: string, entity?: OutboundEntity) => `${pageHref(o.connection, 'outbound')}?entity=${entity ?? 'product'}&state=${state}`;
+  const outbound = (state: string, entity?: OutboundEntity) =>
+    `${pageHref(o.connection, 'outbound')}?entity=${entity ?? 'product'}&state=${state}`;
   const firstWith = (state: 'pending' | 'failed') => o.outbound.entities.find((e) => e[state] > 0)?.entity;
   const last = o.reconciliation.last;
   const statuses = INBOUND_STATUSES.filter((s) => o.inbound.totals[s] !== undefined);
@@ -42,7 +48,11 @@ function Live(props: { o: ConnectionOverview }) {
     <>
       <div class="grid cols-4">
         <Card title="Webhooks, last 24 h">
-          <Metric path="inbound.total" value={o.inbound.total} href={eventsHref(o.connection, { from: o.inbound.since })} />
+          <Metric
+            path="inbound.total"
+            value={o.inbound.total}
+            href={eventsHref(o.connection, { from: o.inbound.since })}
+          />
           <div class="metric-label">
             {statuses
               .filter((s) => s !== 'processed')
@@ -50,33 +60,64 @@ function Live(props: { o: ConnectionOverview }) {
                 <span>
                   {s}{' '}
                   <strong data-metric={`inbound.totals.${s}`}>
-                    {(o.inbound.totals[s] ?? 0) > 0 ? <a href={eventsHref(o.connection, { status: s, from: o.inbound.since })}>{fmtNumber(o.inbound.totals[s]!)}</a> : '0'}
+                    {(o.inbound.totals[s] ?? 0) > 0 ? (
+                      <a href={eventsHref(o.connection, { status: s, from: o.inbound.since })}>
+                        {fmtNumber(o.inbound.totals[s]!)}
+                      </a>
+                    ) : (
+                      '0'
+                    )}
                   </strong>
                   {' · '}
                 </span>
               ))}
             processed{' '}
             <strong data-metric="inbound.totals.processed">
-              {o.inbound.totals.processed > 0 ? <a href={eventsHref(o.connection, { status: 'processed', from: o.inbound.since })}>{fmtNumber(o.inbound.totals.processed)}</a> : '0'}
+              {o.inbound.totals.processed > 0 ? (
+                <a href={eventsHref(o.connection, { status: 'processed', from: o.inbound.since })}>
+                  {fmtNumber(o.inbound.totals.processed)}
+                </a>
+              ) : (
+                '0'
+              )}
             </strong>
           </div>
           <div class="metric-label attention">
             waiting for an operator, any age: quarantined{' '}
             <strong data-metric="attention.quarantined">
-              {o.attention.quarantined > 0 ? <a href={eventsHref(o.connection, { status: 'quarantined' })}>{fmtNumber(o.attention.quarantined)}</a> : '0'}
+              {o.attention.quarantined > 0 ? (
+                <a href={eventsHref(o.connection, { status: 'quarantined' })}>{fmtNumber(o.attention.quarantined)}</a>
+              ) : (
+                '0'
+              )}
             </strong>
             {' · '}failed{' '}
-            <strong data-metric="attention.failed">{o.attention.failed > 0 ? <a href={eventsHref(o.connection, { status: 'failed' })}>{fmtNumber(o.attention.failed)}</a> : '0'}</strong>
+            <strong data-metric="attention.failed">
+              {o.attention.failed > 0 ? (
+                <a href={eventsHref(o.connection, { status: 'failed' })}>{fmtNumber(o.attention.failed)}</a>
+              ) : (
+                '0'
+              )}
+            </strong>
           </div>
         </Card>
         <Card title="Outbound to the WMS">
           <div class="metric-row">
             <div>
-              <Metric path="outbound.totals.pending" value={o.outbound.totals.pending} href={outbound('pending', firstWith('pending'))} />
+              <Metric
+                path="outbound.totals.pending"
+                value={o.outbound.totals.pending}
+                href={outbound('pending', firstWith('pending'))}
+              />
               <div class="metric-label">pending</div>
             </div>
             <div>
-              <Metric path="outbound.totals.failed" value={o.outbound.totals.failed} tone="bad" href={outbound('failed', firstWith('failed'))} />
+              <Metric
+                path="outbound.totals.failed"
+                value={o.outbound.totals.failed}
+                tone="bad"
+                href={outbound('failed', firstWith('failed'))}
+              />
               <div class="metric-label">failed</div>
             </div>
           </div>
@@ -90,20 +131,29 @@ function Live(props: { o: ConnectionOverview }) {
               </div>
             </div>
             <div>
-              <div class="metric">{o.queue.oldestReadyAgeSeconds === null ? '—' : fmtDuration(o.queue.oldestReadyAgeSeconds)}</div>
+              <div class="metric">
+                {o.queue.oldestReadyAgeSeconds === null ? '—' : fmtDuration(o.queue.oldestReadyAgeSeconds)}
+              </div>
               <div class="metric-label">oldest ready job waits</div>
             </div>
           </div>
           <div class="metric-label">
-            running <span data-metric="queue.active">{fmtNumber(o.queue.active)}</span> · dead <span data-metric="queue.dead">{fmtNumber(o.queue.dead)}</span>
+            running <span data-metric="queue.active">{fmtNumber(o.queue.active)}</span> · dead{' '}
+            <span data-metric="queue.dead">{fmtNumber(o.queue.dead)}</span>
           </div>
         </Card>
         <Card title="Last reconciliation">
           {last ? (
             <>
-              <Metric path="reconciliation.last.driftCount" value={last.driftCount} tone="bad" href={`${connectionBase(o.connection)}/reconciliations/${last.id}`} />
+              <Metric
+                path="reconciliation.last.driftCount"
+                value={last.driftCount}
+                tone="bad"
+                href={`${connectionBase(o.connection)}/reconciliations/${last.id}`}
+              />
               <div class="metric-label">
-                drift in <a href={`${connectionBase(o.connection)}/reconciliations/${last.id}`}>run #{last.id}</a> <Badge value={last.status} />
+                drift in <a href={`${connectionBase(o.connection)}/reconciliations/${last.id}`}>run #{last.id}</a>{' '}
+                <Badge value={last.status} />
               </div>
               <div class="metric-label">{fmtAgo(last.finishedAt ?? last.startedAt ?? last.requestedAt, nowMs)}</div>
             </>
@@ -119,7 +169,10 @@ function Live(props: { o: ConnectionOverview }) {
         <Card title="Webhooks received in the last 24 h, by kind and outcome">
           <StackedBars
             title="Webhooks received in the last 24 hours by kind and outcome"
-            rows={o.inbound.kinds.map((k) => ({ label: k.kind, segments: statuses.map((s) => ({ key: s, value: k.counts[s] ?? 0, tone: toneOf(s) })) }))}
+            rows={o.inbound.kinds.map((k) => ({
+              label: k.kind,
+              segments: statuses.map((s) => ({ key: s, value: k.counts[s] ?? 0, tone: toneOf(s) })),
+            }))}
           />
           <Legend items={statuses.map((s) => ({ label: s, tone: toneOf(s) }))} />
         </Card>
@@ -136,12 +189,17 @@ function Live(props: { o: ConnectionOverview }) {
             <li>
               <HealthDot ok={o.wms.tokenFailures === 0} label="WMS token" />
               <span class="muted">
-                <span data-metric="wms.tokenFailures">{o.wms.tokenFailures}</span> errors / {o.wms.tokenRequests} requests
+                <span data-metric="wms.tokenFailures">{o.wms.tokenFailures}</span> errors / {o.wms.tokenRequests}{' '}
+                requests
               </span>
             </li>
             <li>
               <span class="muted">Cached token expires</span>
-              <span>{o.wms.tokenExpiresInSeconds === null ? 'none cached' : `in ${fmtDuration(o.wms.tokenExpiresInSeconds)}`}</span>
+              <span>
+                {o.wms.tokenExpiresInSeconds === null
+                  ? 'none cached'
+                  : `in ${fmtDuration(o.wms.tokenExpiresInSeconds)}`}
+              </span>
             </li>
           </ul>
           <p class="hint">Token figures are this process's since it started.</p>
@@ -175,7 +233,9 @@ function Live(props: { o: ConnectionOverview }) {
           </table>
         </div>
       </Card>
-      <p class="hint">As of {fmtTime(o.at)} UTC · refreshes every {OVERVIEW_REFRESH_SECONDS} s</p>
+      <p class="hint">
+        As of {fmtTime(o.at)} UTC · refreshes every {OVERVIEW_REFRESH_SECONDS} s
+      </p>
     </>
   );
 }
@@ -191,7 +251,10 @@ export const registerOverview: PageRegistrar = (app, deps) => {
       `Overview · ${connection.name}`,
       frameFor(c, deps, connection.name, 'overview'),
       <>
-        <PageHead title="Overview" subtitle={`Is everything flowing for connection ${connection.name}? Webhooks in, records out, queue, reconciliation, health.`} />
+        <PageHead
+          title="Overview"
+          subtitle={`Is everything flowing for connection ${connection.name}? Webhooks in, records out, queue, reconciliation, health.`}
+        />
         <div id="overview-live" hx-get={live} hx-trigger={`every ${OVERVIEW_REFRESH_SECONDS}s`} hx-swap="innerHTML">
           <Live o={o} />
         </div>
@@ -204,4 +267,3 @@ export const registerOverview: PageRegistrar = (app, deps) => {
     return renderFragment(c, <Live o={await connectionOverview(deps, connection)} />);
   });
 };
-

@@ -2,12 +2,12 @@ import { getRun } from '../../reconcile/get-run.js';
 import { runQuerySchema } from '../../reconcile/routes/schemas.js';
 import type { ReconciliationRunView } from '../../reconcile/view.js';
 import { connectionBase, pageHref } from '../nav.js';
-import { frameFor, pathConnection, renderFragment, renderPage, type PageRegistrar } from '../page.js';
+import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Badge } from '../ui/badge.js';
 import { Card, KeyValues } from '../ui/detail.js';
 import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
-import { DataTable, Pager, withQuery, type Column } from '../ui/table.js';
+import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
 import { badQuery, errorPage } from './errors.js';
 import { runDuration, runHref } from './reconciliations.js';
 
@@ -26,7 +26,16 @@ function RunBody(props: { run: ReconciliationRunView; connection: string; itemsA
     { header: 'Expected', class: 'num', cell: (i) => figure(i.expected?.existence) },
     { header: 'Baseline', class: 'num', cell: (i) => figure(i.expected?.baseline) },
     { header: 'Movements', class: 'num', cell: (i) => figure(i.expected?.movements) },
-    { header: 'Delta', class: 'num', cell: (i) => (i.delta === null ? '—' : <strong class={i.delta === 0 ? '' : 'error-text'}>{i.delta > 0 ? `+${i.delta}` : i.delta}</strong>) },
+    {
+      header: 'Delta',
+      class: 'num',
+      cell: (i) =>
+        i.delta === null ? (
+          '—'
+        ) : (
+          <strong class={i.delta === 0 ? '' : 'error-text'}>{i.delta > 0 ? `+${i.delta}` : i.delta}</strong>
+        ),
+    },
     { header: 'Observed (UTC)', class: 'nowrap', cell: (i) => fmtTime(i.observedAt) },
   ];
   const here = runHref(props.connection, run.id);
@@ -48,8 +57,14 @@ function RunBody(props: { run: ReconciliationRunView; connection: string; itemsA
         <Card title="Counts">
           <KeyValues
             items={[
-              ['Products', `${run.productsChecked.toLocaleString('en-US')} checked of ${figure(run.productsTotal)} (${run.productsFailed} failed)`],
-              ['Rows compared', `${run.rowsChecked.toLocaleString('en-US')} (${run.rowsRechecked} rechecked after the settle window)`],
+              [
+                'Products',
+                `${run.productsChecked.toLocaleString('en-US')} checked of ${figure(run.productsTotal)} (${run.productsFailed} failed)`,
+              ],
+              [
+                'Rows compared',
+                `${run.rowsChecked.toLocaleString('en-US')} (${run.rowsRechecked} rechecked after the settle window)`,
+              ],
               ['Drift', <strong data-metric="driftCount">{run.driftCount}</strong>],
               ['Not found in the WMS', String(run.notFoundCount)],
               ['Still moving', String(run.unsettledCount)],
@@ -59,7 +74,12 @@ function RunBody(props: { run: ReconciliationRunView; connection: string; itemsA
         </Card>
       </div>
       <h2>Findings</h2>
-      <DataTable columns={columns} rows={run.items} rowId={(i) => i.id} empty={FINISHED.has(run.status) ? 'Every row matched: no drift.' : 'Nothing found yet.'} />
+      <DataTable
+        columns={columns}
+        rows={run.items}
+        rowId={(i) => i.id}
+        empty={FINISHED.has(run.status) ? 'Every row matched: no drift.' : 'Nothing found yet.'}
+      />
       <Pager
         newestHref={props.itemsAfter > 0 ? here : undefined}
         nextHref={run.nextItemsAfter ? withQuery(here, { itemsAfter: run.nextItemsAfter }) : undefined}
@@ -84,7 +104,14 @@ export const registerReconciliationRun: PageRegistrar = (app, deps) => {
     const loaded = await load(connection, c.req.param('id'), c.req.query());
     if ('error' in loaded) return badQuery(c, deps, connection, 'reconciliation', loaded.error!);
     const { run, itemsAfter } = loaded;
-    if (!run) return errorPage(c, deps, 404, 'Not found', `No reconciliation run ${c.req.param('id')} for connection ${connection}`);
+    if (!run)
+      return errorPage(
+        c,
+        deps,
+        404,
+        'Not found',
+        `No reconciliation run ${c.req.param('id')} for connection ${connection}`,
+      );
     const running = !FINISHED.has(run.status);
     return renderPage(
       c,
@@ -98,9 +125,16 @@ export const registerReconciliationRun: PageRegistrar = (app, deps) => {
             </>
           }
           title={`Run #${run.id}`}
-          subtitle={running ? 'Running: this page follows it.' : 'Each drift below was sent to the ERP feed as stock.drift.'}
+          subtitle={
+            running ? 'Running: this page follows it.' : 'Each drift below was sent to the ERP feed as stock.drift.'
+          }
         />
-        <div id="run-live" {...(running ? { 'hx-get': `${runHref(connection, run.id)}/live`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' } : {})}>
+        <div
+          id="run-live"
+          {...(running
+            ? { 'hx-get': `${runHref(connection, run.id)}/live`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' }
+            : {})}
+        >
           <RunBody run={run} connection={connection} itemsAfter={itemsAfter} />
         </div>
       </>,
@@ -116,7 +150,16 @@ export const registerReconciliationRun: PageRegistrar = (app, deps) => {
     const running = !FINISHED.has(run.status);
     return renderFragment(
       c,
-      <div id="run-live" {...(running ? { 'hx-get': `${connectionBase(connection)}/reconciliations/${run.id}/live`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' } : {})}>
+      <div
+        id="run-live"
+        {...(running
+          ? {
+              'hx-get': `${connectionBase(connection)}/reconciliations/${run.id}/live`,
+              'hx-trigger': 'every 2s',
+              'hx-swap': 'outerHTML',
+            }
+          : {})}
+      >
         <RunBody run={run} connection={connection} itemsAfter={0} />
       </div>,
     );

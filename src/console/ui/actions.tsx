@@ -13,7 +13,9 @@ export function ActionButton(props: {
   confirm?: string;
   fields?: Record<string, string>;
 }) {
-  const cls = ['btn', props.variant && props.variant !== 'default' ? props.variant : '', props.small ? 'small' : ''].filter(Boolean).join(' ');
+  const cls = ['btn', props.variant && props.variant !== 'default' ? props.variant : '', props.small ? 'small' : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <form class="inline" method="post" action={props.action} data-confirm={props.confirm}>
       <input type="hidden" name="_csrf" value={props.csrf} />
@@ -31,7 +33,17 @@ export function ActionButton(props: {
  * The confirmation step of a bulk action: says how many items it will touch, then POSTs. Reused by
  * every "retry a filter" (outbound records, inbound events).
  */
-export function ConfirmPanel(props: { title: string; count: number; what: string; details?: Child; action: string; csrf: string; fields: Record<string, string>; cancelHref: string; label: string }) {
+export function ConfirmPanel(props: {
+  title: string;
+  count: number;
+  what: string;
+  details?: Child;
+  action: string;
+  csrf: string;
+  fields: Record<string, string>;
+  cancelHref: string;
+  label: string;
+}) {
   return (
     <div class="card">
       <h2>{props.title}</h2>
@@ -40,7 +52,15 @@ export function ConfirmPanel(props: { title: string; count: number; what: string
       </p>
       {props.details}
       <div class="form-row">
-        {props.count > 0 ? <ActionButton action={props.action} csrf={props.csrf} label={props.label} variant="primary" fields={props.fields} /> : null}
+        {props.count > 0 ? (
+          <ActionButton
+            action={props.action}
+            csrf={props.csrf}
+            label={props.label}
+            variant="primary"
+            fields={props.fields}
+          />
+        ) : null}
         <a class="btn" href={props.cancelHref}>
           Cancel
         </a>

@@ -19,7 +19,12 @@ export interface InputFilter {
  * applies on change (console.js); the button is there for browsers without scripts, and for the
  * typed inputs when there are some.
  */
-export function FilterBar(props: { action: string; selects: SelectFilter[]; inputs?: InputFilter[]; hidden?: Record<string, string> }) {
+export function FilterBar(props: {
+  action: string;
+  selects: SelectFilter[];
+  inputs?: InputFilter[];
+  hidden?: Record<string, string>;
+}) {
   const inputs = props.inputs ?? [];
   const button = (
     <button class="btn" type="submit">
@@ -46,7 +51,13 @@ export function FilterBar(props: { action: string; selects: SelectFilter[]; inpu
       {inputs.map((i) => (
         <label>
           {i.label}
-          <input type={i.type} name={i.name} value={i.value ?? ''} placeholder={i.placeholder} step={i.type === 'datetime-local' ? 1 : undefined} />
+          <input
+            type={i.type}
+            name={i.name}
+            value={i.value ?? ''}
+            placeholder={i.placeholder}
+            step={i.type === 'datetime-local' ? 1 : undefined}
+          />
         </label>
       ))}
       {inputs.length > 0 ? button : <noscript>{button}</noscript>}

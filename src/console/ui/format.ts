@@ -33,7 +33,9 @@ export function errorText(error: unknown): string {
     // A stored WMS error carries the human text (the body's title) as its message; the body's own
     // `message` is JHipster's key (error.validation), shown only when nothing better is there.
     const e = error as { message?: unknown; status?: unknown; body?: { message?: unknown; title?: unknown } };
-    const message = [e.message, e.body?.title, e.body?.message].find((m): m is string => typeof m === 'string' && m.length > 0);
+    const message = [e.message, e.body?.title, e.body?.message].find(
+      (m): m is string => typeof m === 'string' && m.length > 0,
+    );
     const status = typeof e.status === 'number' && e.status > 0 ? `HTTP ${e.status}: ` : '';
     if (message) return `${status}${message}`;
   }

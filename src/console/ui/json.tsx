@@ -2,7 +2,11 @@ import type { Child } from 'hono/jsx';
 
 /** A JSON value pretty-printed (escaped by JSX: a payload can never inject markup). */
 export function JsonBlock(props: { value: unknown }) {
-  return <pre class="json">{typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2)}</pre>;
+  return (
+    <pre class="json">
+      {typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2)}
+    </pre>
+  );
 }
 
 /** Text that is JSON shown pretty-printed; anything else (a raw body that did not parse) as it is. */
@@ -20,7 +24,14 @@ export function prettyJsonText(text: string): string {
  * and shows the server's answer (the schema's problems, or what would change) in `${id}-check`,
  * whose first content is `checked`.
  */
-export function JsonEditor(props: { name: string; value: unknown; id: string; label?: string; check?: string; checked?: Child }) {
+export function JsonEditor(props: {
+  name: string;
+  value: unknown;
+  id: string;
+  label?: string;
+  check?: string;
+  checked?: Child;
+}) {
   const text = typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2);
   const checkTarget = `${props.id}-check`;
   return (

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx';
-import { ASSETS, CONSOLE, NAV, pageHref, type NavId } from '../nav.js';
+import { ASSETS, CONSOLE, NAV, type NavId, pageHref } from '../nav.js';
 import { Notice } from './detail.js';
 
 export interface Flash {
@@ -76,7 +76,11 @@ export function Layout(props: { title: string; frame: Frame; children?: Child })
               <>
                 <div class="section">{frame.connection}</div>
                 {nav.map((n) => (
-                  <a href={pageHref(frame.connection!, n.id)} class={n.id === frame.active ? 'active' : undefined} aria-current={n.id === frame.active ? 'page' : undefined}>
+                  <a
+                    href={pageHref(frame.connection!, n.id)}
+                    class={n.id === frame.active ? 'active' : undefined}
+                    aria-current={n.id === frame.active ? 'page' : undefined}
+                  >
                     {n.label}
                   </a>
                 ))}

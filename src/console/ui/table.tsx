@@ -10,7 +10,12 @@ export interface Column<T> {
  * A list of rows as a table: the columns say what each cell shows. `rowId` marks rows (data-id)
  * so that a refreshed list can highlight the new ones.
  */
-export function DataTable<T>(props: { columns: Column<T>[]; rows: readonly T[]; empty: string; rowId?: (row: T) => number | string }) {
+export function DataTable<T>(props: {
+  columns: Column<T>[];
+  rows: readonly T[];
+  empty: string;
+  rowId?: (row: T) => number | string;
+}) {
   return (
     <div class="table-wrap">
       <table class="data">

@@ -15,9 +15,15 @@ export function capacityLimit(capacity: CapacityRegistry): MiddlewareHandler<Emu
     if (!principal) return next();
     const admission = capacity.admit(principal.tenant.id);
     if (!admission.ok) {
-      throw new WmsApiError(429, entityOf(c.req.path), 'ratelimited', 'Too many requests: the rate limit of this tenant is exceeded', {
-        headers: { 'Retry-After': String(admission.retryAfterSeconds) },
-      });
+      throw new WmsApiError(
+        429,
+        entityOf(c.req.path),
+        'ratelimited',
+        'Too many requests: the rate limit of this tenant is exceeded',
+        {
+          headers: { 'Retry-After': String(admission.retryAfterSeconds) },
+        },
+      );
     }
     await admission.serve(next);
   };

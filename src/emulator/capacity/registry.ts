@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import { Gate } from './gate.js';
-import { newBucket, take, type TokenBucket } from './token-bucket.js';
+import { newBucket, type TokenBucket, take } from './token-bucket.js';
 
 /** What a tenant's WMS can take; each part left out is unlimited (latency: none). */
 export interface CapacityInput {
@@ -28,7 +28,9 @@ interface TenantCapacity {
   limited: number;
 }
 
-export type Admission = { ok: false; retryAfterSeconds: number } | { ok: true; serve<T>(fn: () => Promise<T>): Promise<T> };
+export type Admission =
+  | { ok: false; retryAfterSeconds: number }
+  | { ok: true; serve<T>(fn: () => Promise<T>): Promise<T> };
 
 const FREE: Admission = { ok: true, serve: (fn) => fn() };
 
@@ -121,6 +123,11 @@ function view(entry: TenantCapacity): Capacity {
     burst: entry.input.burst ?? null,
     concurrency: entry.input.concurrency ?? null,
     latencyMs: entry.input.latencyMs ?? 0,
-    stats: { admitted: entry.admitted, limited: entry.limited, queued: entry.gate?.queued ?? 0, active: entry.gate?.active ?? 0 },
+    stats: {
+      admitted: entry.admitted,
+      limited: entry.limited,
+      queued: entry.gate?.queued ?? 0,
+      active: entry.gate?.active ?? 0,
+    },
   };
 }

@@ -1,5 +1,5 @@
-import { ControlError } from '../errors.js';
 import type { EmulatorContext } from '../context.js';
+import { ControlError } from '../errors.js';
 import { findTenant } from '../tenants/find.js';
 import type { ClientKind } from './find.js';
 import { hashSecret, newClientId, newSecret } from './secrets.js';
@@ -20,7 +20,8 @@ interface CreateInput {
 }
 
 export function createClient(ctx: EmulatorContext, tenantId: string, input: CreateInput): CreatedClient {
-  if (!findTenant(ctx, tenantId)) throw new ControlError(404, 'tenant_not_found', `Tenant "${tenantId}" does not exist`);
+  if (!findTenant(ctx, tenantId))
+    throw new ControlError(404, 'tenant_not_found', `Tenant "${tenantId}" does not exist`);
   const clientId = input.clientId ?? newClientId(input.kind === 'api' ? 'ac' : 'oc');
   const secret = input.clientSecret ?? newSecret();
   const { salt, hash } = hashSecret(secret);

@@ -38,7 +38,11 @@ const SELECT = `SELECT c.*, t.api_with_lot, t.api_with_expiration_date, t.token_
 function toClient(row: ClientRow): ClientRecord {
   return {
     clientId: row.client_id,
-    tenant: toTenant({ id: row.tenant_id, api_with_lot: row.api_with_lot, api_with_expiration_date: row.api_with_expiration_date }),
+    tenant: toTenant({
+      id: row.tenant_id,
+      api_with_lot: row.api_with_lot,
+      api_with_expiration_date: row.api_with_expiration_date,
+    }),
     kind: row.kind,
     name: row.name,
     audience: row.audience,
@@ -55,7 +59,12 @@ export function findClient(ctx: EmulatorContext, clientId: string): ClientRecord
   return row ? toClient(row) : undefined;
 }
 
-export function findTenantClient(ctx: EmulatorContext, tenantId: string, kind: ClientKind, clientId: string): ClientRecord | undefined {
+export function findTenantClient(
+  ctx: EmulatorContext,
+  tenantId: string,
+  kind: ClientKind,
+  clientId: string,
+): ClientRecord | undefined {
   const client = findClient(ctx, clientId);
   return client && client.tenant.id === tenantId && client.kind === kind ? client : undefined;
 }
@@ -80,6 +89,8 @@ export function clientView(client: ClientRecord): ClientView {
 }
 
 export function listClients(ctx: EmulatorContext, tenantId: string, kind: ClientKind): ClientView[] {
-  const rows = ctx.sql(`${SELECT} WHERE c.tenant_id = ? AND c.kind = ? ORDER BY c.created_at, c.client_id`).all(tenantId, kind) as ClientRow[];
+  const rows = ctx
+    .sql(`${SELECT} WHERE c.tenant_id = ? AND c.kind = ? ORDER BY c.created_at, c.client_id`)
+    .all(tenantId, kind) as ClientRow[];
   return rows.map((row) => clientView(toClient(row)));
 }

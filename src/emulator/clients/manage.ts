@@ -1,6 +1,6 @@
-import { ControlError } from '../errors.js';
 import type { EmulatorContext } from '../context.js';
-import { findTenantClient, type ClientKind, type ClientRecord } from './find.js';
+import { ControlError } from '../errors.js';
+import { type ClientKind, type ClientRecord, findTenantClient } from './find.js';
 import { hashSecret, newSecret } from './secrets.js';
 
 /*
@@ -11,11 +11,18 @@ import { hashSecret, newSecret } from './secrets.js';
 
 function mustFind(ctx: EmulatorContext, tenantId: string, kind: ClientKind, clientId: string): ClientRecord {
   const client = findTenantClient(ctx, tenantId, kind, clientId);
-  if (!client) throw new ControlError(404, 'client_not_found', `Client "${clientId}" does not exist in tenant "${tenantId}"`);
+  if (!client)
+    throw new ControlError(404, 'client_not_found', `Client "${clientId}" does not exist in tenant "${tenantId}"`);
   return client;
 }
 
-export function setClientEnabled(ctx: EmulatorContext, tenantId: string, kind: ClientKind, clientId: string, enabled: boolean): void {
+export function setClientEnabled(
+  ctx: EmulatorContext,
+  tenantId: string,
+  kind: ClientKind,
+  clientId: string,
+  enabled: boolean,
+): void {
   mustFind(ctx, tenantId, kind, clientId);
   ctx.sql('UPDATE clients SET enabled = ? WHERE client_id = ?').run(enabled ? 1 : 0, clientId);
 }

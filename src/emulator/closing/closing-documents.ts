@@ -63,28 +63,57 @@ export function createClosingDocument<S extends z.ZodType>(
       `INSERT INTO closing_documents (tenant_id, code, reception_id, shipping_order_id, document_id, webhook_kind, payload, integration_status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(ctx.tenant.id, code, input.receptionId ?? null, input.shippingOrderId ?? null, input.document.id, kind, body, kind ? 'pending' : 'not_sent', ctx.clock.nowMs());
+    .run(
+      ctx.tenant.id,
+      code,
+      input.receptionId ?? null,
+      input.shippingOrderId ?? null,
+      input.document.id,
+      kind,
+      body,
+      kind ? 'pending' : 'not_sent',
+      ctx.clock.nowMs(),
+    );
   const id = Number(lastInsertRowid);
-  const deliveryId = kind ? queueDelivery(ctx, { tenantId: ctx.tenant.id, kind, closingDocumentId: id, body, cause: 'event' }) : null;
+  const deliveryId = kind
+    ? queueDelivery(ctx, { tenantId: ctx.tenant.id, kind, closingDocumentId: id, body, cause: 'event' })
+    : null;
   if (kind && deliveryId === null) setIntegration(ctx, id, 'not_configured', null);
   return { id, code, deliveryId };
 }
 
-export function setIntegration(ctx: EmulatorContext, closingDocumentId: number, status: IntegrationStatus, message: string | null): void {
-  ctx.sql('UPDATE closing_documents SET integration_status = ?, integration_message = ? WHERE id = ?').run(status, message, closingDocumentId);
+export function setIntegration(
+  ctx: EmulatorContext,
+  closingDocumentId: number,
+  status: IntegrationStatus,
+  message: string | null,
+): void {
+  ctx
+    .sql('UPDATE closing_documents SET integration_status = ?, integration_message = ? WHERE id = ?')
+    .run(status, message, closingDocumentId);
 }
 
 export function closingDocumentRow(ctx: EmulatorContext, id: number): ClosingDocumentRow | undefined {
   return ctx.sql('SELECT * FROM closing_documents WHERE id = ?').get(id) as ClosingDocumentRow | undefined;
 }
 
-export function closingDocumentViews(ctx: EmulatorContext, column: 'reception_id' | 'shipping_order_id', ownerId: number): ClosingDocumentView[] {
+export function closingDocumentViews(
+  ctx: EmulatorContext,
+  column: 'reception_id' | 'shipping_order_id',
+  ownerId: number,
+): ClosingDocumentView[] {
   const rows = ctx
     .sql(
       `SELECT c.code, c.webhook_kind, c.integration_status, c.integration_message, d.external_code
        FROM closing_documents c JOIN documents d ON d.id = c.document_id WHERE c.${column} = ? ORDER BY c.id`,
     )
-    .all(ownerId) as { code: string; webhook_kind: WebhookKind | null; integration_status: IntegrationStatus; integration_message: string | null; external_code: string }[];
+    .all(ownerId) as {
+    code: string;
+    webhook_kind: WebhookKind | null;
+    integration_status: IntegrationStatus;
+    integration_message: string | null;
+    external_code: string;
+  }[];
   return rows.map((r) => ({
     closingDocumentCode: r.code,
     documentExternalCode: r.external_code,

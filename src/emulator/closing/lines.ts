@@ -17,9 +17,16 @@ export function webhookLines(moved: readonly MovedQuantity[]): WebhookLine[] {
   const lines = new Map<string, WebhookLine & { serialNumbers: string[] | null }>();
   for (const m of moved) {
     const key = JSON.stringify([m.externalCode, m.lotCode, m.expirationDate]);
-    const line = lines.get(key) ?? { externalCode: m.externalCode, quantity: 0, lotCode: m.lotCode, expirationDate: m.expirationDate, serialNumbers: null };
+    const line = lines.get(key) ?? {
+      externalCode: m.externalCode,
+      quantity: 0,
+      lotCode: m.lotCode,
+      expirationDate: m.expirationDate,
+      serialNumbers: null,
+    };
     line.quantity = round(line.quantity + m.quantity);
-    if (m.serialNumbers && m.serialNumbers.length > 0) line.serialNumbers = [...(line.serialNumbers ?? []), ...m.serialNumbers];
+    if (m.serialNumbers && m.serialNumbers.length > 0)
+      line.serialNumbers = [...(line.serialNumbers ?? []), ...m.serialNumbers];
     lines.set(key, line);
   }
   return [...lines.values()];

@@ -26,7 +26,11 @@ export type FieldSql =
   | { type: 'child'; parentKey: string; from: string; childKey: string; sql: string }
   | { type: 'null' };
 
-export const expr = (sql: string, params?: readonly unknown[]): FieldSql => ({ type: 'expr', sql, ...(params ? { params } : {}) });
+export const expr = (sql: string, params?: readonly unknown[]): FieldSql => ({
+  type: 'expr',
+  sql,
+  ...(params ? { params } : {}),
+});
 export const anyOf = (...sql: string[]): FieldSql => ({ type: 'any', sql });
 export const child = (parentKey: string, from: string, childKey: string, sql: string): FieldSql => ({
   type: 'child',

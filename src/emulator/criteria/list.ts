@@ -1,9 +1,9 @@
-import { decodeCriteriaQuery, type CriteriaFields, type Pageable } from '../../wms/index.js';
+import { type CriteriaFields, decodeCriteriaQuery, type Pageable } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
 import { wmsError } from '../errors.js';
 import type { FieldSql } from './field-sql.js';
-import { paginationHeaders, pageRequest } from './pagination.js';
-import { criteriaWhere, TEXT_INDEX_MAX_CANDIDATES, type SelectiveMatch } from './where.js';
+import { pageRequest, paginationHeaders } from './pagination.js';
+import { criteriaWhere, type SelectiveMatch, TEXT_INDEX_MAX_CANDIDATES } from './where.js';
 
 /** How one resource is listed: its table and alias, criteria members, sortable properties. */
 export interface ListSpec {
@@ -57,14 +57,18 @@ export function listPage<Row>(
   const rows =
     offset >= total
       ? []
-      : (ctx.sql(`SELECT ${alias}.* ${base} ORDER BY ${page.orderBy} LIMIT ? OFFSET ?`).all(...params, page.size, offset) as Row[]);
+      : (ctx
+          .sql(`SELECT ${alias}.* ${base} ORDER BY ${page.orderBy} LIMIT ? OFFSET ?`)
+          .all(...params, page.size, offset) as Row[]);
   return { rows, total, headers: paginationHeaders(requestUrl, page.page, page.size, total) };
 }
 
 /** True when the trigram index finds at most TEXT_INDEX_MAX_CANDIDATES rows (all tenants). */
 function selectiveMatch(ctx: TenantContext): SelectiveMatch {
   return (text, match) => {
-    const probe = ctx.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM ${text.table} WHERE ${text.table} MATCH ? LIMIT ${TEXT_INDEX_MAX_CANDIDATES + 1})`);
+    const probe = ctx.sql(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${text.table} WHERE ${text.table} MATCH ? LIMIT ${TEXT_INDEX_MAX_CANDIDATES + 1})`,
+    );
     return (probe.get(match) as { n: number }).n <= TEXT_INDEX_MAX_CANDIDATES;
   };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, parseSort, type Pageable } from '../../wms/index.js';
+import { DEFAULT_PAGE_SIZE, type Pageable, parseSort } from '../../wms/index.js';
 import { wmsError } from '../errors.js';
 
 /** Spring Data's default `max-page-size`: a larger `size` is lowered to it, as Spring does. */
@@ -23,7 +23,11 @@ export function pageRequest(
     for (const { property, direction } of parseSort(entry) ?? []) {
       const column = sortable[property];
       if (!column) {
-        throw wmsError.badRequest(entityName, 'sortinvalid', `Cannot sort by "${property}"; sortable: ${Object.keys(sortable).join(', ')}`);
+        throw wmsError.badRequest(
+          entityName,
+          'sortinvalid',
+          `Cannot sort by "${property}"; sortable: ${Object.keys(sortable).join(', ')}`,
+        );
       }
       hasId ||= column === idColumn;
       orders.push(`${column} ${direction === 'desc' ? 'DESC' : 'ASC'}`);
@@ -42,13 +46,21 @@ export function pageRequest(
  * next (if any), prev (if any), last, first; each the request URL with `page` and `size` replaced
  * (moved to the end), commas and semicolons percent-encoded.
  */
-export function paginationHeaders(requestUrl: string, page: number, size: number, total: number): Record<string, string> {
+export function paginationHeaders(
+  requestUrl: string,
+  page: number,
+  size: number,
+  total: number,
+): Record<string, string> {
   const totalPages = Math.ceil(total / size);
   const url = new URL(requestUrl);
   const kept = url.search
     .replace(/^\?/, '')
     .split('&')
-    .filter((pair) => pair !== '' && !['page', 'size'].includes(decodeURIComponent(pair.split('=', 1)[0]!.replace(/\+/g, ' '))));
+    .filter(
+      (pair) =>
+        pair !== '' && !['page', 'size'].includes(decodeURIComponent(pair.split('=', 1)[0]!.replace(/\+/g, ' '))),
+    );
   const link = (n: number, rel: string) => {
     const query = [...kept, `page=${n}`, `size=${size}`].join('&');
     const uri = `${url.origin}${url.pathname}?${query}`.replace(/,/g, '%2C').replace(/;/g, '%3B');

@@ -30,7 +30,13 @@ function storedValue(kind: FilterKind, value: unknown): unknown {
  * One operator on one SQL expression, with JHipster's semantics: `contains` is a LIKE '%v%'
  * (case-insensitive for ASCII letters; `%` and `_` in the value act as wildcards, as in JHipster).
  */
-function condition(target: string, targetParams: readonly unknown[], op: string, value: unknown, kind: FilterKind): SqlPart {
+function condition(
+  target: string,
+  targetParams: readonly unknown[],
+  op: string,
+  value: unknown,
+  kind: FilterKind,
+): SqlPart {
   const params = [...targetParams];
   if (op === 'specified') return { sql: `${target} IS ${value ? 'NOT ' : ''}NULL`, params };
   if (op === 'in' || op === 'notIn') {
@@ -59,14 +65,24 @@ function isNegative(op: string, value: unknown): boolean {
  */
 export const TEXT_INDEX_MAX_CANDIDATES = 1000;
 
-function textCondition(text: TextIndex | undefined, value: string, selective: SelectiveMatch | undefined): SqlPart | undefined {
+function textCondition(
+  text: TextIndex | undefined,
+  value: string,
+  selective: SelectiveMatch | undefined,
+): SqlPart | undefined {
   if (!text || !selective || !/^[\x20-\x7e]{3,}$/.test(value) || /[%_]/.test(value)) return undefined;
   const match = `{${text.columns.join(' ')}} : "${value.replace(/"/g, '""')}"`;
   if (!selective(text, match)) return undefined;
   return { sql: `${text.rowId} IN (SELECT rowid FROM ${text.table} WHERE ${text.table} MATCH ?)`, params: [match] };
 }
 
-function fieldCondition(field: FieldSql, op: string, value: unknown, kind: FilterKind, selective?: SelectiveMatch): SqlPart {
+function fieldCondition(
+  field: FieldSql,
+  op: string,
+  value: unknown,
+  kind: FilterKind,
+  selective?: SelectiveMatch,
+): SqlPart {
   switch (field.type) {
     case 'expr':
       return (

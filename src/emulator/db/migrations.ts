@@ -218,7 +218,9 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
 ];
 
 export function migrate(db: Database.Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS emulator_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS emulator_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
   const applied = new Set(
     (db.prepare('SELECT version FROM emulator_migrations').all() as { version: number }[]).map((r) => r.version),
   );

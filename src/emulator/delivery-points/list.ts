@@ -1,10 +1,11 @@
 import { DELIVERY_POINT_CRITERIA_FIELDS, type DeliveryPoint } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
-import { absent, anyOf, child, expr, type CriteriaSql } from '../criteria/field-sql.js';
-import { listFromQuery, type ListSpec } from '../criteria/list.js';
-import { DELIVERY_POINT_ENTITY, deliveryPointDtos, type DeliveryPointRow } from './rows.js';
+import { absent, anyOf, type CriteriaSql, child, expr } from '../criteria/field-sql.js';
+import { type ListSpec, listFromQuery } from '../criteria/list.js';
+import { DELIVERY_POINT_ENTITY, type DeliveryPointRow, deliveryPointDtos } from './rows.js';
 
-const typesWhere = (condition: string) => `dp.id IN (SELECT t.delivery_point_id FROM delivery_point_types t WHERE ${condition})`;
+const typesWhere = (condition: string) =>
+  `dp.id IN (SELECT t.delivery_point_id FROM delivery_point_types t WHERE ${condition})`;
 
 /** Delivery point criteria on the emulator's tables; NMVS flags are false, categories absent. */
 export const DELIVERY_POINT_CRITERIA_SQL: CriteriaSql<typeof DELIVERY_POINT_CRITERIA_FIELDS> = {
@@ -54,7 +55,10 @@ const SPEC: ListSpec = {
 };
 
 /** Endpoint 13. */
-export function listDeliveryPoints(ctx: TenantContext, requestUrl: string): { body: DeliveryPoint[]; headers: Record<string, string> } {
+export function listDeliveryPoints(
+  ctx: TenantContext,
+  requestUrl: string,
+): { body: DeliveryPoint[]; headers: Record<string, string> } {
   const page = listFromQuery<DeliveryPointRow>(ctx, SPEC, requestUrl);
   return { body: deliveryPointDtos(ctx, page.rows), headers: page.headers };
 }

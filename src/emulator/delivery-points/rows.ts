@@ -1,4 +1,4 @@
-import { ENTITY_TYPES, type DeliveryPoint, type EntityType } from '../../wms/index.js';
+import { type DeliveryPoint, ENTITY_TYPES, type EntityType } from '../../wms/index.js';
 import { bool, type EmulatorContext } from '../context.js';
 import { compact, groupBy, placeholders } from '../shape.js';
 
@@ -52,17 +52,26 @@ export function deliveryPointDtos(ctx: EmulatorContext, rows: readonly DeliveryP
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const types = ctx
-    .sql(`SELECT delivery_point_id, type FROM delivery_point_types WHERE delivery_point_id IN (${placeholders(ids.length)})`)
+    .sql(
+      `SELECT delivery_point_id, type FROM delivery_point_types WHERE delivery_point_id IN (${placeholders(ids.length)})`,
+    )
     .all(...ids) as { delivery_point_id: number; type: EntityType }[];
   const typesOf = groupBy(types, (t) => t.delivery_point_id);
   return rows.map((row) => {
     const own = new Set((typesOf.get(row.id) ?? []).map((t) => t.type));
-    return toDeliveryPoint(row, ENTITY_TYPES.filter((t) => own.has(t)));
+    return toDeliveryPoint(
+      row,
+      ENTITY_TYPES.filter((t) => own.has(t)),
+    );
   });
 }
 
-export function findDeliveryPointRow(ctx: EmulatorContext, tenantId: string, externalCode: string): DeliveryPointRow | undefined {
-  return ctx.sql('SELECT * FROM delivery_points WHERE tenant_id = ? AND external_code = ?').get(tenantId, externalCode) as
-    | DeliveryPointRow
-    | undefined;
+export function findDeliveryPointRow(
+  ctx: EmulatorContext,
+  tenantId: string,
+  externalCode: string,
+): DeliveryPointRow | undefined {
+  return ctx
+    .sql('SELECT * FROM delivery_points WHERE tenant_id = ? AND external_code = ?')
+    .get(tenantId, externalCode) as DeliveryPointRow | undefined;
 }

@@ -4,8 +4,21 @@ import { wmsError } from '../errors.js';
 import { DELIVERY_POINT_ENTITY, deliveryPointDtos, findDeliveryPointRow } from './rows.js';
 
 const COLUMNS = [
-  'active', 'name', 'delivery_point', 'alias', 'gln', 'nif', 'email', 'phone', 'url', 'address', 'postal_code', 'city', 'country',
-  'days_to_reserve_expiration_date', 'allow_expired_lots',
+  'active',
+  'name',
+  'delivery_point',
+  'alias',
+  'gln',
+  'nif',
+  'email',
+  'phone',
+  'url',
+  'address',
+  'postal_code',
+  'city',
+  'country',
+  'days_to_reserve_expiration_date',
+  'allow_expired_lots',
 ] as const;
 
 function values(input: DeliveryPoint): unknown[] {
@@ -44,7 +57,11 @@ function current(ctx: TenantContext, externalCode: string): DeliveryPoint {
 export function createDeliveryPoint(ctx: TenantContext, input: DeliveryPoint): DeliveryPoint {
   return ctx.db.transaction(() => {
     if (findDeliveryPointRow(ctx, ctx.tenant.id, input.externalCode)) {
-      throw wmsError.badRequest(DELIVERY_POINT_ENTITY, 'deliverypointexists', `Delivery point "${input.externalCode}" already exists`);
+      throw wmsError.badRequest(
+        DELIVERY_POINT_ENTITY,
+        'deliverypointexists',
+        `Delivery point "${input.externalCode}" already exists`,
+      );
     }
     const now = ctx.clock.nowMs();
     const { lastInsertRowid } = ctx
@@ -62,7 +79,12 @@ export function createDeliveryPoint(ctx: TenantContext, input: DeliveryPoint): D
 export function updateDeliveryPoint(ctx: TenantContext, input: DeliveryPoint): DeliveryPoint {
   return ctx.db.transaction(() => {
     const row = findDeliveryPointRow(ctx, ctx.tenant.id, input.externalCode);
-    if (!row) throw wmsError.badRequest(DELIVERY_POINT_ENTITY, 'idnotfound', `Delivery point "${input.externalCode}" does not exist`);
+    if (!row)
+      throw wmsError.badRequest(
+        DELIVERY_POINT_ENTITY,
+        'idnotfound',
+        `Delivery point "${input.externalCode}" does not exist`,
+      );
     ctx
       .sql(`UPDATE delivery_points SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)
       .run(...values(input), ctx.clock.nowMs(), row.id);

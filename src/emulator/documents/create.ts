@@ -1,7 +1,7 @@
 import type { Document } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
 import { nextDocumentNumber } from './numbering.js';
-import { documentDtos, findDocumentRow, type DocumentRow } from './rows.js';
+import { type DocumentRow, documentDtos, findDocumentRow } from './rows.js';
 import { STATUS_ON_CREATE } from './status.js';
 import { DOCUMENT_COLUMNS, documentValues, replaceLines, validateLines } from './write.js';
 
@@ -23,7 +23,19 @@ export function createDocument(ctx: TenantContext, input: Document): { document:
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ${DOCUMENT_COLUMNS.map(() => '?').join(', ')}, ?, ?)
          ON CONFLICT (tenant_id, external_code) DO NOTHING`,
       )
-      .run(ctx.tenant.id, input.externalCode, input.documentType, STATUS_ON_CREATE, year, series, number, code, ...documentValues(input), now, now);
+      .run(
+        ctx.tenant.id,
+        input.externalCode,
+        input.documentType,
+        STATUS_ON_CREATE,
+        year,
+        series,
+        number,
+        code,
+        ...documentValues(input),
+        now,
+        now,
+      );
     if (inserted.changes === 1) replaceLines(ctx, Number(inserted.lastInsertRowid), input);
     const row = findDocumentRow(ctx, ctx.tenant.id, input.externalCode) as DocumentRow;
     return { document: documentDtos(ctx, [row])[0]!, created: inserted.changes === 1 };

@@ -1,8 +1,8 @@
 import { DOCUMENT_CRITERIA_FIELDS, type Document } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
-import { absent, anyOf, child, expr, type CriteriaSql } from '../criteria/field-sql.js';
-import { listFromQuery, type ListSpec } from '../criteria/list.js';
-import { documentDtos, DOCUMENT_ENTITY, type DocumentRow } from './rows.js';
+import { absent, anyOf, type CriteriaSql, child, expr } from '../criteria/field-sql.js';
+import { type ListSpec, listFromQuery } from '../criteria/list.js';
+import { DOCUMENT_ENTITY, type DocumentRow, documentDtos } from './rows.js';
 
 const pointOf = (column: string, member: string) =>
   `(SELECT x.${member} FROM delivery_points x WHERE x.tenant_id = d.tenant_id AND x.external_code = d.${column})`;
@@ -71,7 +71,10 @@ const SPEC: ListSpec = {
 };
 
 /** Endpoint 8. */
-export function listDocuments(ctx: TenantContext, requestUrl: string): { body: Document[]; headers: Record<string, string> } {
+export function listDocuments(
+  ctx: TenantContext,
+  requestUrl: string,
+): { body: Document[]; headers: Record<string, string> } {
   const page = listFromQuery<DocumentRow>(ctx, SPEC, requestUrl);
   return { body: documentDtos(ctx, page.rows), headers: page.headers };
 }

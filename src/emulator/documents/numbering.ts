@@ -14,7 +14,10 @@ export const SERIES: Record<DocumentType, string> = {
   PRODUCTION_RETURN: 'PR',
 };
 
-export function nextDocumentNumber(ctx: TenantContext, type: DocumentType): { series: string; year: number; number: number; code: string } {
+export function nextDocumentNumber(
+  ctx: TenantContext,
+  type: DocumentType,
+): { series: string; year: number; number: number; code: string } {
   const series = SERIES[type];
   const year = ctx.clock.now().getUTCFullYear();
   const { last } = ctx

@@ -87,21 +87,33 @@ function toDocument(row: DocumentRow, lines: DocumentLine[]): Document {
 export function documentLineRows(ctx: EmulatorContext, documentIds: readonly number[]): DocumentLineRow[] {
   if (documentIds.length === 0) return [];
   return ctx
-    .sql(`SELECT * FROM document_lines WHERE document_id IN (${placeholders(documentIds.length)}) ORDER BY document_id, line_number`)
+    .sql(
+      `SELECT * FROM document_lines WHERE document_id IN (${placeholders(documentIds.length)}) ORDER BY document_id, line_number`,
+    )
     .all(...documentIds) as DocumentLineRow[];
 }
 
 /** Documents as the API answers them, lines in line-number order. */
 export function documentDtos(ctx: EmulatorContext, rows: readonly DocumentRow[]): Document[] {
-  const linesOf = groupBy(documentLineRows(ctx, rows.map((r) => r.id)), (l) => l.document_id);
+  const linesOf = groupBy(
+    documentLineRows(
+      ctx,
+      rows.map((r) => r.id),
+    ),
+    (l) => l.document_id,
+  );
   return rows.map((row) => toDocument(row, (linesOf.get(row.id) ?? []).map(toLine)));
 }
 
 export function findDocumentRow(ctx: EmulatorContext, tenantId: string, externalCode: string): DocumentRow | undefined {
-  return ctx.sql('SELECT * FROM documents WHERE tenant_id = ? AND external_code = ?').get(tenantId, externalCode) as DocumentRow | undefined;
+  return ctx.sql('SELECT * FROM documents WHERE tenant_id = ? AND external_code = ?').get(tenantId, externalCode) as
+    | DocumentRow
+    | undefined;
 }
 
 /** By the WMS's own document code (e.g. `PO2025/7`), as warehouse operations refer to it. */
 export function findDocumentRowByCode(ctx: EmulatorContext, tenantId: string, code: string): DocumentRow | undefined {
-  return ctx.sql('SELECT * FROM documents WHERE tenant_id = ? AND code = ?').get(tenantId, code) as DocumentRow | undefined;
+  return ctx.sql('SELECT * FROM documents WHERE tenant_id = ? AND code = ?').get(tenantId, code) as
+    | DocumentRow
+    | undefined;
 }

@@ -1,7 +1,7 @@
 import type { Document, DocumentCancel, Result } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
 import { wmsError } from '../errors.js';
-import { documentDtos, DOCUMENT_ENTITY, findDocumentRow, type DocumentRow } from './rows.js';
+import { DOCUMENT_ENTITY, type DocumentRow, documentDtos, findDocumentRow } from './rows.js';
 import { EDITABLE_STATUSES, setDocumentStatus } from './status.js';
 import { DOCUMENT_COLUMNS, documentValues, replaceLines, validateLines } from './write.js';
 
@@ -12,12 +12,21 @@ import { DOCUMENT_COLUMNS, documentValues, replaceLines, validateLines } from '.
 export function updateDocument(ctx: TenantContext, input: Document): Document {
   return ctx.db.transaction(() => {
     const row = findDocumentRow(ctx, ctx.tenant.id, input.externalCode);
-    if (!row) throw wmsError.badRequest(DOCUMENT_ENTITY, 'idnotfound', `Document "${input.externalCode}" does not exist`);
+    if (!row)
+      throw wmsError.badRequest(DOCUMENT_ENTITY, 'idnotfound', `Document "${input.externalCode}" does not exist`);
     if (!EDITABLE_STATUSES.has(row.status)) {
-      throw wmsError.conflict(DOCUMENT_ENTITY, 'documentnoteditable', `Document "${input.externalCode}" is ${row.status} and can no longer be updated`);
+      throw wmsError.conflict(
+        DOCUMENT_ENTITY,
+        'documentnoteditable',
+        `Document "${input.externalCode}" is ${row.status} and can no longer be updated`,
+      );
     }
     if (row.document_type !== input.documentType) {
-      throw wmsError.badRequest(DOCUMENT_ENTITY, 'documenttypechange', `Document "${input.externalCode}" is a ${row.document_type}; its type cannot change`);
+      throw wmsError.badRequest(
+        DOCUMENT_ENTITY,
+        'documenttypechange',
+        `Document "${input.externalCode}" is a ${row.document_type}; its type cannot change`,
+      );
     }
     validateLines(ctx, input);
     ctx
@@ -37,11 +46,18 @@ export function cancelDocument(ctx: TenantContext, input: DocumentCancel): Resul
   return ctx.db.transaction((): Result => {
     const row = findDocumentRow(ctx, ctx.tenant.id, input.externalCode);
     if (!row || row.document_type !== input.documentType) {
-      throw wmsError.notFound(DOCUMENT_ENTITY, `Document "${input.externalCode}" of type ${input.documentType} not found`);
+      throw wmsError.notFound(
+        DOCUMENT_ENTITY,
+        `Document "${input.externalCode}" of type ${input.documentType} not found`,
+      );
     }
     if (row.status === 'CANCELLED') return { success: true, message: 'Document already cancelled' };
     if (!EDITABLE_STATUSES.has(row.status)) {
-      throw wmsError.conflict(DOCUMENT_ENTITY, 'documentnotcancellable', `Document "${input.externalCode}" is ${row.status} and can no longer be cancelled`);
+      throw wmsError.conflict(
+        DOCUMENT_ENTITY,
+        'documentnotcancellable',
+        `Document "${input.externalCode}" is ${row.status} and can no longer be cancelled`,
+      );
     }
     setDocumentStatus(ctx, row.id, 'CANCELLED');
     return { success: true, message: 'Document cancelled' };

@@ -15,7 +15,9 @@ export function validateLines(ctx: TenantContext, input: Document): void {
   const found = new Set(
     (
       ctx
-        .sql(`SELECT external_code FROM products WHERE tenant_id = ? AND origin = 'api' AND external_code IN (${placeholders(codes.length)})`)
+        .sql(
+          `SELECT external_code FROM products WHERE tenant_id = ? AND origin = 'api' AND external_code IN (${placeholders(codes.length)})`,
+        )
         .raw()
         .all(ctx.tenant.id, ...codes) as [string][]
     ).map((r) => r[0]),
@@ -27,8 +29,19 @@ export function validateLines(ctx: TenantContext, input: Document): void {
 }
 
 export const DOCUMENT_COLUMNS = [
-  'document_number', 'document_external_type', 'reference', 'observations', 'document_date', 'origin_external_code',
-  'destination_external_code', 'delivery_point_external_code', 'delivery_date', 'charge', 'charge_value', 'carrier', 'delivery_place',
+  'document_number',
+  'document_external_type',
+  'reference',
+  'observations',
+  'document_date',
+  'origin_external_code',
+  'destination_external_code',
+  'delivery_point_external_code',
+  'delivery_date',
+  'charge',
+  'charge_value',
+  'carrier',
+  'delivery_place',
 ] as const;
 
 export function documentValues(input: Document): unknown[] {

@@ -15,13 +15,20 @@ function injected(path: string, status: number): { body: unknown; headers: Recor
     const error = status === 401 ? 'invalid_client' : status >= 500 ? 'server_error' : 'invalid_request';
     return { body: { error, error_description: description }, headers: { 'Cache-Control': 'no-store' } };
   }
-  const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` } : {};
+  const headers: Record<string, string> =
+    status === 401 ? { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` } : {};
   // Any 4xx/5xx, rendered as the emulator renders its own: 409 and 5xx the conflict object, others the bad-request object.
   if (status === 409 || status >= 500) {
     const body = conflictObject(new WmsApiError(500, entityOf(path), 'faultinjected', description), path);
     return { body: { ...body, status: { reasonPhrase: 'Injected fault', statusCode: status } }, headers };
   }
-  return { body: { ...badRequestObject(new WmsApiError(400, entityOf(path), 'faultinjected', description)), status: String(status) }, headers };
+  return {
+    body: {
+      ...badRequestObject(new WmsApiError(400, entityOf(path), 'faultinjected', description)),
+      status: String(status),
+    },
+    headers,
+  };
 }
 
 /**

@@ -71,7 +71,8 @@ export class FaultRegistry {
   /** The fault that applies to this request, counted as a hit; undefined when none does. */
   take(scope: FaultScope, method: string, path: string): Fault | undefined {
     for (const fault of this.#faults) {
-      if (fault.scope !== scope || (fault.method && fault.method !== method.toUpperCase()) || !fault.matches(path)) continue;
+      if (fault.scope !== scope || (fault.method && fault.method !== method.toUpperCase()) || !fault.matches(path))
+        continue;
       if (fault.rate !== undefined && this.random() >= fault.rate) continue;
       fault.hits += 1;
       if (fault.remaining !== null) {

@@ -12,7 +12,10 @@ const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i;
  * Authorization header only, never from the URL. `kinds` lists the credential types an operation
  * accepts; endpoint 20 accepts only OAuth2 (option B) tokens.
  */
-export function bearerAuth(services: EmulatorServices, kinds: readonly ClientKind[] = ['api', 'oauth']): MiddlewareHandler<EmulatorEnv> {
+export function bearerAuth(
+  services: EmulatorServices,
+  kinds: readonly ClientKind[] = ['api', 'oauth'],
+): MiddlewareHandler<EmulatorEnv> {
   return async (c, next) => {
     const match = BEARER.exec(c.req.header('authorization') ?? '');
     if (!match) throw wmsError.unauthorized('A bearer access token is required');
@@ -20,7 +23,9 @@ export function bearerAuth(services: EmulatorServices, kinds: readonly ClientKin
       apiClientTokensDisabled: services.tokens.apiClientTokensDisabled,
     });
     if (!kinds.includes(principal.kind)) {
-      throw wmsError.forbidden(`This operation does not accept ${principal.kind === 'api' ? 'API client' : 'OAuth2'} tokens`);
+      throw wmsError.forbidden(
+        `This operation does not accept ${principal.kind === 'api' ? 'API client' : 'OAuth2'} tokens`,
+      );
     }
     c.set('principal', principal);
     await next();

@@ -32,7 +32,11 @@ export function controlAuth(adminToken: string | undefined): MiddlewareHandler<E
     } else {
       const address = remoteAddress(c);
       if (address !== undefined && !isLoopback(address)) {
-        throw new ControlError(403, 'forbidden', 'The control API is open on loopback only; set EMULATOR_ADMIN_TOKEN to use it remotely');
+        throw new ControlError(
+          403,
+          'forbidden',
+          'The control API is open on loopback only; set EMULATOR_ADMIN_TOKEN to use it remotely',
+        );
       }
     }
     await next();

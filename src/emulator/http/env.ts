@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/http.js';
-import type { EmulatorContext, TenantContext } from '../context.js';
 import type { CapacityRegistry } from '../capacity/registry.js';
+import type { EmulatorContext, TenantContext } from '../context.js';
 import type { FaultRegistry } from '../faults/registry.js';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { TokenServiceOptions } from '../tokens/exchange.js';
 import type { Principal } from '../tokens/verify.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 
 export interface EmulatorEnv extends AppEnv {
   Variables: AppEnv['Variables'] & { principal: Principal };

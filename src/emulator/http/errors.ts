@@ -4,12 +4,13 @@ import type { ZodError } from 'zod';
 import { issuesMessage } from '../../lib/zod-issues.js';
 import { ControlError, TokenEndpointError, WmsApiError, wmsError, wmsErrorBody } from '../errors.js';
 import type { EmulatorEnv } from './env.js';
-import { entityOf, zoneOf, type Zone } from './zones.js';
+import { entityOf, type Zone, zoneOf } from './zones.js';
 
 /** Malformed JSON, a wrong content type or an oversized body, in the zone's own error shape. */
 function requestProblem(zone: Zone, path: string, status: 400 | 413, message: string): Error {
   if (zone === 'token') return new TokenEndpointError(status, 'invalid_request', message);
-  if (zone === 'control') return new ControlError(status, status === 413 ? 'payload_too_large' : 'invalid_request', message);
+  if (zone === 'control')
+    return new ControlError(status, status === 413 ? 'payload_too_large' : 'invalid_request', message);
   const entity = entityOf(path);
   return status === 413
     ? new WmsApiError(413, entity, 'payloadtoolarge', message)
@@ -20,7 +21,8 @@ function fromHttpException(err: HTTPException, path: string): Error {
   const zone = zoneOf(path);
   if (err.status === 413) return requestProblem(zone, path, 413, 'Request body too large');
   if (err.status === 415) {
-    const expected = zone === 'token' && path.endsWith('/auth/token') ? 'application/x-www-form-urlencoded' : 'application/json';
+    const expected =
+      zone === 'token' && path.endsWith('/auth/token') ? 'application/x-www-form-urlencoded' : 'application/json';
     return requestProblem(zone, path, 400, `Unsupported content type: expected ${expected}`);
   }
   return requestProblem(zone, path, 400, err.message || 'Bad request');
@@ -36,7 +38,8 @@ function render(err: Error, c: Context<EmulatorEnv>): Response {
 /** Every error leaves as the spec's body for its zone; anything unexpected is logged, never shown. */
 export const onEmulatorError: ErrorHandler<EmulatorEnv> = (err, c) => {
   const known = err instanceof HTTPException ? fromHttpException(err, c.req.path) : err;
-  if (known instanceof WmsApiError || known instanceof TokenEndpointError || known instanceof ControlError) return render(known, c);
+  if (known instanceof WmsApiError || known instanceof TokenEndpointError || known instanceof ControlError)
+    return render(known, c);
   (c.get('log') ?? console).error({ err }, 'emulator: unhandled error');
   const zone = zoneOf(c.req.path);
   if (zone === 'token') return render(new TokenEndpointError(500, 'server_error', 'Internal server error'), c);
@@ -53,7 +56,10 @@ export const onEmulatorNotFound: NotFoundHandler<EmulatorEnv> = (c) => {
 };
 
 /** Validation failures of any route (body, query, path), thrown so `onEmulatorError` renders them. */
-export function validationHook(result: { success: boolean; error?: ZodError; target: string }, c: Context<EmulatorEnv>): void {
+export function validationHook(
+  result: { success: boolean; error?: ZodError; target: string },
+  c: Context<EmulatorEnv>,
+): void {
   if (result.success || !result.error) return;
   const path = c.req.path;
   const message = issuesMessage(result.error);

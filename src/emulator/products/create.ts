@@ -2,7 +2,14 @@ import type { Product } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
 import { wmsError } from '../errors.js';
 import { getProduct } from './get.js';
-import { assertDistinctLotCodes, forcedFlags, PRODUCT_ENTITY, replaceBarcodes, resolveSku, upsertLots } from './write.js';
+import {
+  assertDistinctLotCodes,
+  forcedFlags,
+  PRODUCT_ENTITY,
+  replaceBarcodes,
+  resolveSku,
+  upsertLots,
+} from './write.js';
 
 /**
  * Endpoint 2. Stored active; SKU rule; forced flags; withSerialNumbers and withSecurityDevice
@@ -12,8 +19,11 @@ import { assertDistinctLotCodes, forcedFlags, PRODUCT_ENTITY, replaceBarcodes, r
 export function createProduct(ctx: TenantContext, input: Product): Product {
   return ctx.db.transaction(() => {
     assertDistinctLotCodes(input);
-    const exists = ctx.sql('SELECT 1 FROM products WHERE tenant_id = ? AND external_code = ?').get(ctx.tenant.id, input.externalCode);
-    if (exists) throw wmsError.badRequest(PRODUCT_ENTITY, 'productexists', `Product "${input.externalCode}" already exists`);
+    const exists = ctx
+      .sql('SELECT 1 FROM products WHERE tenant_id = ? AND external_code = ?')
+      .get(ctx.tenant.id, input.externalCode);
+    if (exists)
+      throw wmsError.badRequest(PRODUCT_ENTITY, 'productexists', `Product "${input.externalCode}" already exists`);
     const sku = resolveSku(ctx, input);
     const flags = forcedFlags(ctx, input);
     const now = ctx.clock.nowMs();

@@ -1,8 +1,8 @@
 import { PRODUCT_CRITERIA_FIELDS, type Product } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
-import { absent, anyOf, child, expr, withText, type CriteriaSql, type TextIndex } from '../criteria/field-sql.js';
-import { listFromQuery, type ListSpec } from '../criteria/list.js';
-import { productDtos, type ProductRow } from './rows.js';
+import { absent, anyOf, type CriteriaSql, child, expr, type TextIndex, withText } from '../criteria/field-sql.js';
+import { type ListSpec, listFromQuery } from '../criteria/list.js';
+import { type ProductRow, productDtos } from './rows.js';
 
 const lot = (sql: string) => child('p.id', 'product_lots l', 'l.product_id', sql);
 const barcode = (sql: string) => child('p.id', 'product_barcodes b', 'b.product_id', sql);
@@ -72,7 +72,10 @@ const SORTABLE = {
 };
 
 /** Endpoint 1: a page of products matching the criteria in the query string. */
-export function listProducts(ctx: TenantContext, requestUrl: string): { body: Product[]; headers: Record<string, string> } {
+export function listProducts(
+  ctx: TenantContext,
+  requestUrl: string,
+): { body: Product[]; headers: Record<string, string> } {
   const spec: ListSpec = {
     entityName: 'product',
     from: 'products p',

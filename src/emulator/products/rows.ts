@@ -90,12 +90,14 @@ export function productDtos(ctx: EmulatorContext, rows: readonly ProductRow[]): 
 
 /** A product the API knows (created through it): products created in the WMS itself have no API external code. */
 export function findProductRow(ctx: EmulatorContext, tenantId: string, externalCode: string): ProductRow | undefined {
-  return ctx.sql("SELECT * FROM products WHERE tenant_id = ? AND external_code = ? AND origin = 'api'").get(tenantId, externalCode) as
-    | ProductRow
-    | undefined;
+  return ctx
+    .sql("SELECT * FROM products WHERE tenant_id = ? AND external_code = ? AND origin = 'api'")
+    .get(tenantId, externalCode) as ProductRow | undefined;
 }
 
 /** Any product of the tenant, by its API external code or, for products created in the WMS, by its code. */
 export function findAnyProductRow(ctx: EmulatorContext, tenantId: string, code: string): ProductRow | undefined {
-  return ctx.sql('SELECT * FROM products WHERE tenant_id = ? AND external_code = ?').get(tenantId, code) as ProductRow | undefined;
+  return ctx.sql('SELECT * FROM products WHERE tenant_id = ? AND external_code = ?').get(tenantId, code) as
+    | ProductRow
+    | undefined;
 }

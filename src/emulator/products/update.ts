@@ -3,7 +3,14 @@ import type { TenantContext } from '../context.js';
 import { wmsError } from '../errors.js';
 import { getProduct } from './get.js';
 import { findProductRow } from './rows.js';
-import { assertDistinctLotCodes, forcedFlags, PRODUCT_ENTITY, replaceBarcodes, resolveSku, upsertLots } from './write.js';
+import {
+  assertDistinctLotCodes,
+  forcedFlags,
+  PRODUCT_ENTITY,
+  replaceBarcodes,
+  resolveSku,
+  upsertLots,
+} from './write.js';
 
 /**
  * Endpoint 3, found by externalCode (unknown: 400 `idnotfound`, the spec lists only 400 here).

@@ -15,7 +15,9 @@ export interface WmsProductInput {
  * that have an API external code"). Control actions refer to it by its code.
  */
 export function createWmsProduct(ctx: TenantContext, input: WmsProductInput): WmsProductInput {
-  const taken = ctx.sql('SELECT 1 FROM products WHERE tenant_id = ? AND (sku = ? OR external_code = ?)').get(ctx.tenant.id, input.code, input.code);
+  const taken = ctx
+    .sql('SELECT 1 FROM products WHERE tenant_id = ? AND (sku = ? OR external_code = ?)')
+    .get(ctx.tenant.id, input.code, input.code);
   if (taken) throw new ControlError(409, 'product_exists', `A product with code "${input.code}" already exists`);
   const now = ctx.clock.nowMs();
   ctx
@@ -24,7 +26,17 @@ export function createWmsProduct(ctx: TenantContext, input: WmsProductInput): Wm
          with_security_device, origin, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'wms', ?, ?)`,
     )
-    .run(ctx.tenant.id, input.code, input.code, input.description, input.withLots ? 1 : 0, input.withSerialNumbers ? 1 : 0, input.withExpirationDate ? 1 : 0, now, now);
+    .run(
+      ctx.tenant.id,
+      input.code,
+      input.code,
+      input.description,
+      input.withLots ? 1 : 0,
+      input.withSerialNumbers ? 1 : 0,
+      input.withExpirationDate ? 1 : 0,
+      now,
+      now,
+    );
   return {
     code: input.code,
     description: input.description,

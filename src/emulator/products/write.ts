@@ -7,7 +7,9 @@ export const PRODUCT_ENTITY = 'product';
 /** The spec's SKU rule: `code` is the SKU, externalCode when omitted; unique across the tenant. */
 export function resolveSku(ctx: TenantContext, input: Product, selfId?: number): string {
   const sku = input.code || input.externalCode;
-  const owner = ctx.sql('SELECT id FROM products WHERE tenant_id = ? AND sku = ?').get(ctx.tenant.id, sku) as { id: number } | undefined;
+  const owner = ctx.sql('SELECT id FROM products WHERE tenant_id = ? AND sku = ?').get(ctx.tenant.id, sku) as
+    | { id: number }
+    | undefined;
   if (owner && owner.id !== selfId) {
     throw wmsError.badRequest(PRODUCT_ENTITY, 'skuexists', 'Product SKU already exists', 'Product SKU already exists');
   }

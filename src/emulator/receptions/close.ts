@@ -10,14 +10,18 @@ import { getWebhookConfig } from '../webhooks/settings.js';
 import { closeReceptionPayload, type ReceivedLine } from './payload.js';
 import { mustFindReception, receptionDocuments, setReceptionStatus } from './rows.js';
 import { settleReception } from './status.js';
-import { receptionView, type ReceptionView } from './view.js';
+import { type ReceptionView, receptionView } from './view.js';
 
 /** EXECUTING → SUBMITTED: the operator has finished counting. */
 export function submitReception(ctx: TenantContext, receptionCode: string): ReceptionView {
   return ctx.db.transaction(() => {
     const reception = mustFindReception(ctx, receptionCode);
     if (reception.status !== 'EXECUTING') {
-      throw new ControlError(409, 'reception_not_executing', `Reception "${receptionCode}" is ${reception.status}; only an EXECUTING reception is submitted`);
+      throw new ControlError(
+        409,
+        'reception_not_executing',
+        `Reception "${receptionCode}" is ${reception.status}; only an EXECUTING reception is submitted`,
+      );
     }
     setReceptionStatus(ctx, reception.id, 'SUBMITTED');
     return receptionView(ctx, mustFindReception(ctx, receptionCode));
@@ -30,7 +34,11 @@ export function submitReception(ctx: TenantContext, receptionCode: string): Rece
  * closing document whose close webhook is queued (spec: "Closing a reception triggers the close
  * reception webhook"). The reception stays CLOSING until those deliveries are done, then CLOSED.
  */
-export function closeReception(ctx: TenantContext, receptionCode: string, input: { observations?: string | undefined } = {}): ActionResult<ReceptionView> {
+export function closeReception(
+  ctx: TenantContext,
+  receptionCode: string,
+  input: { observations?: string | undefined } = {},
+): ActionResult<ReceptionView> {
   const outcome = ctx.db.transaction(() => {
     const reception = mustFindReception(ctx, receptionCode);
     if (reception.status === 'CLOSING' || reception.status === 'CLOSED') {
@@ -38,7 +46,9 @@ export function closeReception(ctx: TenantContext, receptionCode: string, input:
     }
     const now = ctx.clock.nowMs();
     const observations = input.observations ?? reception.observations;
-    ctx.sql("UPDATE receptions SET status = 'CLOSING', observations = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(observations, now, now, reception.id);
+    ctx
+      .sql("UPDATE receptions SET status = 'CLOSING', observations = ?, closed_at = ?, updated_at = ? WHERE id = ?")
+      .run(observations, now, now, reception.id);
     const received = () =>
       ctx
         .sql(
@@ -50,7 +60,17 @@ export function closeReception(ctx: TenantContext, receptionCode: string, input:
     for (const line of received()) {
       if (line.product_id === null) continue;
       ensureLot(ctx, line.product_id, line.lot_code, line.expiration_date);
-      addStock(ctx, { productId: line.product_id, lotCode: line.lot_code, warehouseId: reception.warehouse_id, location: line.location }, line.quantity, line.in_containers === 1);
+      addStock(
+        ctx,
+        {
+          productId: line.product_id,
+          lotCode: line.lot_code,
+          warehouseId: reception.warehouse_id,
+          location: line.location,
+        },
+        line.quantity,
+        line.in_containers === 1,
+      );
     }
     // Read again once the lots exist: a line without expiry carries its lot's.
     const lines = received();

@@ -13,7 +13,8 @@ function add(map: Quantities, product: string, lot: string | null, quantity: num
   map.set(product, lots);
 }
 
-const sum = (lots: Map<string | null, number> | undefined) => [...(lots ?? new Map()).values()].reduce((a, b) => a + b, 0);
+const sum = (lots: Map<string | null, number> | undefined) =>
+  [...(lots ?? new Map()).values()].reduce((a, b) => a + b, 0);
 
 /**
  * Per-lot differences of one product (received − expected; zero differences left out). A document
@@ -21,15 +22,29 @@ const sum = (lots: Map<string | null, number> | undefined) => [...(lots ?? new M
  * the documents do not name counts against it, reported with `lotCode` null. Without such a line,
  * each unexpected lot is a surplus of its own.
  */
-function lotDifferences(product: string, expected: Map<string | null, number>, received: Map<string | null, number>): ProductLotDifference[] {
+function lotDifferences(
+  product: string,
+  expected: Map<string | null, number>,
+  received: Map<string | null, number>,
+): ProductLotDifference[] {
   const out: ProductLotDifference[] = [];
   const named = [...expected.keys()].filter((lot): lot is string => lot !== null);
-  for (const lot of named) out.push({ productExternalCode: product, lotCode: lot, quantity: round((received.get(lot) ?? 0) - expected.get(lot)!) });
+  for (const lot of named)
+    out.push({
+      productExternalCode: product,
+      lotCode: lot,
+      quantity: round((received.get(lot) ?? 0) - expected.get(lot)!),
+    });
   const unnamed = [...received.entries()].filter(([lot]) => lot === null || !expected.has(lot));
   if (expected.has(null)) {
-    out.push({ productExternalCode: product, lotCode: null, quantity: round(unnamed.reduce((a, [, q]) => a + q, 0) - expected.get(null)!) });
+    out.push({
+      productExternalCode: product,
+      lotCode: null,
+      quantity: round(unnamed.reduce((a, [, q]) => a + q, 0) - expected.get(null)!),
+    });
   } else {
-    for (const [lot, quantity] of unnamed) out.push({ productExternalCode: product, lotCode: lot, quantity: round(quantity) });
+    for (const [lot, quantity] of unnamed)
+      out.push({ productExternalCode: product, lotCode: lot, quantity: round(quantity) });
   }
   return out.filter((d) => d.quantity !== 0);
 }
@@ -46,14 +61,17 @@ export function receptionDifferences(ctx: TenantContext, receptionCode: string):
   const expected: Quantities = new Map();
   const ids = documents.map((d) => d.id);
   const ordered = ctx
-    .sql(`SELECT product_external_code, lot_code, quantity FROM document_lines WHERE document_id IN (${placeholders(ids.length)}) ORDER BY document_id, line_number`)
+    .sql(
+      `SELECT product_external_code, lot_code, quantity FROM document_lines WHERE document_id IN (${placeholders(ids.length)}) ORDER BY document_id, line_number`,
+    )
     .all(...ids) as { product_external_code: string; lot_code: string | null; quantity: number }[];
   for (const line of ordered) add(expected, line.product_external_code, line.lot_code || null, line.quantity);
 
   const received: Quantities = new Map();
   const unknown = new Map<string, number>();
   for (const line of receptionLines(ctx, reception.id)) {
-    if (line.product_id === null) unknown.set(line.product_external_code, (unknown.get(line.product_external_code) ?? 0) + line.quantity);
+    if (line.product_id === null)
+      unknown.set(line.product_external_code, (unknown.get(line.product_external_code) ?? 0) + line.quantity);
     else add(received, line.product_external_code, line.lot_code, line.quantity);
   }
 
@@ -61,7 +79,9 @@ export function receptionDifferences(ctx: TenantContext, receptionCode: string):
   const productLotDifferences: ProductLotDifference[] = [];
   const productDifferences: ProductDifference[] = [];
   for (const product of products) {
-    productLotDifferences.push(...lotDifferences(product, expected.get(product) ?? new Map(), received.get(product) ?? new Map()));
+    productLotDifferences.push(
+      ...lotDifferences(product, expected.get(product) ?? new Map(), received.get(product) ?? new Map()),
+    );
     const difference = round(sum(received.get(product)) - sum(expected.get(product)));
     if (difference !== 0) productDifferences.push({ productExternalCode: product, quantity: difference });
   }
@@ -71,6 +91,9 @@ export function receptionDifferences(ctx: TenantContext, receptionCode: string):
     documentNumbers: documents.map((d) => d.document_number),
     productLotDifferences,
     productDifferences,
-    nonExistingProductDifferences: [...unknown.entries()].map(([productExternalCode, quantity]) => ({ productExternalCode, quantity: round(quantity) })),
+    nonExistingProductDifferences: [...unknown.entries()].map(([productExternalCode, quantity]) => ({
+      productExternalCode,
+      quantity: round(quantity),
+    })),
   };
 }

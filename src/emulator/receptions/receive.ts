@@ -4,7 +4,7 @@ import { findAnyProductRow } from '../products/rows.js';
 import { checkTracking } from '../stock/lot-rules.js';
 import { DEFAULT_LOCATION } from '../warehouses/warehouses.js';
 import { mustFindReception, receptionDocuments, setReceptionStatus } from './rows.js';
-import { receptionView, type ReceptionView } from './view.js';
+import { type ReceptionView, receptionView } from './view.js';
 
 export interface ReceiveLineInput {
   productExternalCode: string;
@@ -29,17 +29,28 @@ export function receiveLine(ctx: TenantContext, receptionCode: string, input: Re
   return ctx.db.transaction(() => {
     const reception = mustFindReception(ctx, receptionCode);
     if (reception.status !== 'NEW' && reception.status !== 'EXECUTING') {
-      throw new ControlError(409, 'reception_not_open', `Reception "${receptionCode}" is ${reception.status}: no more lines can be received`);
+      throw new ControlError(
+        409,
+        'reception_not_open',
+        `Reception "${receptionCode}" is ${reception.status}: no more lines can be received`,
+      );
     }
     const documents = receptionDocuments(ctx, reception.id);
     let document = documents[0]!;
     if (input.documentExternalCode) {
       const named = documents.find((d) => d.external_code === input.documentExternalCode);
-      if (!named) throw new ControlError(400, 'document_not_in_reception', `Document "${input.documentExternalCode}" is not in reception "${receptionCode}"`);
+      if (!named)
+        throw new ControlError(
+          400,
+          'document_not_in_reception',
+          `Document "${input.documentExternalCode}" is not in reception "${receptionCode}"`,
+        );
       document = named;
     } else {
       const ordering = ctx
-        .sql(`SELECT document_id FROM document_lines WHERE product_external_code = ? AND document_id IN (${documents.map(() => '?').join(', ')}) LIMIT 1`)
+        .sql(
+          `SELECT document_id FROM document_lines WHERE product_external_code = ? AND document_id IN (${documents.map(() => '?').join(', ')}) LIMIT 1`,
+        )
         .get(input.productExternalCode, ...documents.map((d) => d.id)) as { document_id: number } | undefined;
       if (ordering) document = documents.find((d) => d.id === ordering.document_id)!;
     }

@@ -30,28 +30,40 @@ export interface ReceptionLineRow {
 }
 
 export function findReceptionRow(ctx: EmulatorContext, tenantId: string, code: string): ReceptionRow | undefined {
-  return ctx.sql('SELECT * FROM receptions WHERE tenant_id = ? AND code = ?').get(tenantId, code) as ReceptionRow | undefined;
+  return ctx.sql('SELECT * FROM receptions WHERE tenant_id = ? AND code = ?').get(tenantId, code) as
+    | ReceptionRow
+    | undefined;
 }
 
 /** For control actions: 404 `reception_not_found`. */
 export function mustFindReception(ctx: TenantContext, code: string): ReceptionRow {
   const row = findReceptionRow(ctx, ctx.tenant.id, code);
-  if (!row) throw new ControlError(404, 'reception_not_found', `Reception "${code}" does not exist in tenant "${ctx.tenant.id}"`);
+  if (!row)
+    throw new ControlError(
+      404,
+      'reception_not_found',
+      `Reception "${code}" does not exist in tenant "${ctx.tenant.id}"`,
+    );
   return row;
 }
 
 export function receptionDocuments(ctx: EmulatorContext, receptionId: number): DocumentRow[] {
   return ctx
-    .sql('SELECT d.* FROM reception_documents rd JOIN documents d ON d.id = rd.document_id WHERE rd.reception_id = ? ORDER BY rd.position')
+    .sql(
+      'SELECT d.* FROM reception_documents rd JOIN documents d ON d.id = rd.document_id WHERE rd.reception_id = ? ORDER BY rd.position',
+    )
     .all(receptionId) as DocumentRow[];
 }
 
 export function receptionLines(ctx: EmulatorContext, receptionId: number): ReceptionLineRow[] {
-  return ctx.sql('SELECT * FROM reception_lines WHERE reception_id = ? ORDER BY id').all(receptionId) as ReceptionLineRow[];
+  return ctx
+    .sql('SELECT * FROM reception_lines WHERE reception_id = ? ORDER BY id')
+    .all(receptionId) as ReceptionLineRow[];
 }
 
 export function setReceptionStatus(ctx: EmulatorContext, receptionId: number, status: ReceptionStatus): void {
   ctx.sql('UPDATE receptions SET status = ?, updated_at = ? WHERE id = ?').run(status, ctx.clock.nowMs(), receptionId);
 }
 
-export const serialsOf = (text: string | null): string[] | null => (text === null ? null : (JSON.parse(text) as string[]));
+export const serialsOf = (text: string | null): string[] | null =>
+  text === null ? null : (JSON.parse(text) as string[]);

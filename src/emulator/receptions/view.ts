@@ -1,9 +1,9 @@
 import type { ReceptionStatus } from '../../wms/index.js';
-import { closingDocumentViews, type ClosingDocumentView } from '../closing/closing-documents.js';
+import { type ClosingDocumentView, closingDocumentViews } from '../closing/closing-documents.js';
 import type { EmulatorContext } from '../context.js';
 import { bool } from '../context.js';
 import { warehouseById } from '../warehouses/warehouses.js';
-import { receptionDocuments, receptionLines, serialsOf, type ReceptionRow } from './rows.js';
+import { type ReceptionRow, receptionDocuments, receptionLines, serialsOf } from './rows.js';
 
 export interface ReceptionView {
   id: number;

@@ -39,7 +39,8 @@ export function listParameters(criteriaComponent: string) {
       required: true,
       style: 'form' as const,
       explode: true,
-      description: 'JHipster criteria, one `member.operator=value` per filter (e.g. `sku.contains=AB`, `id.in=1,2`); AND-combined.',
+      description:
+        'JHipster criteria, one `member.operator=value` per filter (e.g. `sku.contains=AB`, `id.in=1,2`); AND-combined.',
       schema: { $ref: `#/components/schemas/${criteriaComponent}` },
     },
     {

@@ -13,12 +13,32 @@ const path = `${CONTROL_PREFIX}/tenants/{tenant}/capacity`;
 
 const inputSchema = z
   .strictObject({
-    ratePerSecond: z.number().positive().max(1_000_000).optional().meta({ description: 'Requests per second the tenant may make; beyond it, 429 with Retry-After' }),
-    burst: z.int().min(1).max(1_000_000).optional().meta({ description: 'Requests the rate lets through at once after a quiet spell (default: one second of the rate)' }),
-    concurrency: z.int().min(1).max(100_000).optional().meta({ description: 'Requests served at once; beyond it they queue, so latency rises' }),
-    latencyMs: z.int().min(0).max(60_000).optional().meta({ description: 'Time every API call takes at least, holding its slot' }),
+    ratePerSecond: z
+      .number()
+      .positive()
+      .max(1_000_000)
+      .optional()
+      .meta({ description: 'Requests per second the tenant may make; beyond it, 429 with Retry-After' }),
+    burst: z.int().min(1).max(1_000_000).optional().meta({
+      description: 'Requests the rate lets through at once after a quiet spell (default: one second of the rate)',
+    }),
+    concurrency: z
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .meta({ description: 'Requests served at once; beyond it they queue, so latency rises' }),
+    latencyMs: z
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .meta({ description: 'Time every API call takes at least, holding its slot' }),
   })
-  .refine((v) => v.burst === undefined || v.ratePerSecond !== undefined, { message: 'burst needs ratePerSecond', path: ['burst'] })
+  .refine((v) => v.burst === undefined || v.ratePerSecond !== undefined, {
+    message: 'burst needs ratePerSecond',
+    path: ['burst'],
+  })
   .meta({ id: 'EmulatorCapacityInput', description: 'Each part optional; one left out is unlimited (latency: 0).' });
 
 const capacitySchema = z
@@ -37,17 +57,29 @@ const capacitySchema = z
   .meta({ id: 'EmulatorCapacity' });
 
 const put = createRoute({
-  method: 'put', path, tags, summary: "Model the tenant's WMS capacity: rate limit (429 + Retry-After), concurrency (queueing) and base latency",
-  request: { params: tenantParams, body: jsonBody(inputSchema, '{"ratePerSecond": 200, "burst": 20, "concurrency": 64, "latencyMs": 50}') },
+  method: 'put',
+  path,
+  tags,
+  summary: "Model the tenant's WMS capacity: rate limit (429 + Retry-After), concurrency (queueing) and base latency",
+  request: {
+    params: tenantParams,
+    body: jsonBody(inputSchema, '{"ratePerSecond": 200, "burst": 20, "concurrency": 64, "latencyMs": 50}'),
+  },
   responses: { 200: json(capacitySchema, 'The capacity now in force (counters start at zero)'), ...CONTROL_ERRORS },
 });
 const get = createRoute({
-  method: 'get', path, tags, summary: "The tenant's capacity model with its counters (404 when none is set)",
+  method: 'get',
+  path,
+  tags,
+  summary: "The tenant's capacity model with its counters (404 when none is set)",
   request: { params: tenantParams },
   responses: { 200: json(capacitySchema, 'The capacity'), ...CONTROL_ERRORS },
 });
 const remove = createRoute({
-  method: 'delete', path, tags, summary: 'Turn the capacity model off: unlimited, no added latency',
+  method: 'delete',
+  path,
+  tags,
+  summary: 'Turn the capacity model off: unlimited, no added latency',
   request: { params: tenantParams },
   responses: { 204: { description: 'Off' }, ...CONTROL_ERRORS },
 });

@@ -1,12 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { createClient } from '../clients/create.js';
-import { clientView, findTenantClient, listClients, type ClientKind } from '../clients/find.js';
+import { type ClientKind, clientView, findTenantClient, listClients } from '../clients/find.js';
 import { deleteClient, regenerateSecret, setClientEnabled } from '../clients/manage.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { json, jsonBody } from './common.js';
-import { controlUserRoutes } from './control-users.js';
 import {
   clientCredentialsSchema,
   clientParams,
@@ -16,6 +15,7 @@ import {
   createOAuthClientSchema,
   tenantParams,
 } from './control-schemas.js';
+import { controlUserRoutes } from './control-users.js';
 
 const tags = ['Emulator control'];
 const ERRORS = {
@@ -26,7 +26,13 @@ const ERRORS = {
 };
 
 /** The same management actions for API clients (option A) and OAuth2 clients (option B). */
-function manageRoutes(app: EmulatorApp, services: EmulatorServices, kind: ClientKind, segment: string, label: string): void {
+function manageRoutes(
+  app: EmulatorApp,
+  services: EmulatorServices,
+  kind: ClientKind,
+  segment: string,
+  label: string,
+): void {
   const { ctx } = services;
   const base = `${CONTROL_PREFIX}/tenants/{tenant}/${segment}`;
   const one = `${base}/{clientId}`;
@@ -34,16 +40,25 @@ function manageRoutes(app: EmulatorApp, services: EmulatorServices, kind: Client
 
   app.openapi(
     createRoute({
-      method: 'get', path: base, tags, summary: `List ${label}s (never their secrets)`,
+      method: 'get',
+      path: base,
+      tags,
+      summary: `List ${label}s (never their secrets)`,
       request: { params: tenantParams },
       responses: { 200: json(z.array(clientViewSchema), `${label}s`), ...ERRORS },
     }),
     (c) => c.json(listClients(ctx, c.req.valid('param').tenant, kind), 200),
   );
-  for (const [action, enabled] of [['disable', false], ['enable', true]] as const) {
+  for (const [action, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
     app.openapi(
       createRoute({
-        method: 'post', path: `${one}/${action}`, tags, summary: `${action === 'disable' ? 'Suspend' : 'Resume'} a ${label}`,
+        method: 'post',
+        path: `${one}/${action}`,
+        tags,
+        summary: `${action === 'disable' ? 'Suspend' : 'Resume'} a ${label}`,
         request: { params: clientParams },
         responses: { 200: json(clientViewSchema, `The ${label}`), ...ERRORS },
       }),
@@ -56,7 +71,10 @@ function manageRoutes(app: EmulatorApp, services: EmulatorServices, kind: Client
   }
   app.openapi(
     createRoute({
-      method: 'post', path: `${one}/regenerate-secret`, tags, summary: `New secret for a ${label}; the old one and its tokens stop at once`,
+      method: 'post',
+      path: `${one}/regenerate-secret`,
+      tags,
+      summary: `New secret for a ${label}; the old one and its tokens stop at once`,
       request: { params: clientParams },
       responses: { 200: json(clientCredentialsSchema, 'The new credentials, shown once'), ...ERRORS },
     }),
@@ -67,7 +85,10 @@ function manageRoutes(app: EmulatorApp, services: EmulatorServices, kind: Client
   );
   app.openapi(
     createRoute({
-      method: 'delete', path: one, tags, summary: `Delete a ${label}, revoking its tokens`,
+      method: 'delete',
+      path: one,
+      tags,
+      summary: `Delete a ${label}, revoking its tokens`,
       request: { params: clientParams },
       responses: { 204: { description: 'Deleted' }, ...ERRORS },
     }),
@@ -83,7 +104,9 @@ export function controlClientRoutes(app: EmulatorApp, services: EmulatorServices
   const { ctx } = services;
   app.openapi(
     createRoute({
-      method: 'post', path: `${CONTROL_PREFIX}/tenants/{tenant}/api-clients`, tags,
+      method: 'post',
+      path: `${CONTROL_PREFIX}/tenants/{tenant}/api-clients`,
+      tags,
       summary: 'Create an API client (Plugins > REST API > API Clients); the secret is shown once',
       request: { params: tenantParams, body: jsonBody(createApiClientSchema, 'Client name') },
       responses: { 201: json(clientCredentialsSchema, 'client_id and client_secret'), ...ERRORS },
@@ -95,7 +118,9 @@ export function controlClientRoutes(app: EmulatorApp, services: EmulatorServices
   );
   app.openapi(
     createRoute({
-      method: 'post', path: `${CONTROL_PREFIX}/tenants/{tenant}/oauth-clients`, tags,
+      method: 'post',
+      path: `${CONTROL_PREFIX}/tenants/{tenant}/oauth-clients`,
+      tags,
       summary: 'Provision OAuth2 (option B) credentials for an audience',
       request: { params: tenantParams, body: jsonBody(createOAuthClientSchema, 'Audience') },
       responses: { 201: json(clientCredentialsSchema, 'client_id, client_secret and audience'), ...ERRORS },

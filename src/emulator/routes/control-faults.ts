@@ -13,37 +13,58 @@ const tags = ['Emulator faults and state'];
 const fault = viewSchema('EmulatorFault');
 
 const add = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/faults`, tags,
-  summary: 'Inject a fault: answer a status, add latency or drop the connection for matching requests (or delay/drop outbound webhooks)',
+  method: 'post',
+  path: `${CONTROL_PREFIX}/faults`,
+  tags,
+  summary:
+    'Inject a fault: answer a status, add latency or drop the connection for matching requests (or delay/drop outbound webhooks)',
   request: { body: jsonBody(faultInputSchema, 'What to match and what to do') },
   responses: { 201: json(fault, 'The fault, with its id'), ...CONTROL_ERRORS },
 });
 const list = createRoute({
-  method: 'get', path: `${CONTROL_PREFIX}/faults`, tags, summary: 'Active faults, with hits and remaining counts',
+  method: 'get',
+  path: `${CONTROL_PREFIX}/faults`,
+  tags,
+  summary: 'Active faults, with hits and remaining counts',
   responses: { 200: json(z.array(fault), 'Faults'), ...CONTROL_ERRORS },
 });
 const clear = createRoute({
-  method: 'delete', path: `${CONTROL_PREFIX}/faults`, tags, summary: 'Remove every fault',
+  method: 'delete',
+  path: `${CONTROL_PREFIX}/faults`,
+  tags,
+  summary: 'Remove every fault',
   responses: { 204: { description: 'Cleared' }, ...CONTROL_ERRORS },
 });
 const removeOne = createRoute({
-  method: 'delete', path: `${CONTROL_PREFIX}/faults/{id}`, tags, summary: 'Remove one fault',
+  method: 'delete',
+  path: `${CONTROL_PREFIX}/faults/{id}`,
+  tags,
+  summary: 'Remove one fault',
   request: { params: z.object({ id: z.coerce.number().int().positive() }) },
   responses: { 204: { description: 'Removed' }, ...CONTROL_ERRORS },
 });
 const expire = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/tenants/{tenant}/tokens/expire`, tags,
-  summary: "Expire every token issued so far to the tenant's clients (401 \"The access token expired\"); new tokens work",
+  method: 'post',
+  path: `${CONTROL_PREFIX}/tenants/{tenant}/tokens/expire`,
+  tags,
+  summary:
+    'Expire every token issued so far to the tenant\'s clients (401 "The access token expired"); new tokens work',
   request: { params: tenantParams },
   responses: { 204: { description: 'Expired' }, ...CONTROL_ERRORS },
 });
 const snapshot = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/snapshot`, tags, summary: "Write the whole state to a named snapshot (the data directory's snapshots folder, mode 0600)",
+  method: 'post',
+  path: `${CONTROL_PREFIX}/snapshot`,
+  tags,
+  summary: "Write the whole state to a named snapshot (the data directory's snapshots folder, mode 0600)",
   request: { body: jsonBody(snapshotNameSchema, 'Its name') },
   responses: { 200: json(z.object({ name: z.string(), bytes: z.int() }), 'Written'), ...CONTROL_ERRORS },
 });
 const restore = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/restore`, tags, summary: 'Replace the whole state with a named snapshot',
+  method: 'post',
+  path: `${CONTROL_PREFIX}/restore`,
+  tags,
+  summary: 'Replace the whole state with a named snapshot',
   request: { body: jsonBody(snapshotNameSchema, 'Which snapshot') },
   responses: { 200: json(z.object({ name: z.string(), tenants: z.array(z.string()) }), 'Restored'), ...CONTROL_ERRORS },
 });
@@ -61,7 +82,8 @@ export function controlFaultRoutes(app: EmulatorApp, services: EmulatorServices,
     return c.body(null, 204);
   });
   app.openapi(removeOne, (c) => {
-    if (!services.faults.remove(c.req.valid('param').id)) throw new ControlError(404, 'fault_not_found', `Fault ${c.req.valid('param').id} does not exist`);
+    if (!services.faults.remove(c.req.valid('param').id))
+      throw new ControlError(404, 'fault_not_found', `Fault ${c.req.valid('param').id} does not exist`);
     return c.body(null, 204);
   });
   app.openapi(expire, (c) => {

@@ -17,30 +17,56 @@ const BASE = `${CONTROL_PREFIX}/tenants/{tenant}/receptions`;
 const reception = viewSchema('EmulatorReception');
 
 const open = createRoute({
-  method: 'post', path: BASE, tags, summary: 'Open a reception (NEW) for inbound documents; they move to IN_PROGRESS',
-  request: { params: tenantParams, body: jsonBody(openReceptionSchema, 'Documents by external code, optional warehouse') },
+  method: 'post',
+  path: BASE,
+  tags,
+  summary: 'Open a reception (NEW) for inbound documents; they move to IN_PROGRESS',
+  request: {
+    params: tenantParams,
+    body: jsonBody(openReceptionSchema, 'Documents by external code, optional warehouse'),
+  },
   responses: { 201: json(reception, 'The reception, with its receptionCode'), ...CONTROL_ERRORS },
 });
 const get = createRoute({
-  method: 'get', path: `${BASE}/{code}`, tags, summary: 'A reception: status, documents, received lines, closing documents',
+  method: 'get',
+  path: `${BASE}/{code}`,
+  tags,
+  summary: 'A reception: status, documents, received lines, closing documents',
   request: { params: tenantCodeParams },
   responses: { 200: json(reception, 'The reception'), ...CONTROL_ERRORS },
 });
 const line = createRoute({
-  method: 'post', path: `${BASE}/{code}/lines`, tags, summary: 'Register a received line (NEW → EXECUTING)',
-  request: { params: tenantCodeParams, body: jsonBody(receiveLineSchema, 'Product, quantity, lot, expiry, serial numbers') },
+  method: 'post',
+  path: `${BASE}/{code}/lines`,
+  tags,
+  summary: 'Register a received line (NEW → EXECUTING)',
+  request: {
+    params: tenantCodeParams,
+    body: jsonBody(receiveLineSchema, 'Product, quantity, lot, expiry, serial numbers'),
+  },
   responses: { 200: json(reception, 'The reception'), ...CONTROL_ERRORS },
 });
 const submit = createRoute({
-  method: 'post', path: `${BASE}/{code}/submit`, tags, summary: 'EXECUTING → SUBMITTED',
+  method: 'post',
+  path: `${BASE}/{code}/submit`,
+  tags,
+  summary: 'EXECUTING → SUBMITTED',
   request: { params: tenantCodeParams },
   responses: { 200: json(reception, 'The reception'), ...CONTROL_ERRORS },
 });
 const close = createRoute({
-  method: 'post', path: `${BASE}/{code}/close`, tags,
+  method: 'post',
+  path: `${BASE}/{code}/close`,
+  tags,
   summary: 'Close: stock added, documents EXECUTED, close webhooks queued (CLOSING until delivered, then CLOSED)',
-  request: { params: tenantCodeParams, body: optionalBody(observationsSchema, 'Operator notes (the payload observations)') },
-  responses: { 200: json(reception, 'The reception and `deliveries`, the ids of the queued webhooks'), ...CONTROL_ERRORS },
+  request: {
+    params: tenantCodeParams,
+    body: optionalBody(observationsSchema, 'Operator notes (the payload observations)'),
+  },
+  responses: {
+    200: json(reception, 'The reception and `deliveries`, the ids of the queued webhooks'),
+    ...CONTROL_ERRORS,
+  },
 });
 
 export function controlReceptionRoutes(app: EmulatorApp, services: EmulatorServices): void {
@@ -50,10 +76,18 @@ export function controlReceptionRoutes(app: EmulatorApp, services: EmulatorServi
     const { tenant: id, code } = c.req.valid('param');
     return c.json(receptionView(services.ctx, mustFindReception(tenant(id), code)), 200);
   });
-  app.openapi(line, (c) => c.json(receiveLine(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200));
-  app.openapi(submit, (c) => c.json(submitReception(tenant(c.req.valid('param').tenant), c.req.valid('param').code), 200));
+  app.openapi(line, (c) =>
+    c.json(receiveLine(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200),
+  );
+  app.openapi(submit, (c) =>
+    c.json(submitReception(tenant(c.req.valid('param').tenant), c.req.valid('param').code), 200),
+  );
   app.openapi(close, (c) => {
-    const { result, deliveries } = closeReception(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json'));
+    const { result, deliveries } = closeReception(
+      tenant(c.req.valid('param').tenant),
+      c.req.valid('param').code,
+      c.req.valid('json'),
+    );
     return c.json({ ...result, deliveries }, 200);
   });
 }

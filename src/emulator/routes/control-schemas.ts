@@ -1,10 +1,15 @@
 import { z } from 'zod';
 
-export const controlErrorSchema = z.object({ error: z.string(), message: z.string() }).meta({ id: 'EmulatorControlError' });
+export const controlErrorSchema = z
+  .object({ error: z.string(), message: z.string() })
+  .meta({ id: 'EmulatorControlError' });
 
 export const tenantIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected letters, digits, ".", "_" or "-" (at most 64), starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+    'expected letters, digits, ".", "_" or "-" (at most 64), starting with a letter or digit',
+  );
 
 export const tenantSettingsSchema = z
   .strictObject({
@@ -20,10 +25,16 @@ export const tenantSchema = z
   })
   .meta({ id: 'EmulatorTenant' });
 
-export const createTenantSchema = z.strictObject({ id: tenantIdSchema, settings: tenantSettingsSchema.optional() }).meta({ id: 'EmulatorTenantInput' });
+export const createTenantSchema = z
+  .strictObject({ id: tenantIdSchema, settings: tenantSettingsSchema.optional() })
+  .meta({ id: 'EmulatorTenantInput' });
 
-export const createApiClientSchema = z.strictObject({ name: z.string().min(1).max(200) }).meta({ id: 'EmulatorApiClientInput' });
-export const createOAuthClientSchema = z.strictObject({ audience: z.string().min(1).max(500) }).meta({ id: 'EmulatorOAuthClientInput' });
+export const createApiClientSchema = z
+  .strictObject({ name: z.string().min(1).max(200) })
+  .meta({ id: 'EmulatorApiClientInput' });
+export const createOAuthClientSchema = z
+  .strictObject({ audience: z.string().min(1).max(500) })
+  .meta({ id: 'EmulatorOAuthClientInput' });
 
 export const clientCredentialsSchema = z
   .object({

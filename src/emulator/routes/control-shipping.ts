@@ -11,40 +11,70 @@ import { controlTenantContext } from '../tenants/find.js';
 import { json, jsonBody } from './common.js';
 import { CONTROL_ERRORS, optionalBody, tenantCodeParams } from './control-common.js';
 import { tenantParams } from './control-schemas.js';
-import { observationsSchema, openShippingOrderSchema, packSchema, pickSchema, viewSchema } from './operation-schemas.js';
+import {
+  observationsSchema,
+  openShippingOrderSchema,
+  packSchema,
+  pickSchema,
+  viewSchema,
+} from './operation-schemas.js';
 
 const tags = ['Emulator warehouse actions'];
 const BASE = `${CONTROL_PREFIX}/tenants/{tenant}/shipping-orders`;
 const order = viewSchema('EmulatorShippingOrder');
 
 const open = createRoute({
-  method: 'post', path: BASE, tags, summary: 'Open a shipping order (NEW) for an outbound document; it moves to IN_PROGRESS',
-  request: { params: tenantParams, body: jsonBody(openShippingOrderSchema, 'Document external code, optional warehouse') },
+  method: 'post',
+  path: BASE,
+  tags,
+  summary: 'Open a shipping order (NEW) for an outbound document; it moves to IN_PROGRESS',
+  request: {
+    params: tenantParams,
+    body: jsonBody(openShippingOrderSchema, 'Document external code, optional warehouse'),
+  },
   responses: { 201: json(order, 'The shipping order, with its shippingOrderCode'), ...CONTROL_ERRORS },
 });
 const get = createRoute({
-  method: 'get', path: `${BASE}/{code}`, tags, summary: 'A shipping order: status, picks, packings, closing document',
+  method: 'get',
+  path: `${BASE}/{code}`,
+  tags,
+  summary: 'A shipping order: status, picks, packings, closing document',
   request: { params: tenantCodeParams },
   responses: { 200: json(order, 'The shipping order'), ...CONTROL_ERRORS },
 });
 const pick = createRoute({
-  method: 'post', path: `${BASE}/{code}/pick`, tags, summary: 'Pick lines: stock reserved (reservedShipping); → PICKING',
+  method: 'post',
+  path: `${BASE}/{code}/pick`,
+  tags,
+  summary: 'Pick lines: stock reserved (reservedShipping); → PICKING',
   request: { params: tenantCodeParams, body: optionalBody(pickSchema, 'Lines; left out, everything still to pick') },
   responses: { 200: json(order, 'The shipping order'), ...CONTROL_ERRORS },
 });
 const pack = createRoute({
-  method: 'post', path: `${BASE}/{code}/pack`, tags, summary: 'Pack picked goods into packings; → PACKED',
-  request: { params: tenantCodeParams, body: optionalBody(packSchema, 'Packings; left out, one packing with everything') },
+  method: 'post',
+  path: `${BASE}/{code}/pack`,
+  tags,
+  summary: 'Pack picked goods into packings; → PACKED',
+  request: {
+    params: tenantCodeParams,
+    body: optionalBody(packSchema, 'Packings; left out, one packing with everything'),
+  },
   responses: { 200: json(order, 'The shipping order'), ...CONTROL_ERRORS },
 });
 const dispatch = createRoute({
-  method: 'post', path: `${BASE}/{code}/dispatch`, tags,
-  summary: 'Dispatch fully: stock removed, reservations released, document EXECUTED, close webhook queued; → DISPATCHED',
+  method: 'post',
+  path: `${BASE}/{code}/dispatch`,
+  tags,
+  summary:
+    'Dispatch fully: stock removed, reservations released, document EXECUTED, close webhook queued; → DISPATCHED',
   request: { params: tenantCodeParams, body: optionalBody(observationsSchema, 'Operator notes') },
   responses: { 200: json(order, 'The shipping order and `deliveries`'), ...CONTROL_ERRORS },
 });
 const cancel = createRoute({
-  method: 'post', path: `${BASE}/{code}/cancel`, tags, summary: 'Cancel: reservations released, document CREATED again; → CANCELLED',
+  method: 'post',
+  path: `${BASE}/{code}/cancel`,
+  tags,
+  summary: 'Cancel: reservations released, document CREATED again; → CANCELLED',
   request: { params: tenantCodeParams },
   responses: { 200: json(order, 'The shipping order'), ...CONTROL_ERRORS },
 });
@@ -56,11 +86,21 @@ export function controlShippingRoutes(app: EmulatorApp, services: EmulatorServic
     const { tenant: id, code } = c.req.valid('param');
     return c.json(shippingOrderView(services.ctx, mustFindShippingOrder(tenant(id), code)), 200);
   });
-  app.openapi(pick, (c) => c.json(pickShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200));
-  app.openapi(pack, (c) => c.json(packShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200));
+  app.openapi(pick, (c) =>
+    c.json(pickShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200),
+  );
+  app.openapi(pack, (c) =>
+    c.json(packShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200),
+  );
   app.openapi(dispatch, (c) => {
-    const { result, deliveries } = dispatchShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json'));
+    const { result, deliveries } = dispatchShippingOrder(
+      tenant(c.req.valid('param').tenant),
+      c.req.valid('param').code,
+      c.req.valid('json'),
+    );
     return c.json({ ...result, deliveries }, 200);
   });
-  app.openapi(cancel, (c) => c.json(cancelShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code), 200));
+  app.openapi(cancel, (c) =>
+    c.json(cancelShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code), 200),
+  );
 }

@@ -1,14 +1,20 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { ControlError } from '../errors.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { createTenant } from '../tenants/create.js';
 import { findTenant, listTenants } from '../tenants/find.js';
 import { deleteTenant, resetTenant } from '../tenants/reset.js';
 import { updateTenantSettings } from '../tenants/update-settings.js';
-import { ControlError } from '../errors.js';
 import { json, jsonBody } from './common.js';
-import { controlErrorSchema, createTenantSchema, tenantParams, tenantSchema, tenantSettingsSchema } from './control-schemas.js';
+import {
+  controlErrorSchema,
+  createTenantSchema,
+  tenantParams,
+  tenantSchema,
+  tenantSettingsSchema,
+} from './control-schemas.js';
 
 const tags = ['Emulator control'];
 const ERRORS = {
@@ -20,33 +26,57 @@ const ERRORS = {
 const T = `${CONTROL_PREFIX}/tenants`;
 
 const create = createRoute({
-  method: 'post', path: T, tags, summary: 'Create a tenant',
+  method: 'post',
+  path: T,
+  tags,
+  summary: 'Create a tenant',
   request: { body: jsonBody(createTenantSchema, 'Tenant id and optional settings') },
   responses: { 201: json(tenantSchema, 'The tenant'), 409: json(controlErrorSchema, 'The tenant exists'), ...ERRORS },
 });
-const list = createRoute({ method: 'get', path: T, tags, summary: 'List tenants', responses: { 200: json(z.array(tenantSchema), 'Tenants'), ...ERRORS } });
+const list = createRoute({
+  method: 'get',
+  path: T,
+  tags,
+  summary: 'List tenants',
+  responses: { 200: json(z.array(tenantSchema), 'Tenants'), ...ERRORS },
+});
 const get = createRoute({
-  method: 'get', path: `${T}/{tenant}`, tags, summary: 'Get a tenant',
+  method: 'get',
+  path: `${T}/{tenant}`,
+  tags,
+  summary: 'Get a tenant',
   request: { params: tenantParams },
   responses: { 200: json(tenantSchema, 'The tenant'), ...ERRORS },
 });
 const remove = createRoute({
-  method: 'delete', path: `${T}/{tenant}`, tags, summary: 'Delete a tenant with everything it owns',
+  method: 'delete',
+  path: `${T}/{tenant}`,
+  tags,
+  summary: 'Delete a tenant with everything it owns',
   request: { params: tenantParams },
   responses: { 204: { description: 'Deleted' }, ...ERRORS },
 });
 const settings = createRoute({
-  method: 'put', path: `${T}/{tenant}/settings`, tags, summary: 'Set API_WITH_LOT / API_WITH_EXPIRATION_DATE',
+  method: 'put',
+  path: `${T}/{tenant}/settings`,
+  tags,
+  summary: 'Set API_WITH_LOT / API_WITH_EXPIRATION_DATE',
   request: { params: tenantParams, body: jsonBody(tenantSettingsSchema, 'Settings') },
   responses: { 200: json(tenantSchema, 'The tenant'), ...ERRORS },
 });
 const resetOne = createRoute({
-  method: 'post', path: `${T}/{tenant}/reset`, tags, summary: "Clear a tenant's data (keeps the tenant, its settings and clients)",
+  method: 'post',
+  path: `${T}/{tenant}/reset`,
+  tags,
+  summary: "Clear a tenant's data (keeps the tenant, its settings and clients)",
   request: { params: tenantParams },
   responses: { 204: { description: 'Cleared' }, ...ERRORS },
 });
 const resetEverything = createRoute({
-  method: 'post', path: `${CONTROL_PREFIX}/reset`, tags, summary: 'Back to the start state (all tenants removed; the seed, if any, applied again)',
+  method: 'post',
+  path: `${CONTROL_PREFIX}/reset`,
+  tags,
+  summary: 'Back to the start state (all tenants removed; the seed, if any, applied again)',
   responses: { 204: { description: 'Reset' }, ...ERRORS },
 });
 
@@ -56,14 +86,17 @@ export function controlTenantRoutes(app: EmulatorApp, services: EmulatorServices
   app.openapi(list, (c) => c.json(listTenants(ctx), 200));
   app.openapi(get, (c) => {
     const tenant = findTenant(ctx, c.req.valid('param').tenant);
-    if (!tenant) throw new ControlError(404, 'tenant_not_found', `Tenant "${c.req.valid('param').tenant}" does not exist`);
+    if (!tenant)
+      throw new ControlError(404, 'tenant_not_found', `Tenant "${c.req.valid('param').tenant}" does not exist`);
     return c.json(tenant, 200);
   });
   app.openapi(remove, (c) => {
     deleteTenant(ctx, c.req.valid('param').tenant);
     return c.body(null, 204);
   });
-  app.openapi(settings, (c) => c.json(updateTenantSettings(ctx, c.req.valid('param').tenant, c.req.valid('json')), 200));
+  app.openapi(settings, (c) =>
+    c.json(updateTenantSettings(ctx, c.req.valid('param').tenant, c.req.valid('json')), 200),
+  );
   app.openapi(resetOne, (c) => {
     resetTenant(ctx, c.req.valid('param').tenant);
     return c.body(null, 204);

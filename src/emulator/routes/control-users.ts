@@ -24,7 +24,9 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
   const base = `${CONTROL_PREFIX}/tenants/{tenant}/oauth-users`;
   app.openapi(
     createRoute({
-      method: 'post', path: base, tags,
+      method: 'post',
+      path: base,
+      tags,
       summary: 'Create an identity-provider user (option B password flow); a generated password is shown once',
       request: { params: tenantParams, body: jsonBody(createUserSchema, 'Username and optional password') },
       responses: { 201: json(createdUserSchema, 'The username and its password'), ...CONTROL_ERRORS },
@@ -33,7 +35,10 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
   );
   app.openapi(
     createRoute({
-      method: 'get', path: base, tags, summary: 'List identity-provider users (never their passwords)',
+      method: 'get',
+      path: base,
+      tags,
+      summary: 'List identity-provider users (never their passwords)',
       request: { params: tenantParams },
       responses: { 200: json(z.array(z.object({ username: z.string() })), 'Users'), ...ERRORS },
     }),
@@ -41,7 +46,10 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
   );
   app.openapi(
     createRoute({
-      method: 'delete', path: `${base}/{username}`, tags, summary: 'Delete an identity-provider user',
+      method: 'delete',
+      path: `${base}/{username}`,
+      tags,
+      summary: 'Delete an identity-provider user',
       request: { params: z.object({ tenant: z.string(), username: z.string() }) },
       responses: { 204: { description: 'Deleted' }, ...ERRORS },
     }),

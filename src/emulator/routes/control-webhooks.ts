@@ -11,7 +11,13 @@ import { deliveryRow, deliveryView, listDeliveryRows, pendingCount } from '../we
 import { json, jsonBody } from './common.js';
 import { CONTROL_ERRORS, optionalBody } from './control-common.js';
 import { tenantParams } from './control-schemas.js';
-import { deliveryQuerySchema, settleSchema, viewSchema, webhookConfigInputSchema, webhookConfigSchema } from './operation-schemas.js';
+import {
+  deliveryQuerySchema,
+  settleSchema,
+  viewSchema,
+  webhookConfigInputSchema,
+  webhookConfigSchema,
+} from './operation-schemas.js';
 
 const tags = ['Emulator webhooks'];
 const T = `${CONTROL_PREFIX}/tenants/{tenant}`;
@@ -19,36 +25,55 @@ const delivery = viewSchema('EmulatorWebhookDelivery');
 const idParams = z.object({ tenant: z.string(), id: z.coerce.number().int().positive() });
 
 const put = createRoute({
-  method: 'put', path: `${T}/webhooks`, tags, summary: 'Set the webhook URLs, Basic credentials and test knobs (replaces the whole configuration)',
+  method: 'put',
+  path: `${T}/webhooks`,
+  tags,
+  summary: 'Set the webhook URLs, Basic credentials and test knobs (replaces the whole configuration)',
   request: { params: tenantParams, body: jsonBody(webhookConfigInputSchema, 'Plugins > REST API > Webhooks') },
   responses: { 200: json(webhookConfigSchema, 'The configuration (never the password)'), ...CONTROL_ERRORS },
 });
 const get = createRoute({
-  method: 'get', path: `${T}/webhooks`, tags, summary: 'The webhook configuration (never the password)',
+  method: 'get',
+  path: `${T}/webhooks`,
+  tags,
+  summary: 'The webhook configuration (never the password)',
   request: { params: tenantParams },
   responses: { 200: json(webhookConfigSchema, 'The configuration'), ...CONTROL_ERRORS },
 });
 const list = createRoute({
-  method: 'get', path: `${T}/webhook-deliveries`, tags, summary: 'The delivery log, oldest first (filter by status, kind, closingDocumentCode)',
+  method: 'get',
+  path: `${T}/webhook-deliveries`,
+  tags,
+  summary: 'The delivery log, oldest first (filter by status, kind, closingDocumentCode)',
   request: { params: tenantParams, query: deliveryQuerySchema },
   responses: { 200: json(z.array(delivery), 'Deliveries'), ...CONTROL_ERRORS },
 });
 const one = createRoute({
-  method: 'get', path: `${T}/webhook-deliveries/{id}`, tags, summary: 'One delivery: request, response, duration, outcome',
+  method: 'get',
+  path: `${T}/webhook-deliveries/{id}`,
+  tags,
+  summary: 'One delivery: request, response, duration, outcome',
   request: { params: idParams },
   responses: { 200: json(delivery, 'The delivery'), ...CONTROL_ERRORS },
 });
 const resend = createRoute({
-  method: 'post', path: `${T}/webhook-deliveries/{id}/resend`, tags,
+  method: 'post',
+  path: `${T}/webhook-deliveries/{id}/resend`,
+  tags,
   summary: 'Re-send a failed close document (same closingDocumentCode and body); 409 for stock regularizations',
   request: { params: idParams },
   responses: { 202: json(delivery, 'The new delivery, pending'), ...CONTROL_ERRORS },
 });
 const settle = createRoute({
-  method: 'post', path: `${T}/webhook-deliveries/settle`, tags,
+  method: 'post',
+  path: `${T}/webhook-deliveries/settle`,
+  tags,
   summary: 'Wait (up to timeoutMs, default 10000) until the tenant has no pending delivery',
   request: { params: tenantParams, body: optionalBody(settleSchema, 'How long to wait at most') },
-  responses: { 200: json(z.object({ settled: z.boolean(), pending: z.int() }), 'settled: false when the wait timed out'), ...CONTROL_ERRORS },
+  responses: {
+    200: json(z.object({ settled: z.boolean(), pending: z.int() }), 'settled: false when the wait timed out'),
+    ...CONTROL_ERRORS,
+  },
 });
 
 export function controlWebhookRoutes(app: EmulatorApp, services: EmulatorServices): void {
@@ -58,17 +83,23 @@ export function controlWebhookRoutes(app: EmulatorApp, services: EmulatorService
     const t = tenant(c.req.valid('param').tenant);
     return c.json(webhookConfigView(setWebhookConfig(ctx, t.tenant.id, c.req.valid('json'))), 200);
   });
-  app.openapi(get, (c) => c.json(webhookConfigView(getWebhookConfig(ctx, tenant(c.req.valid('param').tenant).tenant.id)), 200));
+  app.openapi(get, (c) =>
+    c.json(webhookConfigView(getWebhookConfig(ctx, tenant(c.req.valid('param').tenant).tenant.id)), 200),
+  );
   app.openapi(list, (c) => {
     const id = tenant(c.req.valid('param').tenant).tenant.id;
     const withCredentials = hasCredentials(getWebhookConfig(ctx, id));
-    return c.json(listDeliveryRows(ctx, id, c.req.valid('query')).map((r) => deliveryView(r, withCredentials)), 200);
+    return c.json(
+      listDeliveryRows(ctx, id, c.req.valid('query')).map((r) => deliveryView(r, withCredentials)),
+      200,
+    );
   });
   app.openapi(one, (c) => {
     const { tenant: name, id } = c.req.valid('param');
     const t = tenant(name);
     const row = deliveryRow(ctx, id);
-    if (!row || row.tenant_id !== t.tenant.id) throw new ControlError(404, 'delivery_not_found', `Delivery ${id} does not exist in tenant "${name}"`);
+    if (!row || row.tenant_id !== t.tenant.id)
+      throw new ControlError(404, 'delivery_not_found', `Delivery ${id} does not exist in tenant "${name}"`);
     return c.json(deliveryView(row, hasCredentials(getWebhookConfig(ctx, t.tenant.id))), 200);
   });
   app.openapi(resend, (c) => c.json(resendDelivery(tenant(c.req.valid('param').tenant), c.req.valid('param').id), 202));

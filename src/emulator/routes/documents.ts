@@ -4,41 +4,70 @@ import { documentCancelSchema, documentSchema, resultSchema, WMS_PATHS } from '.
 import { createDocument } from '../documents/create.js';
 import { listDocuments } from '../documents/list.js';
 import { cancelDocument, getDocument, updateDocument } from '../documents/update.js';
-import { requestTenant, type EmulatorApp, type EmulatorServices } from '../http/env.js';
-import { BOTH_SCHEMES, externalCodeParams, json, jsonBody, LIST_HEADERS, listParameters, NOT_FOUND, WMS_ERRORS } from './common.js';
+import { type EmulatorApp, type EmulatorServices, requestTenant } from '../http/env.js';
+import {
+  BOTH_SCHEMES,
+  externalCodeParams,
+  json,
+  jsonBody,
+  LIST_HEADERS,
+  listParameters,
+  NOT_FOUND,
+  WMS_ERRORS,
+} from './common.js';
 
 const tags = ['Documents'];
 
 const list = createRoute({
-  method: 'get', path: WMS_PATHS.document, tags, security: BOTH_SCHEMES, operationId: 'listDocuments',
+  method: 'get',
+  path: WMS_PATHS.document,
+  tags,
+  security: BOTH_SCHEMES,
+  operationId: 'listDocuments',
   summary: '8. List documents with criteria',
   parameters: listParameters('ReceptionNoteCriteria'),
   responses: { 200: { ...json(z.array(documentSchema), 'A page of documents'), headers: LIST_HEADERS }, ...WMS_ERRORS },
 });
 
 const create = createRoute({
-  method: 'post', path: WMS_PATHS.document, tags, security: BOTH_SCHEMES, operationId: 'createDocument',
+  method: 'post',
+  path: WMS_PATHS.document,
+  tags,
+  security: BOTH_SCHEMES,
+  operationId: 'createDocument',
   summary: '9. Create a document (externalCode is the idempotency key)',
   request: { body: jsonBody(documentSchema, 'The document') },
   responses: { 201: json(documentSchema, 'The document as stored (the existing one on a repeat)'), ...WMS_ERRORS },
 });
 
 const update = createRoute({
-  method: 'put', path: WMS_PATHS.document, tags, security: BOTH_SCHEMES, operationId: 'updateDocument',
+  method: 'put',
+  path: WMS_PATHS.document,
+  tags,
+  security: BOTH_SCHEMES,
+  operationId: 'updateDocument',
   summary: '10. Update a document (found by externalCode; only in DRAFT or CREATED)',
   request: { body: jsonBody(documentSchema, 'The document') },
   responses: { 200: json(documentSchema, 'The document as stored'), ...WMS_ERRORS },
 });
 
 const get = createRoute({
-  method: 'get', path: WMS_PATHS.documentByExternalCode, tags, security: BOTH_SCHEMES, operationId: 'getDocument',
+  method: 'get',
+  path: WMS_PATHS.documentByExternalCode,
+  tags,
+  security: BOTH_SCHEMES,
+  operationId: 'getDocument',
   summary: '11. Get a document',
   request: { params: externalCodeParams },
   responses: { 200: json(documentSchema, 'The document'), ...NOT_FOUND('Document'), ...WMS_ERRORS },
 });
 
 const cancel = createRoute({
-  method: 'post', path: WMS_PATHS.documentCancel, tags, security: BOTH_SCHEMES, operationId: 'cancelDocument',
+  method: 'post',
+  path: WMS_PATHS.documentCancel,
+  tags,
+  security: BOTH_SCHEMES,
+  operationId: 'cancelDocument',
   summary: '12. Cancel a document (only from DRAFT or CREATED)',
   request: { body: jsonBody(documentCancelSchema, 'Which document') },
   responses: { 200: json(resultSchema, 'Result'), ...NOT_FOUND('Document'), ...WMS_ERRORS },

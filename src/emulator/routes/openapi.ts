@@ -54,5 +54,8 @@ export function openApiRoutes(app: EmulatorApp): void {
     },
   });
   app.get(DOCS_SCRIPT_PATH, scalarBundle());
-  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }));
+  app.get(
+    DOCS_PATH,
+    Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }),
+  );
 }

@@ -12,7 +12,10 @@ const name = z.string().min(1).max(100);
 
 export const warehouseInputSchema = z
   .strictObject({ code: name, externalCode: name.nullish(), shippingProcess: name.nullish() })
-  .meta({ id: 'EmulatorWarehouseInput', description: 'A warehouse; externalCode is what stock-regularization webhooks carry as `warehouse`.' });
+  .meta({
+    id: 'EmulatorWarehouseInput',
+    description: 'A warehouse; externalCode is what stock-regularization webhooks carry as `warehouse`.',
+  });
 
 export const warehouseSchema = z
   .object({ code: z.string(), externalCode: z.string().nullable(), shippingProcess: z.string().nullable() })
@@ -45,19 +48,34 @@ export const receiveLineSchema = z
   })
   .meta({ id: 'EmulatorReceivedLine' });
 
-export const observationsSchema = z.strictObject({ observations: z.string().max(2000).optional() }).meta({ id: 'EmulatorObservations' });
+export const observationsSchema = z
+  .strictObject({ observations: z.string().max(2000).optional() })
+  .meta({ id: 'EmulatorObservations' });
 
-export const openShippingOrderSchema = z.strictObject({ document: codeSchema, warehouse: name.optional() }).meta({ id: 'EmulatorShippingOrderInput' });
+export const openShippingOrderSchema = z
+  .strictObject({ document: codeSchema, warehouse: name.optional() })
+  .meta({ id: 'EmulatorShippingOrderInput' });
 
 export const pickSchema = z
   .strictObject({
     lines: z
-      .array(z.strictObject({ productExternalCode: codeSchema, quantity, lotCode, location: location.optional(), serialNumbers }))
+      .array(
+        z.strictObject({
+          productExternalCode: codeSchema,
+          quantity,
+          lotCode,
+          location: location.optional(),
+          serialNumbers,
+        }),
+      )
       .min(1)
       .max(1000)
       .optional(),
   })
-  .meta({ id: 'EmulatorPickInput', description: 'Without lines: everything the document ordered and is not picked yet.' });
+  .meta({
+    id: 'EmulatorPickInput',
+    description: 'Without lines: everything the document ordered and is not picked yet.',
+  });
 
 const packingInputSchema = z.strictObject({
   ref: name.optional(),
@@ -70,17 +88,24 @@ const packingInputSchema = z.strictObject({
   width: z.number().positive().finite().optional(),
   depth: z.number().positive().finite().optional(),
   containerTypeCode: name.optional(),
-  lines: z.array(z.strictObject({ productExternalCode: codeSchema, quantity, lotCode, inContainers: z.boolean().optional() })).max(1000).optional(),
+  lines: z
+    .array(z.strictObject({ productExternalCode: codeSchema, quantity, lotCode, inContainers: z.boolean().optional() }))
+    .max(1000)
+    .optional(),
 });
 
-export const packSchema = z
-  .strictObject({ packings: z.array(packingInputSchema).min(1).max(1000).optional() })
-  .meta({ id: 'EmulatorPackInput', description: 'Without packings: one packing with everything picked and not packed yet.' });
+export const packSchema = z.strictObject({ packings: z.array(packingInputSchema).min(1).max(1000).optional() }).meta({
+  id: 'EmulatorPackInput',
+  description: 'Without packings: one packing with everything picked and not packed yet.',
+});
 
 export const regularizationSchema = z
   .strictObject({
     productExternalCode: codeSchema,
-    quantity: z.number().finite().refine((q) => q !== 0, 'must not be zero'),
+    quantity: z
+      .number()
+      .finite()
+      .refine((q) => q !== 0, 'must not be zero'),
     lotCode,
     warehouse: name.optional(),
     location: location.optional(),
@@ -110,7 +135,10 @@ export const webhookConfigInputSchema = z
     retryDelayMs: z.int().min(0).max(60_000).optional(),
     duplicates: z.int().min(0).max(5).optional(),
   })
-  .refine((c) => (c.username == null) === (c.password == null), { message: 'username and password go together', path: ['password'] })
+  .refine((c) => (c.username == null) === (c.password == null), {
+    message: 'username and password go together',
+    path: ['password'],
+  })
   .meta({ id: 'EmulatorWebhookSettingsInput' });
 
 export const webhookConfigSchema = z
@@ -136,12 +164,17 @@ export const deliveryQuerySchema = z.strictObject({
   closingDocumentCode: z.string().min(1).optional(),
 });
 
-export const settleSchema = z.strictObject({ timeoutMs: z.int().min(0).max(60_000).optional() }).meta({ id: 'EmulatorSettleInput' });
+export const settleSchema = z
+  .strictObject({ timeoutMs: z.int().min(0).max(60_000).optional() })
+  .meta({ id: 'EmulatorSettleInput' });
 
 export const faultInputSchema = z
   .strictObject({
     scope: z.enum(['api', 'webhook']).optional(),
-    method: z.string().regex(/^[A-Za-z]+$/).optional(),
+    method: z
+      .string()
+      .regex(/^[A-Za-z]+$/)
+      .optional(),
     path: z.string().min(1).max(500),
     status: z.int().min(400).max(599).optional(),
     latencyMs: z.int().min(0).max(120_000).optional(),
@@ -149,13 +182,23 @@ export const faultInputSchema = z
     count: z.int().min(1).optional(),
     rate: z.number().min(0).max(1).optional(),
   })
-  .refine((f) => f.status !== undefined || f.latencyMs !== undefined || f.drop === true, { message: 'give status, latencyMs or drop' })
+  .refine((f) => f.status !== undefined || f.latencyMs !== undefined || f.drop === true, {
+    message: 'give status, latencyMs or drop',
+  })
   .refine((f) => !(f.status !== undefined && f.drop), { message: 'status and drop exclude each other', path: ['drop'] })
-  .refine((f) => !(f.scope === 'webhook' && f.status !== undefined), { message: 'webhook faults delay or drop deliveries; they have no status', path: ['status'] })
+  .refine((f) => !(f.scope === 'webhook' && f.status !== undefined), {
+    message: 'webhook faults delay or drop deliveries; they have no status',
+    path: ['status'],
+  })
   .meta({ id: 'EmulatorFaultInput' });
 
 export const snapshotNameSchema = z
-  .strictObject({ name: z.string().regex(SNAPSHOT_NAME, SNAPSHOT_NAME_RULE).meta({ description: 'A plain name; the file lives in the snapshots folder of the data directory' }) })
+  .strictObject({
+    name: z
+      .string()
+      .regex(SNAPSHOT_NAME, SNAPSHOT_NAME_RULE)
+      .meta({ description: 'A plain name; the file lives in the snapshots folder of the data directory' }),
+  })
   .meta({ id: 'EmulatorSnapshotName' });
 
 /** Answers are documented loosely: the views are described in docs/emulator.md. */

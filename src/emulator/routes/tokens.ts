@@ -1,7 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { OAUTH_TOKEN_PATH, oauthTokenRequestSchema, tokenErrorSchema, tokenRequestSchema, tokenResponseSchema, WMS_PATHS } from '../../wms/index.js';
 import { issuesMessage } from '../../lib/zod-issues.js';
+import {
+  OAUTH_TOKEN_PATH,
+  oauthTokenRequestSchema,
+  tokenErrorSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+  WMS_PATHS,
+} from '../../wms/index.js';
 import { TokenEndpointError } from '../errors.js';
 import type { EmulatorApp, EmulatorEnv, EmulatorServices } from '../http/env.js';
 import { exchangeClientCredentials, exchangeOAuthCredentials } from '../tokens/exchange.js';
@@ -14,7 +21,11 @@ const tags = ['Authentication'];
 const noQueryCredentials: MiddlewareHandler<EmulatorEnv> = async (c, next) => {
   const query = new URL(c.req.url).searchParams;
   if (query.has('client_id') || query.has('client_secret')) {
-    throw new TokenEndpointError(400, 'invalid_request', 'Client credentials must be sent in the request body, never in the query string');
+    throw new TokenEndpointError(
+      400,
+      'invalid_request',
+      'Client credentials must be sent in the request body, never in the query string',
+    );
   }
   await next();
 };
@@ -34,7 +45,11 @@ const TOKEN_ERRORS = {
 };
 
 const apiClientToken = createRoute({
-  method: 'post', path: WMS_PATHS.authToken, tags, operationId: 'issueToken', security: [],
+  method: 'post',
+  path: WMS_PATHS.authToken,
+  tags,
+  operationId: 'issueToken',
+  security: [],
   summary: '21. Obtain an access token with API client credentials (option A)',
   middleware: [noQueryCredentials, urlencodedOnly] as const,
   request: { body: { required: true, content: { [FORM_TYPE]: { schema: tokenRequestSchema } } } },
@@ -46,14 +61,23 @@ const apiClientToken = createRoute({
 });
 
 const oauthToken = createRoute({
-  method: 'post', path: OAUTH_TOKEN_PATH, tags, operationId: 'issueOAuthToken', security: [],
+  method: 'post',
+  path: OAUTH_TOKEN_PATH,
+  tags,
+  operationId: 'issueOAuthToken',
+  security: [],
   summary: 'Obtain an access token from the identity provider (option B, {auth_url}/oauth/token)',
   middleware: [noQueryCredentials] as const,
-  request: { body: jsonBody(oauthTokenRequestSchema, 'Client credentials grant, or the password grant with scope openid') },
+  request: {
+    body: jsonBody(oauthTokenRequestSchema, 'Client credentials grant, or the password grant with scope openid'),
+  },
   responses: {
     200: json(tokenResponseSchema, 'A Bearer JWT valid 86400 seconds'),
     ...TOKEN_ERRORS,
-    403: json(tokenErrorSchema, 'access_denied: the client is not enabled for this audience; invalid_grant: wrong username or password'),
+    403: json(
+      tokenErrorSchema,
+      'access_denied: the client is not enabled for this audience; invalid_grant: wrong username or password',
+    ),
   },
 });
 
@@ -71,7 +95,11 @@ export function tokenRoutes(app: EmulatorApp, services: EmulatorServices): void 
     (result) => {
       if (result.success) return undefined;
       if (result.error.issues.some((i) => i.path[0] === 'grant_type')) {
-        throw new TokenEndpointError(400, 'unsupported_grant_type', 'grant_type must be client_credentials or password');
+        throw new TokenEndpointError(
+          400,
+          'unsupported_grant_type',
+          'grant_type must be client_credentials or password',
+        );
       }
       throw new TokenEndpointError(400, 'invalid_request', issuesMessage(result.error));
     },

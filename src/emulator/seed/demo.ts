@@ -1,5 +1,5 @@
-import type { EmulatorContext, TenantContext } from '../context.js';
 import { createClient } from '../clients/create.js';
+import type { EmulatorContext, TenantContext } from '../context.js';
 import { createDeliveryPoint } from '../delivery-points/write.js';
 import { createProduct } from '../products/create.js';
 import { createTenant } from '../tenants/create.js';
@@ -20,7 +20,12 @@ export function seedDemo(ctx: EmulatorContext, options: DemoSeedOptions): void {
   if (findTenant(ctx, DEMO_TENANT)) return;
   ctx.db.transaction(() => {
     const tenant = createTenant(ctx, { id: DEMO_TENANT });
-    createClient(ctx, DEMO_TENANT, { kind: 'api', name: 'Demo client', clientId: options.clientId, clientSecret: options.clientSecret });
+    createClient(ctx, DEMO_TENANT, {
+      kind: 'api',
+      name: 'Demo client',
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+    });
     const tctx: TenantContext = { ...ctx, tenant };
     createProduct(tctx, {
       externalCode: 'DEMO-001',
@@ -37,7 +42,10 @@ export function seedDemo(ctx: EmulatorContext, options: DemoSeedOptions): void {
       withLots: true,
       withExpirationDate: true,
       lots: [{ code: 'L2401', active: true, expirationDate: '2027-01-31' }],
-      barcodes: [{ code: '5601234000024', type: 'GTIN' }, { code: '1234567', type: 'CNP' }],
+      barcodes: [
+        { code: '5601234000024', type: 'GTIN' },
+        { code: '1234567', type: 'CNP' },
+      ],
     });
     createProduct(tctx, {
       externalCode: 'DEMO-003',
@@ -48,11 +56,22 @@ export function seedDemo(ctx: EmulatorContext, options: DemoSeedOptions): void {
     });
     createProduct(tctx, { externalCode: 'DEMO-004', description: 'Flour', handlingUnit: 'KG' });
     createDeliveryPoint(tctx, {
-      externalCode: 'SUP-001', active: true, name: 'Demo Supplier Ltd', types: ['SUPPLIER'], city: 'Porto', country: 'PT',
+      externalCode: 'SUP-001',
+      active: true,
+      name: 'Demo Supplier Ltd',
+      types: ['SUPPLIER'],
+      city: 'Porto',
+      country: 'PT',
     });
     createDeliveryPoint(tctx, {
-      externalCode: 'CLI-001', active: true, name: 'Demo Pharmacy', types: ['CLIENT'], city: 'Lisbon', country: 'PT',
-      address: 'Rua Augusta 1', postalCode: '1100-048',
+      externalCode: 'CLI-001',
+      active: true,
+      name: 'Demo Pharmacy',
+      types: ['CLIENT'],
+      city: 'Lisbon',
+      country: 'PT',
+      address: 'Rua Augusta 1',
+      postalCode: '1100-048',
     });
   })();
 }

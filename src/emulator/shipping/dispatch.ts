@@ -9,8 +9,8 @@ import { EPSILON, round } from '../stock/quantity.js';
 import { takeFromRow } from '../stock/store.js';
 import { getWebhookConfig } from '../webhooks/settings.js';
 import { closeShippingOrderPayload } from './payload.js';
-import { mustFindShippingOrder, pickRows, type PickRow, type ShippingOrderRow } from './rows.js';
-import { shippingOrderView, type ShippingOrderView } from './view.js';
+import { mustFindShippingOrder, type PickRow, pickRows, type ShippingOrderRow } from './rows.js';
+import { type ShippingOrderView, shippingOrderView } from './view.js';
 
 /** Dispatches part of a pick: its units leave the stock and its reservation is released. */
 export function dispatchFromPick(ctx: TenantContext, pick: PickRow, quantity: number): void {
@@ -24,11 +24,20 @@ export function dispatchFromPick(ctx: TenantContext, pick: PickRow, quantity: nu
  * shipping order webhook is queued (spec: "Dispatching a shipping order fully triggers the close
  * shipping order webhook"). Returns the delivery id, if one was queued.
  */
-export function completeIfDispatched(ctx: TenantContext, order: ShippingOrderRow, observations: string | null): { complete: boolean; deliveryId: number | null } {
+export function completeIfDispatched(
+  ctx: TenantContext,
+  order: ShippingOrderRow,
+  observations: string | null,
+): { complete: boolean; deliveryId: number | null } {
   const picks = pickRows(ctx, order.id);
-  if (picks.length === 0 || picks.some((p) => p.quantity - p.dispatched > EPSILON)) return { complete: false, deliveryId: null };
+  if (picks.length === 0 || picks.some((p) => p.quantity - p.dispatched > EPSILON))
+    return { complete: false, deliveryId: null };
   const now = ctx.clock.nowMs();
-  ctx.sql("UPDATE shipping_orders SET status = 'DISPATCHED', observations = ?, dispatched_at = ?, updated_at = ? WHERE id = ?").run(observations, now, now, order.id);
+  ctx
+    .sql(
+      "UPDATE shipping_orders SET status = 'DISPATCHED', observations = ?, dispatched_at = ?, updated_at = ? WHERE id = ?",
+    )
+    .run(observations, now, now, order.id);
   const document = ctx.sql('SELECT * FROM documents WHERE id = ?').get(order.document_id) as DocumentRow;
   setDocumentStatus(ctx, document.id, 'EXECUTED');
   const company = getWebhookConfig(ctx, ctx.tenant.id).company ?? ctx.tenant.id;
@@ -37,23 +46,40 @@ export function completeIfDispatched(ctx: TenantContext, order: ShippingOrderRow
     document,
     shippingOrderId: order.id,
     schema: closeShippingOrderPayloadSchema,
-    payload: (closingDocumentCode) => closeShippingOrderPayload(ctx, { closingDocumentCode, document, shippingOrderId: order.id, picks, company, observations }),
+    payload: (closingDocumentCode) =>
+      closeShippingOrderPayload(ctx, {
+        closingDocumentCode,
+        document,
+        shippingOrderId: order.id,
+        picks,
+        company,
+        observations,
+      }),
   });
   return { complete: true, deliveryId: closing.deliveryId };
 }
 
 /** Dispatches everything picked and not dispatched yet: the order is then fully dispatched. */
-export function dispatchShippingOrder(ctx: TenantContext, code: string, input: { observations?: string | undefined } = {}): ActionResult<ShippingOrderView> {
+export function dispatchShippingOrder(
+  ctx: TenantContext,
+  code: string,
+  input: { observations?: string | undefined } = {},
+): ActionResult<ShippingOrderView> {
   const outcome = ctx.db.transaction(() => {
     const order = mustFindShippingOrder(ctx, code);
-    if (order.status === 'NEW') throw new ControlError(409, 'nothing_picked', `Shipping order "${code}" has nothing picked to dispatch`);
-    if (order.status !== 'PICKING' && order.status !== 'PACKED') throw new ControlError(409, 'shipping_order_closed', `Shipping order "${code}" is ${order.status}`);
+    if (order.status === 'NEW')
+      throw new ControlError(409, 'nothing_picked', `Shipping order "${code}" has nothing picked to dispatch`);
+    if (order.status !== 'PICKING' && order.status !== 'PACKED')
+      throw new ControlError(409, 'shipping_order_closed', `Shipping order "${code}" is ${order.status}`);
     for (const pick of pickRows(ctx, order.id)) {
       const left = round(pick.quantity - pick.dispatched);
       if (left > EPSILON) dispatchFromPick(ctx, pick, left);
     }
     const { deliveryId } = completeIfDispatched(ctx, order, input.observations ?? order.observations);
-    return { result: shippingOrderView(ctx, mustFindShippingOrder(ctx, code)), deliveries: deliveryId === null ? [] : [deliveryId] };
+    return {
+      result: shippingOrderView(ctx, mustFindShippingOrder(ctx, code)),
+      deliveries: deliveryId === null ? [] : [deliveryId],
+    };
   })();
   if (outcome.deliveries.length > 0) ctx.events.emit('queued');
   return outcome;
@@ -67,9 +93,15 @@ export function cancelShippingOrder(ctx: TenantContext, code: string): ShippingO
       throw new ControlError(409, 'shipping_order_closed', `Shipping order "${code}" is ${order.status}`);
     }
     const picks = pickRows(ctx, order.id);
-    if (picks.some((p) => p.dispatched > 0)) throw new ControlError(409, 'partially_dispatched', `Shipping order "${code}" has dispatched goods`);
-    for (const pick of picks) ctx.sql('UPDATE stock SET reserved = max(0, round(reserved - ?, 6)) WHERE id = ?').run(pick.quantity, pick.stock_id);
-    ctx.sql("UPDATE shipping_orders SET status = 'CANCELLED', updated_at = ? WHERE id = ?").run(ctx.clock.nowMs(), order.id);
+    if (picks.some((p) => p.dispatched > 0))
+      throw new ControlError(409, 'partially_dispatched', `Shipping order "${code}" has dispatched goods`);
+    for (const pick of picks)
+      ctx
+        .sql('UPDATE stock SET reserved = max(0, round(reserved - ?, 6)) WHERE id = ?')
+        .run(pick.quantity, pick.stock_id);
+    ctx
+      .sql("UPDATE shipping_orders SET status = 'CANCELLED', updated_at = ? WHERE id = ?")
+      .run(ctx.clock.nowMs(), order.id);
     setDocumentStatus(ctx, order.document_id, 'CREATED');
     return shippingOrderView(ctx, mustFindShippingOrder(ctx, code));
   })();

@@ -3,9 +3,9 @@ import { ControlError } from '../errors.js';
 import { findAnyProductRow } from '../products/rows.js';
 import { nextNumber } from '../sequences.js';
 import { EPSILON, round } from '../stock/quantity.js';
-import { mustFindShippingOrder, pickRows, setShippingStatus, type ShippingOrderRow } from './rows.js';
+import { mustFindShippingOrder, pickRows, type ShippingOrderRow, setShippingStatus } from './rows.js';
 import { isSscc, ssccFor } from './sscc.js';
-import { shippingOrderView, type ShippingOrderView } from './view.js';
+import { type ShippingOrderView, shippingOrderView } from './view.js';
 
 export interface PackingLineInput {
   productExternalCode: string;
@@ -34,14 +34,16 @@ type Packable = Map<string, number>; // `${productId}\0${lot}` → picked − pa
 
 function packable(ctx: TenantContext, order: ShippingOrderRow): Packable {
   const out: Packable = new Map();
-  for (const p of pickRows(ctx, order.id)) out.set(`${p.product_id}\u0000${p.lot_code}`, (out.get(`${p.product_id}\u0000${p.lot_code}`) ?? 0) + p.quantity);
+  for (const p of pickRows(ctx, order.id))
+    out.set(`${p.product_id}\u0000${p.lot_code}`, (out.get(`${p.product_id}\u0000${p.lot_code}`) ?? 0) + p.quantity);
   const packed = ctx
     .sql(
       `SELECT l.product_id, l.lot_code, sum(l.bulk + l.containers) AS q FROM packing_lines l JOIN packings k ON k.id = l.packing_id
        WHERE k.shipping_order_id = ? GROUP BY l.product_id, l.lot_code`,
     )
     .all(order.id) as { product_id: number; lot_code: string; q: number }[];
-  for (const p of packed) out.set(`${p.product_id}\u0000${p.lot_code}`, round((out.get(`${p.product_id}\u0000${p.lot_code}`) ?? 0) - p.q));
+  for (const p of packed)
+    out.set(`${p.product_id}\u0000${p.lot_code}`, round((out.get(`${p.product_id}\u0000${p.lot_code}`) ?? 0) - p.q));
   return out;
 }
 
@@ -51,7 +53,9 @@ function everything(ctx: TenantContext, left: Packable): PackingInput[] {
   for (const [key, quantity] of left) {
     if (quantity <= EPSILON) continue;
     const [productId, lot] = key.split('\u0000') as [string, string];
-    const { external_code } = ctx.sql('SELECT external_code FROM products WHERE id = ?').get(Number(productId)) as { external_code: string };
+    const { external_code } = ctx.sql('SELECT external_code FROM products WHERE id = ?').get(Number(productId)) as {
+      external_code: string;
+    };
     lines.push({ productExternalCode: external_code, quantity, lotCode: lot || null });
   }
   return lines.length > 0 ? [{ lines }] : [];
@@ -62,28 +66,51 @@ function everything(ctx: TenantContext, left: Packable): PackingInput[] {
  * dimensions in cm, volume in m³ computed, nested through `parent`). A line without lot takes the
  * picked lots in turn. 400 for more than was picked and not packed yet.
  */
-export function packShippingOrder(ctx: TenantContext, code: string, input: { packings?: PackingInput[] | undefined } = {}): ShippingOrderView {
+export function packShippingOrder(
+  ctx: TenantContext,
+  code: string,
+  input: { packings?: PackingInput[] | undefined } = {},
+): ShippingOrderView {
   return ctx.db.transaction(() => {
     const order = mustFindShippingOrder(ctx, code);
-    if (order.status === 'NEW') throw new ControlError(409, 'shipping_order_not_picked', `Shipping order "${code}" has nothing picked to pack`);
-    if (order.status !== 'PICKING' && order.status !== 'PACKED') throw new ControlError(409, 'shipping_order_closed', `Shipping order "${code}" is ${order.status}`);
+    if (order.status === 'NEW')
+      throw new ControlError(409, 'shipping_order_not_picked', `Shipping order "${code}" has nothing picked to pack`);
+    if (order.status !== 'PICKING' && order.status !== 'PACKED')
+      throw new ControlError(409, 'shipping_order_closed', `Shipping order "${code}" is ${order.status}`);
     const left = packable(ctx, order);
     const packings = input.packings ?? everything(ctx, left);
-    if (packings.length === 0) throw new ControlError(409, 'nothing_to_pack', `Shipping order "${code}": everything picked is packed`);
+    if (packings.length === 0)
+      throw new ControlError(409, 'nothing_to_pack', `Shipping order "${code}": everything picked is packed`);
     const refs = new Map<string, number>();
-    const insertLine = ctx.sql('INSERT INTO packing_lines (packing_id, product_id, lot_code, bulk, containers) VALUES (?, ?, ?, ?, ?)');
+    const insertLine = ctx.sql(
+      'INSERT INTO packing_lines (packing_id, product_id, lot_code, bulk, containers) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const [i, packing] of packings.entries()) {
       let parent: number | null = null;
       if (typeof packing.parent === 'string') {
         parent = refs.get(packing.parent) ?? null;
-        if (parent === null) throw new ControlError(400, 'unknown_parent', `packings[${i}].parent: no earlier packing with ref "${packing.parent}"`);
+        if (parent === null)
+          throw new ControlError(
+            400,
+            'unknown_parent',
+            `packings[${i}].parent: no earlier packing with ref "${packing.parent}"`,
+          );
       } else if (typeof packing.parent === 'number') {
-        const own = ctx.sql('SELECT id FROM packings WHERE id = ? AND shipping_order_id = ?').get(packing.parent, order.id);
-        if (!own) throw new ControlError(400, 'unknown_parent', `packings[${i}].parent: packing ${packing.parent} is not one of this order's`);
+        const own = ctx
+          .sql('SELECT id FROM packings WHERE id = ? AND shipping_order_id = ?')
+          .get(packing.parent, order.id);
+        if (!own)
+          throw new ControlError(
+            400,
+            'unknown_parent',
+            `packings[${i}].parent: packing ${packing.parent} is not one of this order's`,
+          );
         parent = packing.parent;
       }
-      if (packing.sscc !== undefined && !isSscc(packing.sscc)) throw new ControlError(400, 'invalid_sscc', `packings[${i}].sscc: 18 digits with a valid GS1 check digit`);
-      if (packing.ref !== undefined && refs.has(packing.ref)) throw new ControlError(400, 'invalid_request', `packings[${i}].ref "${packing.ref}" is used twice`);
+      if (packing.sscc !== undefined && !isSscc(packing.sscc))
+        throw new ControlError(400, 'invalid_sscc', `packings[${i}].sscc: 18 digits with a valid GS1 check digit`);
+      if (packing.ref !== undefined && refs.has(packing.ref))
+        throw new ControlError(400, 'invalid_request', `packings[${i}].ref "${packing.ref}" is used twice`);
       const { year, series, number } = nextNumber(ctx, 'PK');
       const volume =
         packing.height !== undefined && packing.width !== undefined && packing.depth !== undefined
@@ -94,8 +121,22 @@ export function packShippingOrder(ctx: TenantContext, code: string, input: { pac
           `INSERT INTO packings (tenant_id, shipping_order_id, year, series, number, barcode, sscc, gross_weight, net_weight, height, width, depth,
              volume, parent_id, container_type_code, created_at) VALUES (?, ?, ?, ?, ?, '', '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(ctx.tenant.id, order.id, year, series, number, packing.grossWeight ?? null, packing.netWeight ?? null, packing.height ?? null,
-          packing.width ?? null, packing.depth ?? null, volume, parent, packing.containerTypeCode ?? null, ctx.clock.nowMs());
+        .run(
+          ctx.tenant.id,
+          order.id,
+          year,
+          series,
+          number,
+          packing.grossWeight ?? null,
+          packing.netWeight ?? null,
+          packing.height ?? null,
+          packing.width ?? null,
+          packing.depth ?? null,
+          volume,
+          parent,
+          packing.containerTypeCode ?? null,
+          ctx.clock.nowMs(),
+        );
       const id = Number(lastInsertRowid);
       const barcode = packing.barcode ?? `${series}${year}${String(number).padStart(6, '0')}`;
       ctx.sql('UPDATE packings SET barcode = ?, sscc = ? WHERE id = ?').run(barcode, packing.sscc ?? ssccFor(id), id);
@@ -110,12 +151,22 @@ export function packShippingOrder(ctx: TenantContext, code: string, input: { pac
         for (const [key, available] of lots) {
           if (quantity <= EPSILON) break;
           const take = Math.min(available, quantity);
-          insertLine.run(id, product!.id, key.split('\u0000')[1], line.inContainers ? 0 : take, line.inContainers ? take : 0);
+          insertLine.run(
+            id,
+            product!.id,
+            key.split('\u0000')[1],
+            line.inContainers ? 0 : take,
+            line.inContainers ? take : 0,
+          );
           left.set(key, round(available - take));
           quantity = round(quantity - take);
         }
         if (quantity > EPSILON) {
-          throw new ControlError(400, 'over_packed', `packings[${i}].lines[${j}]: ${line.quantity} of "${line.productExternalCode}"${line.lotCode ? ` lot "${line.lotCode}"` : ''} exceeds what is picked and not packed`);
+          throw new ControlError(
+            400,
+            'over_packed',
+            `packings[${i}].lines[${j}]: ${line.quantity} of "${line.productExternalCode}"${line.lotCode ? ` lot "${line.lotCode}"` : ''} exceeds what is picked and not packed`,
+          );
         }
       }
     }

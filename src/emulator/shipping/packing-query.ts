@@ -1,6 +1,6 @@
 import type { Packing } from '../../wms/index.js';
 import type { TenantContext } from '../context.js';
-import { findDocumentRow, findDocumentRowByCode, type DocumentRow } from '../documents/rows.js';
+import { type DocumentRow, findDocumentRow, findDocumentRowByCode } from '../documents/rows.js';
 import { wmsError } from '../errors.js';
 import { findWarehouseByAnyCode } from '../warehouses/warehouses.js';
 import { packingDtos } from './packing-rows.js';
@@ -13,29 +13,56 @@ import type { ShippingOrderRow } from './rows.js';
  * without shipping order there, or an order shipped without packing; 400 (spec: "shipping order
  * has invalid status") while nothing is packed yet (NEW, PICKING) or when it was cancelled.
  */
-function packingOf(ctx: TenantContext, warehouseCode: string, document: DocumentRow | undefined, asked: string): Packing[] {
+function packingOf(
+  ctx: TenantContext,
+  warehouseCode: string,
+  document: DocumentRow | undefined,
+  asked: string,
+): Packing[] {
   const warehouse = findWarehouseByAnyCode(ctx, ctx.tenant.id, warehouseCode);
   if (!warehouse) throw wmsError.notFound('warehouse', `Warehouse "${warehouseCode}" not found`);
   const order = document
     ? (ctx
-        .sql("SELECT * FROM shipping_orders WHERE document_id = ? AND warehouse_id = ? ORDER BY status = 'CANCELLED', id DESC LIMIT 1")
+        .sql(
+          "SELECT * FROM shipping_orders WHERE document_id = ? AND warehouse_id = ? ORDER BY status = 'CANCELLED', id DESC LIMIT 1",
+        )
         .get(document.id, warehouse.id) as ShippingOrderRow | undefined)
     : undefined;
-  if (!order) throw wmsError.notFound('shippingOrder', `No shipping order for document "${asked}" in warehouse "${warehouseCode}"`);
+  if (!order)
+    throw wmsError.notFound(
+      'shippingOrder',
+      `No shipping order for document "${asked}" in warehouse "${warehouseCode}"`,
+    );
   if (order.status !== 'PACKED' && order.status !== 'DISPATCHED') {
-    throw wmsError.badRequest('shippingOrder', 'invalidstatus', `Shipping order "${order.code}" is ${order.status}: it has no packing to show`);
+    throw wmsError.badRequest(
+      'shippingOrder',
+      'invalidstatus',
+      `Shipping order "${order.code}" is ${order.status}: it has no packing to show`,
+    );
   }
   const packings = packingDtos(ctx, order.id);
-  if (packings.length === 0) throw wmsError.notFound('packing', `Shipping order "${order.code}" was dispatched without packing`);
+  if (packings.length === 0)
+    throw wmsError.notFound('packing', `Shipping order "${order.code}" was dispatched without packing`);
   return packings;
 }
 
 /** Endpoint 18: by the document's external code. */
-export function packingByExternalCode(ctx: TenantContext, query: { warehouse: string; externalCode: string }): Packing[] {
+export function packingByExternalCode(
+  ctx: TenantContext,
+  query: { warehouse: string; externalCode: string },
+): Packing[] {
   return packingOf(ctx, query.warehouse, findDocumentRow(ctx, ctx.tenant.id, query.externalCode), query.externalCode);
 }
 
 /** Endpoint 19: by the WMS's document code (e.g. `CE2025/4`). */
-export function packingByDocumentCode(ctx: TenantContext, query: { warehouse: string; documentCode: string }): Packing[] {
-  return packingOf(ctx, query.warehouse, findDocumentRowByCode(ctx, ctx.tenant.id, query.documentCode), query.documentCode);
+export function packingByDocumentCode(
+  ctx: TenantContext,
+  query: { warehouse: string; documentCode: string },
+): Packing[] {
+  return packingOf(
+    ctx,
+    query.warehouse,
+    findDocumentRowByCode(ctx, ctx.tenant.id, query.documentCode),
+    query.documentCode,
+  );
 }

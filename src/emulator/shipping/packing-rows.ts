@@ -51,7 +51,10 @@ export function packingLineRows(ctx: EmulatorContext, packingIds: readonly numbe
  */
 export function packingDtos(ctx: EmulatorContext, shippingOrderId: number): Packing[] {
   const packings = packingRows(ctx, shippingOrderId);
-  const linesOf = packingLineRows(ctx, packings.map((p) => p.id));
+  const linesOf = packingLineRows(
+    ctx,
+    packings.map((p) => p.id),
+  );
   return packings.flatMap((p) => {
     const head = {
       id: p.id,
@@ -72,7 +75,13 @@ export function packingDtos(ctx: EmulatorContext, shippingOrderId: number): Pack
     const lines = linesOf.get(p.id) ?? [];
     if (lines.length === 0) return [compact(head)];
     return lines.map((l) =>
-      compact({ ...head, bulk: l.bulk, containers: l.containers, productExternalCode: l.product_external_code, lotCode: l.lot_code || null }),
+      compact({
+        ...head,
+        bulk: l.bulk,
+        containers: l.containers,
+        productExternalCode: l.product_external_code,
+        lotCode: l.lot_code || null,
+      }),
     );
   });
 }

@@ -9,19 +9,27 @@ import type { PickRow } from './rows.js';
 
 function lotExpiry(ctx: EmulatorContext, productId: number, lot: string): string | null {
   if (!lot) return null;
-  const row = ctx.sql('SELECT expiration_date FROM product_lots WHERE product_id = ? AND code = ?').get(productId, lot) as { expiration_date: string | null } | undefined;
+  const row = ctx
+    .sql('SELECT expiration_date FROM product_lots WHERE product_id = ? AND code = ?')
+    .get(productId, lot) as { expiration_date: string | null } | undefined;
   return row?.expiration_date ?? null;
 }
 
 /** spec: "packingList describes how items were physically packed: package code, weight and products in each package". */
 function packingList(ctx: EmulatorContext, shippingOrderId: number): PackingListEntry[] {
   const packings = packingRows(ctx, shippingOrderId);
-  const linesOf = packingLineRows(ctx, packings.map((p) => p.id));
+  const linesOf = packingLineRows(
+    ctx,
+    packings.map((p) => p.id),
+  );
   return packings.map((p) => {
     const quantities = new Map<string, number>();
     for (const l of linesOf.get(p.id) ?? []) {
       if (l.origin !== 'api') continue;
-      quantities.set(l.product_external_code, round((quantities.get(l.product_external_code) ?? 0) + l.bulk + l.containers));
+      quantities.set(
+        l.product_external_code,
+        round((quantities.get(l.product_external_code) ?? 0) + l.bulk + l.containers),
+      );
     }
     return {
       packingCode: p.barcode,
@@ -38,7 +46,14 @@ function packingList(ctx: EmulatorContext, shippingOrderId: number): PackingList
  */
 export function closeShippingOrderPayload(
   ctx: EmulatorContext,
-  input: { closingDocumentCode: string; document: DocumentRow; shippingOrderId: number; picks: readonly PickRow[]; company: string; observations: string | null },
+  input: {
+    closingDocumentCode: string;
+    document: DocumentRow;
+    shippingOrderId: number;
+    picks: readonly PickRow[];
+    company: string;
+    observations: string | null;
+  },
 ): CloseShippingOrderPayload {
   const d = input.document;
   return {

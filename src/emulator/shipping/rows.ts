@@ -36,14 +36,25 @@ export interface PickRow {
   location: string;
 }
 
-export function findShippingOrderRow(ctx: EmulatorContext, tenantId: string, code: string): ShippingOrderRow | undefined {
-  return ctx.sql('SELECT * FROM shipping_orders WHERE tenant_id = ? AND code = ?').get(tenantId, code) as ShippingOrderRow | undefined;
+export function findShippingOrderRow(
+  ctx: EmulatorContext,
+  tenantId: string,
+  code: string,
+): ShippingOrderRow | undefined {
+  return ctx.sql('SELECT * FROM shipping_orders WHERE tenant_id = ? AND code = ?').get(tenantId, code) as
+    | ShippingOrderRow
+    | undefined;
 }
 
 /** For control actions: 404 `shipping_order_not_found`. */
 export function mustFindShippingOrder(ctx: TenantContext, code: string): ShippingOrderRow {
   const row = findShippingOrderRow(ctx, ctx.tenant.id, code);
-  if (!row) throw new ControlError(404, 'shipping_order_not_found', `Shipping order "${code}" does not exist in tenant "${ctx.tenant.id}"`);
+  if (!row)
+    throw new ControlError(
+      404,
+      'shipping_order_not_found',
+      `Shipping order "${code}" does not exist in tenant "${ctx.tenant.id}"`,
+    );
   return row;
 }
 

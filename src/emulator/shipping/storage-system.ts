@@ -16,28 +16,57 @@ const ENTITY = 'storageSystem';
  * and nothing is applied. Then the picked units leave the stock; an order whose picks have all
  * left is fully dispatched (document EXECUTED, close webhook queued).
  */
-export function storageSystemDispatched(ctx: TenantContext, lines: readonly StorageSystemLine[]): { result: CommonResult; deliveries: number[] } {
+export function storageSystemDispatched(
+  ctx: TenantContext,
+  lines: readonly StorageSystemLine[],
+): { result: CommonResult; deliveries: number[] } {
   const outcome = ctx.db.transaction(() => {
-    if (lines.length === 0) throw wmsError.badRequest(ENTITY, 'dispatchedinvalid', 'Invalid dispatched result: no lines');
+    if (lines.length === 0)
+      throw wmsError.badRequest(ENTITY, 'dispatchedinvalid', 'Invalid dispatched result: no lines');
     const problems: string[] = [];
     const orders = new Map<string, ShippingOrderRow>();
-    const planned: { order: ShippingOrderRow; product: ProductRow; lot: string | null; quantity: number; index: number }[] = [];
-    lines.forEach((line, index) => {
+    const planned: {
+      order: ShippingOrderRow;
+      product: ProductRow;
+      lot: string | null;
+      quantity: number;
+      index: number;
+    }[] = [];
+    for (const [index, line] of lines.entries()) {
       const at = `[${index}]`;
-      if (!line.orderNumber) return problems.push(`${at}.orderNumber is required`);
-      if (!line.productCode) return problems.push(`${at}.productCode is required`);
-      if (line.quantity === null || line.quantity === undefined || !(line.quantity > 0)) return problems.push(`${at}.quantity must be above zero`);
+      if (!line.orderNumber) {
+        problems.push(`${at}.orderNumber is required`);
+        continue;
+      }
+      if (!line.productCode) {
+        problems.push(`${at}.productCode is required`);
+        continue;
+      }
+      if (line.quantity === null || line.quantity === undefined || !(line.quantity > 0)) {
+        problems.push(`${at}.quantity must be above zero`);
+        continue;
+      }
       const order = orders.get(line.orderNumber) ?? findShippingOrderRow(ctx, ctx.tenant.id, line.orderNumber);
-      if (!order) return problems.push(`${at}: shipping order "${line.orderNumber}" not found`);
-      if (order.status !== 'PICKING' && order.status !== 'PACKED') return problems.push(`${at}: shipping order "${line.orderNumber}" is ${order.status}`);
+      if (!order) {
+        problems.push(`${at}: shipping order "${line.orderNumber}" not found`);
+        continue;
+      }
+      if (order.status !== 'PICKING' && order.status !== 'PACKED') {
+        problems.push(`${at}: shipping order "${line.orderNumber}" is ${order.status}`);
+        continue;
+      }
       orders.set(order.code, order);
       const product = ctx
-        .sql("SELECT * FROM products WHERE tenant_id = ? AND origin = 'api' AND (sku = ? OR external_code = ?) ORDER BY sku = ? DESC LIMIT 1")
+        .sql(
+          "SELECT * FROM products WHERE tenant_id = ? AND origin = 'api' AND (sku = ? OR external_code = ?) ORDER BY sku = ? DESC LIMIT 1",
+        )
         .get(ctx.tenant.id, line.productCode, line.productCode, line.productCode) as ProductRow | undefined;
-      if (!product) return problems.push(`${at}: product "${line.productCode}" not found`);
+      if (!product) {
+        problems.push(`${at}: product "${line.productCode}" not found`);
+        continue;
+      }
       planned.push({ order, product, lot: line.lot || null, quantity: line.quantity, index });
-      return undefined;
-    });
+    }
     // Applied as it goes: a problem found later throws, and the transaction undoes it all.
     for (const order of orders.values()) {
       const picks = pickRows(ctx, order.id);
@@ -51,10 +80,14 @@ export function storageSystemDispatched(ctx: TenantContext, lines: readonly Stor
           pick.dispatched = round(pick.dispatched + take);
           left = round(left - take);
         }
-        if (left > EPSILON) problems.push(`[${step.index}]: ${step.quantity} of "${step.product.external_code}"${step.lot ? ` lot "${step.lot}"` : ''} is more than shipping order "${order.code}" has picked and not dispatched`);
+        if (left > EPSILON)
+          problems.push(
+            `[${step.index}]: ${step.quantity} of "${step.product.external_code}"${step.lot ? ` lot "${step.lot}"` : ''} is more than shipping order "${order.code}" has picked and not dispatched`,
+          );
       }
     }
-    if (problems.length > 0) throw wmsError.badRequest(ENTITY, 'dispatchedinvalid', `Invalid dispatched result: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      throw wmsError.badRequest(ENTITY, 'dispatchedinvalid', `Invalid dispatched result: ${problems.join('; ')}`);
     const deliveries: number[] = [];
     for (const order of orders.values()) {
       const { deliveryId } = completeIfDispatched(ctx, order, order.observations);

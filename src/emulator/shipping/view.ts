@@ -1,7 +1,7 @@
 import type { Packing } from '../../wms/index.js';
-import { closingDocumentViews, type ClosingDocumentView } from '../closing/closing-documents.js';
+import { type ClosingDocumentView, closingDocumentViews } from '../closing/closing-documents.js';
 import type { EmulatorContext } from '../context.js';
-import { documentLineRows, type DocumentRow } from '../documents/rows.js';
+import { type DocumentRow, documentLineRows } from '../documents/rows.js';
 import { serialsOf } from '../receptions/rows.js';
 import { warehouseById } from '../warehouses/warehouses.js';
 import { packingDtos } from './packing-rows.js';
@@ -15,7 +15,14 @@ export interface ShippingOrderView {
   observations: string | null;
   document: { externalCode: string; documentNumber: string; documentType: string; code: string; status: string };
   ordered: { lineNumber: number; productExternalCode: string; lotCode: string | null; quantity: number }[];
-  picks: { productExternalCode: string; lotCode: string | null; location: string; quantity: number; dispatched: number; serialNumbers: string[] | null }[];
+  picks: {
+    productExternalCode: string;
+    lotCode: string | null;
+    location: string;
+    quantity: number;
+    dispatched: number;
+    serialNumbers: string[] | null;
+  }[];
   /** As endpoints 18 and 19 answer them. */
   packings: Packing[];
   closingDocuments: ClosingDocumentView[];

@@ -14,7 +14,11 @@ export function snapshotDir(dataDir: string): string {
 
 function fileOf(dir: string | undefined, name: string): string {
   if (!dir) {
-    throw new ControlError(400, 'snapshots_unavailable', 'Snapshots need a data directory: start the emulator with --data FILE (or DATA_DIR)');
+    throw new ControlError(
+      400,
+      'snapshots_unavailable',
+      'Snapshots need a data directory: start the emulator with --data FILE (or DATA_DIR)',
+    );
   }
   // The route's schema checks the name too; this keeps the rule where the path is built.
   if (!SNAPSHOT_NAME.test(name)) throw new ControlError(400, 'invalid_request', `name: ${SNAPSHOT_NAME_RULE}`);
@@ -27,7 +31,11 @@ function fileOf(dir: string | undefined, name: string): string {
  * (it holds the signing key and webhook passwords): written to a new `.partial` file created
  * 0600 (never through a link left in its place), then renamed over any older snapshot of that name.
  */
-export function writeSnapshot(ctx: EmulatorContext, dir: string | undefined, name: string): { name: string; bytes: number } {
+export function writeSnapshot(
+  ctx: EmulatorContext,
+  dir: string | undefined,
+  name: string,
+): { name: string; bytes: number } {
   const target = fileOf(dir, name);
   const image = ctx.db.serialize();
   mkdirSync(dir!, { recursive: true, mode: 0o700 });
@@ -44,13 +52,17 @@ export function writeSnapshot(ctx: EmulatorContext, dir: string | undefined, nam
 }
 
 const versions = (ctx: EmulatorContext, schema: 'main' | 'snap') =>
-  (ctx.db.prepare(`SELECT version FROM ${schema}.emulator_migrations ORDER BY version`).raw().all() as [number][]).map((r) => r[0]).join(',');
+  (ctx.db.prepare(`SELECT version FROM ${schema}.emulator_migrations ORDER BY version`).raw().all() as [number][])
+    .map((r) => r[0])
+    .join(',');
 
 /** Tables copied on restore: all but SQLite's own, the migration record and the full-text index (kept by triggers). */
 function stateTables(ctx: EmulatorContext): string[] {
   return (
     ctx.db
-      .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'emulator_migrations' AND name NOT LIKE 'products_text%'")
+      .prepare(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'emulator_migrations' AND name NOT LIKE 'products_text%'",
+      )
       .raw()
       .all() as [string][]
   ).map((r) => r[0]);
@@ -61,7 +73,11 @@ function stateTables(ctx: EmulatorContext): string[] {
  * or a file that is not one, is refused (400) and the state is left as it was. Errors name the
  * snapshot only: nothing about other files, paths or what the driver said.
  */
-export function readSnapshot(ctx: EmulatorContext, dir: string | undefined, name: string): { name: string; tenants: string[] } {
+export function readSnapshot(
+  ctx: EmulatorContext,
+  dir: string | undefined,
+  name: string,
+): { name: string; tenants: string[] } {
   const source = fileOf(dir, name);
   let regular = false;
   try {
@@ -83,7 +99,11 @@ export function readSnapshot(ctx: EmulatorContext, dir: string | undefined, name
       throw new ControlError(400, 'snapshot_incompatible', `Snapshot "${name}" is not an emulator snapshot`);
     }
     if (theirs !== versions(ctx, 'main')) {
-      throw new ControlError(400, 'snapshot_incompatible', `Snapshot "${name}" holds schema versions ${theirs}, this emulator ${versions(ctx, 'main')}`);
+      throw new ControlError(
+        400,
+        'snapshot_incompatible',
+        `Snapshot "${name}" holds schema versions ${theirs}, this emulator ${versions(ctx, 'main')}`,
+      );
     }
     const tables = stateTables(ctx);
     ctx.db.transaction(() => {

@@ -42,7 +42,10 @@ function wantedOf(request: StockRequest): Wanted[] | undefined {
 }
 
 /** spec: "when location is filled, location is used to produce the results" (and shippingProcess is not). */
-function placeFilter(ctx: TenantContext, request: StockRequest): { sql: string; params: unknown[]; node: string | undefined } {
+function placeFilter(
+  ctx: TenantContext,
+  request: StockRequest,
+): { sql: string; params: unknown[]; node: string | undefined } {
   if (request.location) return { sql: 's.location = ?', params: [request.location], node: request.location };
   if (request.shippingProcess) {
     return {
@@ -54,7 +57,13 @@ function placeFilter(ctx: TenantContext, request: StockRequest): { sql: string; 
   return { sql: '1', params: [], node: undefined };
 }
 
-function row(sums: Omit<Sums, 'product_id' | 'lot_code'>, product: string, lot: string | undefined, node: string | undefined, expirationDate?: string | null): Stock {
+function row(
+  sums: Omit<Sums, 'product_id' | 'lot_code'>,
+  product: string,
+  lot: string | undefined,
+  node: string | undefined,
+  expirationDate?: string | null,
+): Stock {
   const existence = round(sums.bulk + sums.containers);
   return compact({
     bulk: round(sums.bulk),
@@ -76,7 +85,9 @@ function expirations(ctx: TenantContext, productIds: number[]): Map<string, stri
   const out = new Map<string, string | null>();
   for (const ids of chunks(productIds)) {
     const rows = ctx
-      .sql(`SELECT product_id, code, expiration_date FROM product_lots WHERE product_id IN (${placeholders(ids.length)})`)
+      .sql(
+        `SELECT product_id, code, expiration_date FROM product_lots WHERE product_id IN (${placeholders(ids.length)})`,
+      )
       .all(...ids) as { product_id: number; code: string; expiration_date: string | null }[];
     for (const r of rows) out.set(`${r.product_id}\u0000${r.code}`, r.expiration_date);
   }
@@ -101,7 +112,9 @@ export function queryStock(ctx: TenantContext, request: StockRequest): Stock[] {
     const codes = [...new Set(wanted.map((w) => w.product))];
     for (const part of chunks(codes)) {
       const found = ctx
-        .sql(`SELECT external_code, id FROM products WHERE tenant_id = ? AND origin = 'api' AND external_code IN (${placeholders(part.length)})`)
+        .sql(
+          `SELECT external_code, id FROM products WHERE tenant_id = ? AND origin = 'api' AND external_code IN (${placeholders(part.length)})`,
+        )
         .raw()
         .all(ctx.tenant.id, ...part) as [string, number][];
       for (const [code, id] of found) ids.set(code, id);
@@ -129,7 +142,10 @@ export function queryStock(ctx: TenantContext, request: StockRequest): Stock[] {
     const productIds = [...new Set(sums.map((s) => s.product_id))];
     ids = new Map();
     for (const part of chunks(productIds)) {
-      const found = ctx.sql(`SELECT external_code, id FROM products WHERE id IN (${placeholders(part.length)}) AND origin = 'api'`).raw().all(...part) as [string, number][];
+      const found = ctx
+        .sql(`SELECT external_code, id FROM products WHERE id IN (${placeholders(part.length)}) AND origin = 'api'`)
+        .raw()
+        .all(...part) as [string, number][];
       for (const [code, id] of found) ids.set(code, id);
     }
   }
@@ -141,14 +157,22 @@ export function queryStock(ctx: TenantContext, request: StockRequest): Stock[] {
     else byProduct.set(s.product_id, [s]);
   }
   const expiry = grouped ? expirations(ctx, [...new Set(ids.values())]) : new Map<string, string | null>();
-  const targets: Wanted[] = wanted ?? [...ids.keys()].sort((a, b) => ids.get(a)! - ids.get(b)!).map((product) => ({ product, lot: null }));
+  const targets: Wanted[] =
+    wanted ?? [...ids.keys()].sort((a, b) => ids.get(a)! - ids.get(b)!).map((product) => ({ product, lot: null }));
 
   const out: Stock[] = [];
   for (const target of targets) {
     const productId = ids.get(target.product)!;
     const lots = (byProduct.get(productId) ?? []).filter((s) => target.lot === null || s.lot_code === target.lot);
     if (!grouped) {
-      const total = lots.reduce((a, s) => ({ bulk: a.bulk + s.bulk, containers: a.containers + s.containers, reserved: a.reserved + s.reserved }), ZERO);
+      const total = lots.reduce(
+        (a, s) => ({
+          bulk: a.bulk + s.bulk,
+          containers: a.containers + s.containers,
+          reserved: a.reserved + s.reserved,
+        }),
+        ZERO,
+      );
       out.push(row(total, target.product, target.lot ?? undefined, place.node));
       continue;
     }

@@ -3,8 +3,8 @@ import type { ActionResult } from '../action.js';
 import type { TenantContext } from '../context.js';
 import { ControlError } from '../errors.js';
 import { findAnyProductRow } from '../products/rows.js';
-import { queueDelivery } from '../webhooks/queue.js';
 import { DEFAULT_LOCATION, resolveWarehouse } from '../warehouses/warehouses.js';
+import { queueDelivery } from '../webhooks/queue.js';
 import { checkTracking, ensureLot } from './lot-rules.js';
 import { round } from './quantity.js';
 import { addStock, allocate, takeFromRow } from './store.js';
@@ -41,21 +41,49 @@ export interface Regularization {
 export function regularizeStock(ctx: TenantContext, input: RegularizationInput): ActionResult<Regularization> {
   const outcome = ctx.db.transaction(() => {
     const product = findAnyProductRow(ctx, ctx.tenant.id, input.productExternalCode);
-    if (!product) throw new ControlError(404, 'product_not_found', `Product "${input.productExternalCode}" does not exist`);
-    checkTracking(ctx, product, { quantity: Math.abs(input.quantity), lotCode: input.lotCode, expirationDate: input.expirationDate }, { needsExpiry: input.quantity > 0, serials: false });
+    if (!product)
+      throw new ControlError(404, 'product_not_found', `Product "${input.productExternalCode}" does not exist`);
+    checkTracking(
+      ctx,
+      product,
+      { quantity: Math.abs(input.quantity), lotCode: input.lotCode, expirationDate: input.expirationDate },
+      { needsExpiry: input.quantity > 0, serials: false },
+    );
     const warehouse = resolveWarehouse(ctx, input.warehouse);
     const lotCode = input.lotCode || null;
     if (input.quantity > 0) {
       ensureLot(ctx, product.id, lotCode, input.expirationDate);
-      addStock(ctx, { productId: product.id, lotCode, warehouseId: warehouse.id, location: input.location ?? DEFAULT_LOCATION }, input.quantity, input.inContainers);
+      addStock(
+        ctx,
+        { productId: product.id, lotCode, warehouseId: warehouse.id, location: input.location ?? DEFAULT_LOCATION },
+        input.quantity,
+        input.inContainers,
+      );
     } else {
       const wanted = round(-input.quantity);
-      const rows = allocate(ctx, { productId: product.id, productCode: product.external_code, lotCode, warehouseId: warehouse.id, location: input.location }, wanted);
+      const rows = allocate(
+        ctx,
+        {
+          productId: product.id,
+          productCode: product.external_code,
+          lotCode,
+          warehouseId: warehouse.id,
+          location: input.location,
+        },
+        wanted,
+      );
       for (const row of rows) takeFromRow(ctx, row.stockId, row.quantity);
     }
     const movementTime = ctx.clock.now().toISOString();
     const webhook = product.origin === 'api';
-    const result: Regularization = { productExternalCode: product.external_code, lotCode, warehouse: warehouse.code, quantity: input.quantity, movementTime, webhook };
+    const result: Regularization = {
+      productExternalCode: product.external_code,
+      lotCode,
+      warehouse: warehouse.code,
+      quantity: input.quantity,
+      movementTime,
+      webhook,
+    };
     if (!webhook) return { result, deliveries: [] };
     const payload = stockRegularizationPayloadSchema.parse({
       productExternalCode: product.external_code,
@@ -64,7 +92,13 @@ export function regularizeStock(ctx: TenantContext, input: RegularizationInput):
       movementTime,
       warehouse: warehouse.external_code,
     });
-    const id = queueDelivery(ctx, { tenantId: ctx.tenant.id, kind: 'stock-regularization', closingDocumentId: null, body: JSON.stringify(payload), cause: 'event' });
+    const id = queueDelivery(ctx, {
+      tenantId: ctx.tenant.id,
+      kind: 'stock-regularization',
+      closingDocumentId: null,
+      body: JSON.stringify(payload),
+      cause: 'event',
+    });
     return { result, deliveries: id === null ? [] : [id] };
   })();
   if (outcome.deliveries.length > 0) ctx.events.emit('queued');

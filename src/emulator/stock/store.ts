@@ -29,7 +29,15 @@ export function addStock(ctx: TenantContext, place: StockPlace, quantity: number
        ON CONFLICT (product_id, lot_code, warehouse_id, location)
        DO UPDATE SET bulk = bulk + excluded.bulk, containers = containers + excluded.containers RETURNING id`,
     )
-    .get(ctx.tenant.id, place.productId, place.lotCode ?? '', place.warehouseId, place.location, inContainers ? 0 : quantity, inContainers ? quantity : 0) as {
+    .get(
+      ctx.tenant.id,
+      place.productId,
+      place.lotCode ?? '',
+      place.warehouseId,
+      place.location,
+      inContainers ? 0 : quantity,
+      inContainers ? quantity : 0,
+    ) as {
     id: number;
   };
   return row.id;
@@ -37,9 +45,14 @@ export function addStock(ctx: TenantContext, place: StockPlace, quantity: number
 
 /** Takes units out of one row: loose units first, then containers. Reservations are the caller's. */
 export function takeFromRow(ctx: TenantContext, stockId: number, quantity: number): void {
-  const row = ctx.sql('SELECT bulk, containers FROM stock WHERE id = ?').get(stockId) as { bulk: number; containers: number };
+  const row = ctx.sql('SELECT bulk, containers FROM stock WHERE id = ?').get(stockId) as {
+    bulk: number;
+    containers: number;
+  };
   const fromBulk = Math.min(row.bulk, quantity);
-  ctx.sql('UPDATE stock SET bulk = ?, containers = ? WHERE id = ?').run(round(row.bulk - fromBulk), round(row.containers - (quantity - fromBulk)), stockId);
+  ctx
+    .sql('UPDATE stock SET bulk = ?, containers = ? WHERE id = ?')
+    .run(round(row.bulk - fromBulk), round(row.containers - (quantity - fromBulk)), stockId);
 }
 
 export interface Allocation {
@@ -55,7 +68,13 @@ export interface Allocation {
  */
 export function allocate(
   ctx: TenantContext,
-  filter: { productId: number; productCode: string; lotCode?: string | null | undefined; warehouseId: number; location?: string | null | undefined },
+  filter: {
+    productId: number;
+    productCode: string;
+    lotCode?: string | null | undefined;
+    warehouseId: number;
+    location?: string | null | undefined;
+  },
   quantity: number,
 ): Allocation[] {
   const conditions = ['s.product_id = ?', 's.warehouse_id = ?'];
@@ -87,7 +106,11 @@ export function allocate(
   if (left > EPSILON) {
     const available = round(quantity - left);
     const where = `${filter.lotCode ? ` lot "${filter.lotCode}"` : ''}${filter.location ? ` at "${filter.location}"` : ''}`;
-    throw new ControlError(409, 'insufficient_stock', `Product "${filter.productCode}"${where}: ${quantity} needed, ${available} available`);
+    throw new ControlError(
+      409,
+      'insufficient_stock',
+      `Product "${filter.productCode}"${where}: ${quantity} needed, ${available} available`,
+    );
   }
   return out;
 }

@@ -15,12 +15,16 @@ export function toTenant(row: TenantRow): Tenant {
 }
 
 export function findTenant(ctx: EmulatorContext, id: string): Tenant | undefined {
-  const row = ctx.sql('SELECT id, api_with_lot, api_with_expiration_date FROM tenants WHERE id = ?').get(id) as TenantRow | undefined;
+  const row = ctx.sql('SELECT id, api_with_lot, api_with_expiration_date FROM tenants WHERE id = ?').get(id) as
+    | TenantRow
+    | undefined;
   return row ? toTenant(row) : undefined;
 }
 
 export function listTenants(ctx: EmulatorContext): Tenant[] {
-  const rows = ctx.sql('SELECT id, api_with_lot, api_with_expiration_date FROM tenants ORDER BY id').all() as TenantRow[];
+  const rows = ctx
+    .sql('SELECT id, api_with_lot, api_with_expiration_date FROM tenants ORDER BY id')
+    .all() as TenantRow[];
   return rows.map(toTenant);
 }
 

@@ -1,5 +1,5 @@
-import { ControlError } from '../errors.js';
 import type { EmulatorContext } from '../context.js';
+import { ControlError } from '../errors.js';
 
 /**
  * Tables holding a tenant's warehouse data, cleared by a tenant reset (children go by cascade).
@@ -8,8 +8,15 @@ import type { EmulatorContext } from '../context.js';
  * never reused.
  */
 export const TENANT_DATA_TABLES = [
-  'webhook_deliveries', 'closing_documents', 'packings', 'shipping_orders', 'receptions', 'stock',
-  'documents', 'delivery_points', 'products',
+  'webhook_deliveries',
+  'closing_documents',
+  'packings',
+  'shipping_orders',
+  'receptions',
+  'stock',
+  'documents',
+  'delivery_points',
+  'products',
 ] as const;
 
 export function resetTenant(ctx: EmulatorContext, id: string): void {

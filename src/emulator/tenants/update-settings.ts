@@ -1,5 +1,5 @@
-import { ControlError } from '../errors.js';
 import type { EmulatorContext, Tenant, TenantSettings } from '../context.js';
+import { ControlError } from '../errors.js';
 import { findTenant } from './find.js';
 
 /** The tenant's application settings; a setting left out keeps its value. Applies to later writes. */

@@ -13,7 +13,9 @@ export interface AccessTokenClaims {
   ep?: number;
 }
 
-export function isAccessTokenClaims(payload: Record<string, unknown>): payload is Record<string, unknown> & AccessTokenClaims {
+export function isAccessTokenClaims(
+  payload: Record<string, unknown>,
+): payload is Record<string, unknown> & AccessTokenClaims {
   return (
     typeof payload.sub === 'string' &&
     typeof payload.tid === 'string' &&

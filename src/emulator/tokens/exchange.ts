@@ -1,6 +1,11 @@
 import type { KeyObject } from 'node:crypto';
-import { OAUTH_PASSWORD_SCOPE, type OAuthTokenRequest, type TokenRequest, type TokenResponse } from '../../wms/index.js';
-import { findClient, type ClientKind, type ClientRecord } from '../clients/find.js';
+import {
+  OAUTH_PASSWORD_SCOPE,
+  type OAuthTokenRequest,
+  type TokenRequest,
+  type TokenResponse,
+} from '../../wms/index.js';
+import { type ClientKind, type ClientRecord, findClient } from '../clients/find.js';
 import { secretMatches } from '../clients/secrets.js';
 import type { EmulatorContext } from '../context.js';
 import { TokenEndpointError } from '../errors.js';
@@ -33,7 +38,11 @@ export async function exchangeClientCredentials(
   input: TokenRequest,
 ): Promise<TokenResponse> {
   if (options.apiClientTokensDisabled) {
-    throw new TokenEndpointError(503, 'server_error', 'The token service is not configured: the signing key is missing');
+    throw new TokenEndpointError(
+      503,
+      'server_error',
+      'The token service is not configured: the signing key is missing',
+    );
   }
   return issueToken(ctx, options.key, authenticate(ctx, 'api', input.client_id, input.client_secret));
 }

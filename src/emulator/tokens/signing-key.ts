@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 
 /**
@@ -8,7 +8,9 @@ import type { EmulatorContext } from '../context.js';
  */
 export function resolveSigningKey(ctx: EmulatorContext, configured: string | undefined): KeyObject {
   if (configured) return createSecretKey(createHash('sha256').update(configured).digest());
-  const row = ctx.sql("SELECT value FROM emulator_meta WHERE key = 'signing_key'").get() as { value: string } | undefined;
+  const row = ctx.sql("SELECT value FROM emulator_meta WHERE key = 'signing_key'").get() as
+    | { value: string }
+    | undefined;
   if (row) return createSecretKey(Buffer.from(row.value, 'base64'));
   const key = randomBytes(32);
   ctx.sql("INSERT INTO emulator_meta (key, value) VALUES ('signing_key', ?)").run(key.toString('base64'));

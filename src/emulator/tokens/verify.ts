@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
-import { findClient, type ClientKind } from '../clients/find.js';
+import { type ClientKind, findClient } from '../clients/find.js';
 import type { EmulatorContext, Tenant } from '../context.js';
 import { wmsError } from '../errors.js';
 import { isAccessTokenClaims, TOKEN_ISSUER } from './claims.js';
@@ -28,8 +28,10 @@ export async function verifyAccessToken(
   if (payload) {
     // What jwtVerify checks of the time claims, as it checks them (whole seconds, no tolerance).
     const seconds = Math.floor(now.getTime() / 1000);
-    if (typeof payload.exp === 'number' && payload.exp <= seconds) throw wmsError.unauthorized('The access token expired');
-    if (typeof payload.nbf === 'number' && payload.nbf > seconds) throw wmsError.unauthorized('The access token is invalid');
+    if (typeof payload.exp === 'number' && payload.exp <= seconds)
+      throw wmsError.unauthorized('The access token expired');
+    if (typeof payload.nbf === 'number' && payload.nbf > seconds)
+      throw wmsError.unauthorized('The access token is invalid');
   } else {
     try {
       ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: TOKEN_ISSUER, currentDate: now }));
@@ -40,7 +42,8 @@ export async function verifyAccessToken(
     rememberVerified(key, token, payload);
   }
   if (!isAccessTokenClaims(payload)) throw wmsError.unauthorized('The access token is invalid');
-  if (payload.knd === 'api' && options.apiClientTokensDisabled) throw wmsError.unauthorized('The access token is invalid');
+  if (payload.knd === 'api' && options.apiClientTokensDisabled)
+    throw wmsError.unauthorized('The access token is invalid');
   const client = findClient(ctx, payload.sub);
   if (!client || client.generation !== payload.gen || client.tenant.id !== payload.tid || client.kind !== payload.knd) {
     throw wmsError.unauthorized('The access token was revoked');

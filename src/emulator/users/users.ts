@@ -15,7 +15,9 @@ const KEY_LENGTH = 32;
 const DUMMY = { salt: '0'.repeat(32), hash: '0'.repeat(KEY_LENGTH * 2) };
 
 function derive(password: string, salt: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, KEY_LENGTH, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, KEY_LENGTH, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 export interface CreatedUser {
@@ -24,33 +26,50 @@ export interface CreatedUser {
   password: string;
 }
 
-export async function createUser(ctx: EmulatorContext, tenantId: string, input: { username: string; password?: string | undefined }): Promise<CreatedUser> {
-  if (!findTenant(ctx, tenantId)) throw new ControlError(404, 'tenant_not_found', `Tenant "${tenantId}" does not exist`);
+export async function createUser(
+  ctx: EmulatorContext,
+  tenantId: string,
+  input: { username: string; password?: string | undefined },
+): Promise<CreatedUser> {
+  if (!findTenant(ctx, tenantId))
+    throw new ControlError(404, 'tenant_not_found', `Tenant "${tenantId}" does not exist`);
   const password = input.password ?? randomBytes(18).toString('base64url');
   const salt = randomBytes(16).toString('hex');
   const hash = (await derive(password, salt)).toString('hex');
   const inserted = ctx
-    .sql('INSERT INTO oauth_users (tenant_id, username, password_salt, password_hash, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+    .sql(
+      'INSERT INTO oauth_users (tenant_id, username, password_salt, password_hash, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    )
     .run(tenantId, input.username, salt, hash, ctx.clock.nowMs());
-  if (inserted.changes === 0) throw new ControlError(409, 'user_exists', `User "${input.username}" already exists in tenant "${tenantId}"`);
+  if (inserted.changes === 0)
+    throw new ControlError(409, 'user_exists', `User "${input.username}" already exists in tenant "${tenantId}"`);
   return { username: input.username, password };
 }
 
 export function listUsers(ctx: EmulatorContext, tenantId: string): { username: string }[] {
-  if (!findTenant(ctx, tenantId)) throw new ControlError(404, 'tenant_not_found', `Tenant "${tenantId}" does not exist`);
-  return ctx.sql('SELECT username FROM oauth_users WHERE tenant_id = ? ORDER BY created_at, username').all(tenantId) as { username: string }[];
+  if (!findTenant(ctx, tenantId))
+    throw new ControlError(404, 'tenant_not_found', `Tenant "${tenantId}" does not exist`);
+  return ctx
+    .sql('SELECT username FROM oauth_users WHERE tenant_id = ? ORDER BY created_at, username')
+    .all(tenantId) as { username: string }[];
 }
 
 export function deleteUser(ctx: EmulatorContext, tenantId: string, username: string): void {
   const removed = ctx.sql('DELETE FROM oauth_users WHERE tenant_id = ? AND username = ?').run(tenantId, username);
-  if (removed.changes === 0) throw new ControlError(404, 'user_not_found', `User "${username}" does not exist in tenant "${tenantId}"`);
+  if (removed.changes === 0)
+    throw new ControlError(404, 'user_not_found', `User "${username}" does not exist in tenant "${tenantId}"`);
 }
 
 /** True when the tenant has this user with this password; the same work whether or not the user exists. */
-export async function userMatches(ctx: EmulatorContext, tenantId: string, username: string, password: string): Promise<boolean> {
-  const row = ctx.sql('SELECT password_salt AS salt, password_hash AS hash FROM oauth_users WHERE tenant_id = ? AND username = ?').get(tenantId, username) as
-    | { salt: string; hash: string }
-    | undefined;
+export async function userMatches(
+  ctx: EmulatorContext,
+  tenantId: string,
+  username: string,
+  password: string,
+): Promise<boolean> {
+  const row = ctx
+    .sql('SELECT password_salt AS salt, password_hash AS hash FROM oauth_users WHERE tenant_id = ? AND username = ?')
+    .get(tenantId, username) as { salt: string; hash: string } | undefined;
   const stored = row ?? DUMMY;
   const derived = await derive(password, stored.salt);
   return timingSafeEqual(derived, Buffer.from(stored.hash, 'hex')) && row !== undefined;

@@ -5,7 +5,14 @@ import { recordAttempt } from './finish.js';
 import { DeliveryLogCap } from './log-cap.js';
 import { postJson, type SendResult } from './send.js';
 import { getWebhookConfig, type WebhookConfig } from './settings.js';
-import { deliveryRow, deliveryView, listDeliveryRows, pendingCount, type DeliveryRow, type DeliveryView } from './view.js';
+import {
+  type DeliveryRow,
+  type DeliveryView,
+  deliveryRow,
+  deliveryView,
+  listDeliveryRows,
+  pendingCount,
+} from './view.js';
 
 const basic = (config: WebhookConfig): string | null =>
   config.username === null ? null : basicAuthorization(config.username, config.password ?? '');
@@ -36,7 +43,10 @@ export class WebhookDispatcher {
 
   /** Starts sending for every tenant with pending deliveries that is not being served already. */
   kick(): void {
-    const tenants = this.ctx.sql("SELECT DISTINCT tenant_id FROM webhook_deliveries WHERE status = 'pending'").raw().all() as [string][];
+    const tenants = this.ctx
+      .sql("SELECT DISTINCT tenant_id FROM webhook_deliveries WHERE status = 'pending'")
+      .raw()
+      .all() as [string][];
     for (const [tenant] of tenants) if (!this.#running.has(tenant)) void this.#drain(tenant, this.#generation);
   }
 
@@ -51,7 +61,13 @@ export class WebhookDispatcher {
         done();
         resolve();
       };
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => (done(), reject(new Error(`webhook deliveries still pending after ${timeoutMs} ms`))), timeoutMs);
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () => (done(), reject(new Error(`webhook deliveries still pending after ${timeoutMs} ms`))),
+              timeoutMs,
+            );
       const done = () => {
         if (timer) clearTimeout(timer);
         this.ctx.events.off('delivery', check);
@@ -67,14 +83,19 @@ export class WebhookDispatcher {
   waitFor(tenantId: string, match: (delivery: DeliveryView) => boolean, timeoutMs = 10_000): Promise<DeliveryView> {
     return new Promise((resolve, reject) => {
       const config = getWebhookConfig(this.ctx, tenantId);
-      const found = listDeliveryRows(this.ctx, tenantId).map((r) => deliveryView(r, hasCredentials(config))).find(match);
+      const found = listDeliveryRows(this.ctx, tenantId)
+        .map((r) => deliveryView(r, hasCredentials(config)))
+        .find(match);
       if (found) return resolve(found);
       const onDelivery = (delivery: DeliveryView) => {
         if (delivery.tenant !== tenantId || !match(delivery)) return;
         done();
         resolve(delivery);
       };
-      const timer = setTimeout(() => (done(), reject(new Error(`no matching delivery within ${timeoutMs} ms`))), timeoutMs);
+      const timer = setTimeout(
+        () => (done(), reject(new Error(`no matching delivery within ${timeoutMs} ms`))),
+        timeoutMs,
+      );
       const done = () => {
         clearTimeout(timer);
         this.ctx.events.off('delivery', onDelivery);
@@ -137,7 +158,13 @@ export class WebhookDispatcher {
     if (generation !== this.#generation) return;
     const result: SendResult = fault?.drop
       ? { status: null, body: null, error: 'not sent: dropped by fault injection', durationMs: 0 }
-      : await postJson({ url: row.url, body: row.body, authorization: basic(config), timeoutMs: config.timeoutMs, signal: this.#abort.signal });
+      : await postJson({
+          url: row.url,
+          body: row.body,
+          authorization: basic(config),
+          timeoutMs: config.timeoutMs,
+          signal: this.#abort.signal,
+        });
     if (generation !== this.#generation) return;
     const recorded = this.ctx.db.transaction(() => recordAttempt(this.ctx, row, result, config))();
     if (!recorded) return;

@@ -13,16 +13,34 @@ import type { DeliveryRow } from './view.js';
  * duplicate deliveries asked for. Stock regularizations are never retried (spec: a failed one
  * "cannot be re-sent"); a receiver's `success:false` is not retried either: it is an answer.
  */
-export function recordAttempt(ctx: EmulatorContext, row: DeliveryRow, result: SendResult, config: WebhookConfig): boolean {
+export function recordAttempt(
+  ctx: EmulatorContext,
+  row: DeliveryRow,
+  result: SendResult,
+  config: WebhookConfig,
+): boolean {
   const verdict = judge(result);
   const updated = ctx
     .sql(
       `UPDATE webhook_deliveries SET status = ?, response_status = ?, response_body = ?, error = ?, duration_ms = ?, finished_at = ?
        WHERE id = ? AND status = 'pending'`,
     )
-    .run(verdict.ok ? 'succeeded' : 'failed', result.status, result.body, verdict.error, result.durationMs, ctx.clock.nowMs(), row.id);
+    .run(
+      verdict.ok ? 'succeeded' : 'failed',
+      result.status,
+      result.body,
+      verdict.error,
+      result.durationMs,
+      ctx.clock.nowMs(),
+      row.id,
+    );
   if (updated.changes === 0) return false; // reset or restored meanwhile
-  const follow = { tenantId: row.tenant_id, kind: row.kind, closingDocumentId: row.closing_document_id, body: row.body };
+  const follow = {
+    tenantId: row.tenant_id,
+    kind: row.kind,
+    closingDocumentId: row.closing_document_id,
+    body: row.body,
+  };
   const origin = row.origin_id ?? row.id;
   if (row.cause !== 'duplicate' && row.closing_document_id !== null) {
     const closing = closingDocumentRow(ctx, row.closing_document_id);
@@ -30,14 +48,21 @@ export function recordAttempt(ctx: EmulatorContext, row: DeliveryRow, result: Se
     else {
       const retry =
         !verdict.rejected && row.attempt <= config.retries
-          ? queueDelivery(ctx, { ...follow, cause: 'retry', originId: origin, attempt: row.attempt + 1, notBefore: Date.now() + config.retryDelayMs })
+          ? queueDelivery(ctx, {
+              ...follow,
+              cause: 'retry',
+              originId: origin,
+              attempt: row.attempt + 1,
+              notBefore: Date.now() + config.retryDelayMs,
+            })
           : null;
       if (retry === null) setIntegration(ctx, row.closing_document_id, 'failed', verdict.message);
     }
     if (closing?.reception_id) settleReception(ctx, closing.reception_id);
   }
   if (verdict.ok && row.cause !== 'duplicate') {
-    for (let i = 0; i < config.duplicates; i++) queueDelivery(ctx, { ...follow, cause: 'duplicate', originId: row.id, attempt: row.attempt });
+    for (let i = 0; i < config.duplicates; i++)
+      queueDelivery(ctx, { ...follow, cause: 'duplicate', originId: row.id, attempt: row.attempt });
   }
   return true;
 }

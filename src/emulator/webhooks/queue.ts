@@ -25,7 +25,10 @@ export function queueDelivery(ctx: EmulatorContext, input: QueuedDelivery): numb
   const url = urlFor(getWebhookConfig(ctx, input.tenantId), input.kind);
   if (!url) return null;
   // Written once, in the tenant's style: retries and duplicates repeat these bytes.
-  const body = input.cause === 'event' || input.cause === 'resend' ? styledBody(getWebhookStyle(ctx, input.tenantId), input.kind, input.body) : input.body;
+  const body =
+    input.cause === 'event' || input.cause === 'resend'
+      ? styledBody(getWebhookStyle(ctx, input.tenantId), input.kind, input.body)
+      : input.body;
   const { lastInsertRowid } = ctx
     .sql(
       `INSERT INTO webhook_deliveries (tenant_id, kind, closing_document_id, url, body, cause, origin_id, attempt, status, not_before, created_at)

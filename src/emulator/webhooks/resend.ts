@@ -4,7 +4,7 @@ import { ControlError } from '../errors.js';
 import { hasCredentials } from './dispatcher.js';
 import { queueDelivery } from './queue.js';
 import { getWebhookConfig } from './settings.js';
-import { deliveryRow, deliveryView, type DeliveryView } from './view.js';
+import { type DeliveryView, deliveryRow, deliveryView } from './view.js';
 
 /**
  * The operator's re-send of a failed close document: the same closingDocumentCode and body, to
@@ -15,14 +15,32 @@ import { deliveryRow, deliveryView, type DeliveryView } from './view.js';
 export function resendDelivery(ctx: TenantContext, id: number): DeliveryView {
   const view = ctx.db.transaction(() => {
     const row = deliveryRow(ctx, id);
-    if (!row || row.tenant_id !== ctx.tenant.id) throw new ControlError(404, 'delivery_not_found', `Delivery ${id} does not exist in tenant "${ctx.tenant.id}"`);
+    if (!row || row.tenant_id !== ctx.tenant.id)
+      throw new ControlError(404, 'delivery_not_found', `Delivery ${id} does not exist in tenant "${ctx.tenant.id}"`);
     if (row.kind === 'stock-regularization' || row.closing_document_id === null) {
-      throw new ControlError(409, 'not_resendable', 'A failed stock regularization delivery cannot be re-sent; reconcile stock with endpoint 7');
+      throw new ControlError(
+        409,
+        'not_resendable',
+        'A failed stock regularization delivery cannot be re-sent; reconcile stock with endpoint 7',
+      );
     }
-    if (row.status !== 'failed') throw new ControlError(409, 'not_failed', `Delivery ${id} is ${row.status}; only failed close documents are re-sent`);
+    if (row.status !== 'failed')
+      throw new ControlError(
+        409,
+        'not_failed',
+        `Delivery ${id} is ${row.status}; only failed close documents are re-sent`,
+      );
     const closing = closingDocumentRow(ctx, row.closing_document_id)!;
-    const queued = queueDelivery(ctx, { tenantId: ctx.tenant.id, kind: row.kind, closingDocumentId: closing.id, body: closing.payload, cause: 'resend', originId: row.id });
-    if (queued === null) throw new ControlError(409, 'webhook_not_configured', `No URL is configured for ${row.kind} webhooks`);
+    const queued = queueDelivery(ctx, {
+      tenantId: ctx.tenant.id,
+      kind: row.kind,
+      closingDocumentId: closing.id,
+      body: closing.payload,
+      cause: 'resend',
+      originId: row.id,
+    });
+    if (queued === null)
+      throw new ControlError(409, 'webhook_not_configured', `No URL is configured for ${row.kind} webhooks`);
     setIntegration(ctx, closing.id, 'pending', null);
     return deliveryView(deliveryRow(ctx, queued)!, hasCredentials(getWebhookConfig(ctx, ctx.tenant.id)));
   })();

@@ -21,6 +21,15 @@ export const CLOSE_WEBHOOK_OF: Partial<Record<DocumentType, WebhookKind>> = {
  * transfers and deliveries to a factory.
  */
 export const INBOUND_TYPES: ReadonlySet<DocumentType> = new Set([
-  'PURCHASE_ORDER', 'WAREHOUSE_TRANSFER_IN', 'CLIENT_RETURN', 'FACTORY_DELIVERY', 'PRODUCTION_RETURN',
+  'PURCHASE_ORDER',
+  'WAREHOUSE_TRANSFER_IN',
+  'CLIENT_RETURN',
+  'FACTORY_DELIVERY',
+  'PRODUCTION_RETURN',
 ]);
-export const OUTBOUND_TYPES: ReadonlySet<DocumentType> = new Set(['CLIENT_EXPEDITION', 'SUPPLIER_RETURN', 'WAREHOUSE_TRANSFER_OUT', 'FACTORY_DELIVER']);
+export const OUTBOUND_TYPES: ReadonlySet<DocumentType> = new Set([
+  'CLIENT_EXPEDITION',
+  'SUPPLIER_RETURN',
+  'WAREHOUSE_TRANSFER_OUT',
+  'FACTORY_DELIVER',
+]);

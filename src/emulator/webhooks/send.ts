@@ -13,18 +13,31 @@ export const RESPONSE_BODY_LIMIT = 64 * 1024;
  * One webhook request: POST, JSON body, Basic credentials when configured, aborted after
  * `timeoutMs` (the spec's 45 s by default) or when the emulator stops.
  */
-export async function postJson(input: { url: string; body: string; authorization: string | null; timeoutMs: number; signal: AbortSignal }): Promise<SendResult> {
+export async function postJson(input: {
+  url: string;
+  body: string;
+  authorization: string | null;
+  timeoutMs: number;
+  signal: AbortSignal;
+}): Promise<SendResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'wms-sync-emulator' };
   if (input.authorization) headers.authorization = input.authorization;
   const timeout = AbortSignal.timeout(input.timeoutMs);
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   try {
-    const res = await fetch(input.url, { method: 'POST', headers, body: input.body, signal: AbortSignal.any([timeout, input.signal]), redirect: 'manual' });
+    const res = await fetch(input.url, {
+      method: 'POST',
+      headers,
+      body: input.body,
+      signal: AbortSignal.any([timeout, input.signal]),
+      redirect: 'manual',
+    });
     const text = await res.text();
     return { status: res.status, body: text.slice(0, RESPONSE_BODY_LIMIT), error: null, durationMs: elapsed() };
   } catch (err) {
-    if (timeout.aborted) return { status: null, body: null, error: `timeout after ${input.timeoutMs} ms`, durationMs: elapsed() };
+    if (timeout.aborted)
+      return { status: null, body: null, error: `timeout after ${input.timeoutMs} ms`, durationMs: elapsed() };
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const message = cause?.code ?? cause?.message ?? (err as Error).message;
     return { status: null, body: null, error: `request failed: ${message}`, durationMs: elapsed() };

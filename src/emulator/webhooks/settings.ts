@@ -58,15 +58,21 @@ export function urlFor(config: WebhookConfig, kind: WebhookKind): string | null 
 }
 
 export function getWebhookConfig(ctx: EmulatorContext, tenantId: string): WebhookConfig {
-  const row = ctx.sql('SELECT config FROM webhook_settings WHERE tenant_id = ?').get(tenantId) as { config: string } | undefined;
-  return row ? { ...DEFAULT_WEBHOOK_CONFIG, ...(JSON.parse(row.config) as WebhookConfigInput) } : DEFAULT_WEBHOOK_CONFIG;
+  const row = ctx.sql('SELECT config FROM webhook_settings WHERE tenant_id = ?').get(tenantId) as
+    | { config: string }
+    | undefined;
+  return row
+    ? { ...DEFAULT_WEBHOOK_CONFIG, ...(JSON.parse(row.config) as WebhookConfigInput) }
+    : DEFAULT_WEBHOOK_CONFIG;
 }
 
 /** PUT semantics: the whole configuration is replaced; members left out take their defaults. */
 export function setWebhookConfig(ctx: EmulatorContext, tenantId: string, input: WebhookConfigInput): WebhookConfig {
   const config = { ...DEFAULT_WEBHOOK_CONFIG, ...input };
   ctx
-    .sql('INSERT INTO webhook_settings (tenant_id, config, updated_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at')
+    .sql(
+      'INSERT INTO webhook_settings (tenant_id, config, updated_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at',
+    )
     .run(tenantId, JSON.stringify(config), ctx.clock.nowMs());
   return config;
 }

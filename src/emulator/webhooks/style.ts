@@ -18,14 +18,22 @@ export interface WebhookStyle {
 export const DEFAULT_WEBHOOK_STYLE: WebhookStyle = { style: 'canonical', seed: 0 };
 
 export function getWebhookStyle(ctx: EmulatorContext, tenantId: string): WebhookStyle {
-  const row = ctx.sql('SELECT style, seed FROM webhook_styles WHERE tenant_id = ?').get(tenantId) as WebhookStyle | undefined;
+  const row = ctx.sql('SELECT style, seed FROM webhook_styles WHERE tenant_id = ?').get(tenantId) as
+    | WebhookStyle
+    | undefined;
   return row ?? DEFAULT_WEBHOOK_STYLE;
 }
 
-export function setWebhookStyle(ctx: EmulatorContext, tenantId: string, input: { style: WebhookStyleName; seed?: number | undefined }): WebhookStyle {
+export function setWebhookStyle(
+  ctx: EmulatorContext,
+  tenantId: string,
+  input: { style: WebhookStyleName; seed?: number | undefined },
+): WebhookStyle {
   const style = { style: input.style, seed: input.seed ?? 0 };
   ctx
-    .sql('INSERT INTO webhook_styles (tenant_id, style, seed, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET style = excluded.style, seed = excluded.seed, updated_at = excluded.updated_at')
+    .sql(
+      'INSERT INTO webhook_styles (tenant_id, style, seed, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET style = excluded.style, seed = excluded.seed, updated_at = excluded.updated_at',
+    )
     .run(tenantId, style.style, style.seed, ctx.clock.nowMs());
   return style;
 }
@@ -65,11 +73,25 @@ class Variation {
     const local = new Date(ms + offset * 60_000).toISOString().slice(0, 23);
     const [date, time] = local.split('T') as [string, string];
     const secondsZero = time.endsWith(':00.000');
-    const body = secondsZero && this.chance() ? time.slice(0, 5) : time.endsWith('.000') && this.chance() ? time.slice(0, 8) : this.chance() ? `${time}${this.pick(['', '000'])}` : time;
+    const body =
+      secondsZero && this.chance()
+        ? time.slice(0, 5)
+        : time.endsWith('.000') && this.chance()
+          ? time.slice(0, 8)
+          : this.chance()
+            ? `${time}${this.pick(['', '000'])}`
+            : time;
     const sign = offset < 0 ? '-' : '+';
     const hh = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
     const mm = String(Math.abs(offset) % 60).padStart(2, '0');
-    const zone = offset === 0 && this.chance() ? 'Z' : this.pick(mm === '00' ? [`${sign}${hh}:${mm}`, `${sign}${hh}${mm}`, `${sign}${hh}`] : [`${sign}${hh}:${mm}`, `${sign}${hh}${mm}`]);
+    const zone =
+      offset === 0 && this.chance()
+        ? 'Z'
+        : this.pick(
+            mm === '00'
+              ? [`${sign}${hh}:${mm}`, `${sign}${hh}${mm}`, `${sign}${hh}`]
+              : [`${sign}${hh}:${mm}`, `${sign}${hh}${mm}`],
+          );
     return `${date}T${body}${zone}`;
   }
 
@@ -107,7 +129,17 @@ class Variation {
   }
 }
 
-const TEXT_MEMBERS = ['documentExternalCode', 'company', 'observations', 'originCode', 'destinationCode', 'deliveryPointExternalCode', 'carrier', 'deliveryPlace', 'receptionDate'];
+const TEXT_MEMBERS = [
+  'documentExternalCode',
+  'company',
+  'observations',
+  'originCode',
+  'destinationCode',
+  'deliveryPointExternalCode',
+  'carrier',
+  'deliveryPlace',
+  'receptionDate',
+];
 
 function varyLine(v: Variation, line: Obj): void {
   if (typeof line.expirationDate === 'string') line.expirationDate = v.date(line.expirationDate);
@@ -151,6 +183,10 @@ export function styledBody(style: WebhookStyle, kind: WebhookKind, body: string)
   const payload = JSON.parse(body) as Obj;
   varyPayload(v, kind, payload);
   let text = v.chance(0.3) ? JSON.stringify(payload, null, 2) : JSON.stringify(payload);
-  if (v.chance()) text = text.replace(/("(?:quantity|weight)":\s?)(-?\d+)(?=[,}\s])/g, (_m, key: string, n: string) => `${key}${n}.${v.pick(['0', '000'])}`);
+  if (v.chance())
+    text = text.replace(
+      /("(?:quantity|weight)":\s?)(-?\d+)(?=[,}\s])/g,
+      (_m, key: string, n: string) => `${key}${n}.${v.pick(['0', '000'])}`,
+    );
   return text;
 }

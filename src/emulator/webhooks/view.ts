@@ -73,7 +73,11 @@ export interface DeliveryFilter {
 export function listDeliveryRows(ctx: EmulatorContext, tenantId: string, filter: DeliveryFilter = {}): DeliveryRow[] {
   const conditions = ['w.tenant_id = ?'];
   const params: unknown[] = [tenantId];
-  const members: [string, unknown][] = [['w.status', filter.status], ['w.kind', filter.kind], ['c.code', filter.closingDocumentCode]];
+  const members: [string, unknown][] = [
+    ['w.status', filter.status],
+    ['w.kind', filter.kind],
+    ['c.code', filter.closingDocumentCode],
+  ];
   for (const [column, value] of members) {
     if (value === undefined) continue;
     conditions.push(`${column} = ?`);

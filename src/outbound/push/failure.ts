@@ -1,5 +1,5 @@
-import { WmsError, wmsMessage } from '../../wms-client/index.js';
 import type { OutboundRef } from '../../store/index.js';
+import { type WmsError, wmsMessage } from '../../wms-client/index.js';
 
 /** What is stored in `last_error` and shown by GET: the WMS's own message and body first. */
 export interface PushFailure {

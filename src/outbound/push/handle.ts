@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PushContext } from './context.js';
-import { PUSH_QUEUE, type PushJob } from './jobs.js';
 import { recordInternalFailure } from './internal-failure.js';
-import { processRecord, type Outcome, type PushLease } from './process.js';
+import { PUSH_QUEUE, type PushJob } from './jobs.js';
+import { type Outcome, type PushLease, processRecord } from './process.js';
 
 /** Rounds one job makes when new payloads keep arriving during its pushes; the rest go to their own jobs. */
 const MAX_ROUNDS = 3;
@@ -13,7 +13,11 @@ const MAX_ROUNDS = 3;
  * later): the holder looks at the record again after giving the lease back, and goes on when a
  * newer payload arrived or a reference it waited for was synced meanwhile.
  */
-export async function handlePush(ctx: PushContext, job: PushJob, attempt: { final: boolean } = { final: false }): Promise<Outcome[]> {
+export async function handlePush(
+  ctx: PushContext,
+  job: PushJob,
+  attempt: { final: boolean } = { final: false },
+): Promise<Outcome[]> {
   const owner = randomUUID();
   const outcomes: Outcome[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -49,10 +53,13 @@ export async function handlePush(ctx: PushContext, job: PushJob, attempt: { fina
       return outcomes;
     }
     if (outcome.kind === 'waiting' && outcome.deadline) {
-      await ctx.queue.send<PushJob>(PUSH_QUEUE, outcome.deadline.job, { startAfter: new Date(Date.now() + outcome.deadline.delayMs) });
+      await ctx.queue.send<PushJob>(PUSH_QUEUE, outcome.deadline.job, {
+        startAfter: new Date(Date.now() + outcome.deadline.delayMs),
+      });
     }
     const newer = after !== undefined && after.state === 'pending' && after.payloadHash !== record.payloadHash;
-    if (!newer && !(outcome.kind === 'waiting' && (await wokenMeanwhile(ctx, job.recordId, outcome.missing.length)))) return outcomes;
+    if (!newer && !(outcome.kind === 'waiting' && (await wokenMeanwhile(ctx, job.recordId, outcome.missing.length))))
+      return outcomes;
   }
   // Still changing: hand the newest payload to a job of its own rather than hold this worker.
   await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId });
@@ -70,7 +77,8 @@ async function release(ctx: PushContext, recordId: number, lease: PushLease) {
 function log(ctx: PushContext, entity: string, externalCode: string, outcome: Outcome): void {
   const line = { entity, externalCode, outcome: outcome.kind };
   if (outcome.kind === 'failed') ctx.logger.warn({ ...line, error: outcome.failure.message }, 'push failed');
-  else if (outcome.kind === 'retrying') ctx.logger.info({ ...line, delayMs: outcome.delayMs, error: outcome.error.message }, 'push will be retried');
+  else if (outcome.kind === 'retrying')
+    ctx.logger.info({ ...line, delayMs: outcome.delayMs, error: outcome.error.message }, 'push will be retried');
   else ctx.logger.debug(line, 'push');
 }
 

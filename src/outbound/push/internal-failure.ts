@@ -11,7 +11,12 @@ import { PUSH_QUEUE, type PushJob } from './jobs.js';
  * now, and `failed` when the job has no retry left, so a record never stays `pending` with no job
  * behind it. Best effort: with the store down the note itself may fail (logged; the queue retries).
  */
-export async function recordInternalFailure(ctx: PushContext, record: OutboundRecord, err: unknown, final: boolean): Promise<void> {
+export async function recordInternalFailure(
+  ctx: PushContext,
+  record: OutboundRecord,
+  err: unknown,
+  final: boolean,
+): Promise<void> {
   const at = ctx.clock.now();
   const failure: PushFailure = {
     kind: 'internal',
@@ -23,7 +28,10 @@ export async function recordInternalFailure(ctx: PushContext, record: OutboundRe
     if (final) await ctx.store.outbox.markFailed(record.id, failure, at, record.payloadHash);
     else await ctx.store.outbox.noteError(record.id, failure, at);
   } catch (noted) {
-    ctx.logger.error({ recordId: record.id, err: errorMessage(err), noteErr: errorMessage(noted) }, 'could not record a push failure');
+    ctx.logger.error(
+      { recordId: record.id, err: errorMessage(err), noteErr: errorMessage(noted) },
+      'could not record a push failure',
+    );
   }
 }
 
@@ -42,9 +50,14 @@ export async function failRecordOfDeadJob(ctx: PushContext, jobId: string, error
     try {
       const job = await ctx.queue.getJob<PushJob>(PUSH_QUEUE, jobId);
       const record = job ? await ctx.store.outbox.getById(job.data.recordId) : undefined;
-      if (!record || record.state !== 'pending') return;
+      if (record?.state !== 'pending') return;
       const at = ctx.clock.now();
-      const failure: PushFailure = { kind: 'job', message: `the push job died: ${error.message}`, attempts: record.attempts, at: at.toISOString() };
+      const failure: PushFailure = {
+        kind: 'job',
+        message: `the push job died: ${error.message}`,
+        attempts: record.attempts,
+        at: at.toISOString(),
+      };
       await ctx.store.outbox.markFailed(record.id, failure, at, record.payloadHash);
       ctx.logger.warn({ recordId: record.id, jobId }, 'push job died: record marked failed');
       return;

@@ -2,7 +2,12 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../lib/clock.js';
 import type { Store } from '../../store/index.js';
 
-function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
   // Registered once per registry, reused by every worker built on it.
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Counter<L>;
@@ -11,7 +16,10 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
 
 export function outboundMetrics(registry: Registry) {
   return {
-    pushes: counter(registry, 'wms_sync_outbound_pushes_total', 'Push job outcomes per entity', ['entity', 'outcome'] as const),
+    pushes: counter(registry, 'wms_sync_outbound_pushes_total', 'Push job outcomes per entity', [
+      'entity',
+      'outcome',
+    ] as const),
   };
 }
 
@@ -24,7 +32,8 @@ export function registerOutboundGauges(registry: Registry, deps: { store: Pick<S
   if (registry.getSingleMetric('wms_sync_outbound_records')) return;
   let summary: ReturnType<Store['outbox']['stateSummary']> | undefined;
   // Both gauges are collected in one scrape: one query serves them.
-  const read = () => (summary ??= deps.store.outbox.stateSummary().finally(() => setImmediate(() => (summary = undefined))));
+  const read = () =>
+    (summary ??= deps.store.outbox.stateSummary().finally(() => setImmediate(() => (summary = undefined))));
   new Gauge<'state'>({
     name: 'wms_sync_outbound_records',
     help: 'Outbound records (what the ERP asked to exist in the WMS) by state',

@@ -1,10 +1,10 @@
 import { backoffDelayMs } from '../../lib/backoff.js';
 import type { OutboundRecord } from '../../store/index.js';
-import { WmsError, type WmsClient } from '../../wms-client/index.js';
+import { type WmsClient, WmsError } from '../../wms-client/index.js';
 import type { PushContext } from './context.js';
-import { wmsFailure, type PushFailure, type PushStep } from './failure.js';
-import { PUSH_QUEUE, pushJobs, type PushJob } from './jobs.js';
-import { describeMissing, missingReferences, referencesOf, type MissingRef } from './references.js';
+import { type PushFailure, type PushStep, wmsFailure } from './failure.js';
+import { PUSH_QUEUE, type PushJob, pushJobs } from './jobs.js';
+import { describeMissing, type MissingRef, missingReferences, referencesOf } from './references.js';
 import { sendRecord } from './send.js';
 
 export type Outcome =
@@ -32,7 +32,12 @@ export interface PushLease {
  * Errors that are not the WMS's (the store down, a bug) propagate: the job records them (see
  * `handlePush`) and the queue retries it.
  */
-export async function processRecord(ctx: PushContext, record: OutboundRecord, job: PushJob, lease: PushLease): Promise<Outcome> {
+export async function processRecord(
+  ctx: PushContext,
+  record: OutboundRecord,
+  job: PushJob,
+  lease: PushLease,
+): Promise<Outcome> {
   const now = ctx.clock.now();
   if (record.state !== 'pending') return { kind: 'skipped', why: 'not-pending' };
   if (record.payloadHash === record.syncedHash) {
@@ -42,7 +47,11 @@ export async function processRecord(ctx: PushContext, record: OutboundRecord, jo
   }
   const connection = ctx.connections.get(record.connection);
   if (!connection) {
-    const failure: PushFailure = { kind: 'configuration', message: `connection "${record.connection}" is not configured`, at: now.toISOString() };
+    const failure: PushFailure = {
+      kind: 'configuration',
+      message: `connection "${record.connection}" is not configured`,
+      at: now.toISOString(),
+    };
     await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
     return { kind: 'failed', failure };
   }
@@ -69,12 +78,24 @@ export async function processRecord(ctx: PushContext, record: OutboundRecord, jo
   return { kind: 'synced' };
 }
 
-async function markSyncedAndRelease(ctx: PushContext, record: OutboundRecord, lease: PushLease, at: Date): Promise<void> {
+async function markSyncedAndRelease(
+  ctx: PushContext,
+  record: OutboundRecord,
+  lease: PushLease,
+  at: Date,
+): Promise<void> {
   lease.after = await ctx.store.outbox.markSynced(record.id, record.payloadHash, at, lease.owner);
   lease.released = true;
 }
 
-async function failOrRetry(ctx: PushContext, record: OutboundRecord, job: PushJob, err: WmsError, attempts: number, step: PushStep): Promise<Outcome> {
+async function failOrRetry(
+  ctx: PushContext,
+  record: OutboundRecord,
+  job: PushJob,
+  err: WmsError,
+  attempts: number,
+  step: PushStep,
+): Promise<Outcome> {
   const now = ctx.clock.now();
   const retry = job.retry ?? 0;
   if (err.retryable && retry + 1 < ctx.settings.maxAttempts) {
@@ -103,7 +124,10 @@ async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<vo
   const target = { entity: record.entity, externalCode: record.externalCode };
   if (!(await ctx.store.outbox.hasWaiters(record.connection, target))) return;
   await ctx.store.transaction(async (tx) => {
-    const waiters = await tx.outbox.releaseWaiters(record.connection, { entity: record.entity, externalCode: record.externalCode });
+    const waiters = await tx.outbox.releaseWaiters(record.connection, {
+      entity: record.entity,
+      externalCode: record.externalCode,
+    });
     if (waiters.length > 0) await ctx.queue.sendMany<PushJob>(PUSH_QUEUE, pushJobs(waiters), { tx });
   });
 }
@@ -114,7 +138,12 @@ async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<vo
  * waiters, so one of the two always sees the other: no wake-up is lost. A wait that outlives
  * `dependencyTimeoutSeconds` fails the record with the reason.
  */
-async function awaitReferences(ctx: PushContext, client: WmsClient, record: OutboundRecord, job: PushJob): Promise<Outcome | undefined> {
+async function awaitReferences(
+  ctx: PushContext,
+  client: WmsClient,
+  record: OutboundRecord,
+  job: PushJob,
+): Promise<Outcome | undefined> {
   const refs = referencesOf(record);
   if (refs.length === 0) return undefined;
   const now = ctx.clock.now();
@@ -129,7 +158,8 @@ async function awaitReferences(ctx: PushContext, client: WmsClient, record: Outb
     await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
     return undefined;
   }
-  if (missing.length < first.length) since = await ctx.store.outbox.setWaits(record.id, record.connection, missing, now);
+  if (missing.length < first.length)
+    since = await ctx.store.outbox.setWaits(record.id, record.connection, missing, now);
   const startedMs = (since ?? now).getTime();
   const timeoutMs = ctx.settings.dependencyTimeoutSeconds * 1000;
   if (now.getTime() - startedMs >= timeoutMs) {

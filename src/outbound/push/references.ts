@@ -1,6 +1,6 @@
 import type { OutboundRecord, OutboundRef, Store } from '../../store/index.js';
-import { WmsError, type WmsClient } from '../../wms-client/index.js';
 import type { Document, DocumentCancel } from '../../wms/index.js';
+import { type WmsClient, WmsError } from '../../wms-client/index.js';
 
 /** A reference that is not in the WMS yet, and why. */
 export interface MissingRef extends OutboundRef {
@@ -15,7 +15,8 @@ export function referencesOf(record: Pick<OutboundRecord, 'entity' | 'payload'>)
     const doc = record.payload as Document;
     const products = [...new Set((doc.lines ?? []).map((l) => l.productExternalCode))];
     const refs: OutboundRef[] = products.map((externalCode) => ({ entity: 'product', externalCode }));
-    if (doc.deliveryPointExternalCode) refs.push({ entity: 'delivery-point', externalCode: doc.deliveryPointExternalCode });
+    if (doc.deliveryPointExternalCode)
+      refs.push({ entity: 'delivery-point', externalCode: doc.deliveryPointExternalCode });
     return refs;
   }
   if (record.entity === 'document-cancel') {
@@ -45,12 +46,18 @@ export async function missingReferences(
       if (record) {
         if (record.syncedHash === null) {
           const error = record.state === 'failed' ? errorText(record.lastError) : undefined;
-          missing.push({ entity, externalCode, state: record.state === 'failed' ? 'failed' : 'pending', ...(error ? { error } : {}) });
+          missing.push({
+            entity,
+            externalCode,
+            state: record.state === 'failed' ? 'failed' : 'pending',
+            ...(error ? { error } : {}),
+          });
         }
         continue;
       }
       if (entity === 'document') continue;
-      if (!client || !(await existsInWms(client, entity, externalCode))) missing.push({ entity, externalCode, state: 'unknown' });
+      if (!client || !(await existsInWms(client, entity, externalCode)))
+        missing.push({ entity, externalCode, state: 'unknown' });
     }
   }
   return missing;
@@ -83,7 +90,12 @@ const NAMES: Record<OutboundRef['entity'], string> = {
 export function describeMissing(missing: readonly MissingRef[]): string {
   return missing
     .map((m) => {
-      const why = m.state === 'unknown' ? 'not sent to wms-sync and not in the WMS' : m.error ? `${m.state}: ${m.error}` : m.state;
+      const why =
+        m.state === 'unknown'
+          ? 'not sent to wms-sync and not in the WMS'
+          : m.error
+            ? `${m.state}: ${m.error}`
+            : m.state;
       return `${NAMES[m.entity]} ${m.externalCode} (${why})`;
     })
     .join(', ');

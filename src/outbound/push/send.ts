@@ -1,6 +1,12 @@
 import type { OutboundRecord } from '../../store/index.js';
-import { WmsError, type WmsClient } from '../../wms-client/index.js';
-import { WMS_PATHS, type DeliveryPointInput, type DocumentCancel, type DocumentInput, type ProductInput } from '../../wms/index.js';
+import {
+  type DeliveryPointInput,
+  type DocumentCancel,
+  type DocumentInput,
+  type ProductInput,
+  WMS_PATHS,
+} from '../../wms/index.js';
+import { type WmsClient, WmsError } from '../../wms-client/index.js';
 
 interface Upsertable<T> {
   create(payload: T): Promise<unknown>;
@@ -29,7 +35,11 @@ async function exists<T>(api: Upsertable<T>, externalCode: string): Promise<bool
  * before it was recorded here, a record deleted in the WMS) one GET settles which it was, and the
  * other call follows; otherwise the refusal stands with the WMS's own body.
  */
-async function upsert<T extends { externalCode: string }>(api: Upsertable<T>, payload: T, syncedBefore: boolean): Promise<void> {
+async function upsert<T extends { externalCode: string }>(
+  api: Upsertable<T>,
+  payload: T,
+  syncedBefore: boolean,
+): Promise<void> {
   try {
     await (syncedBefore ? api.update(payload) : api.create(payload));
   } catch (err) {
@@ -63,7 +73,14 @@ export async function sendRecord(client: WmsClient, record: OutboundRecord, atte
     case 'document-cancel': {
       const result = await client.documents.cancel(record.payload as DocumentCancel);
       if (result.success === false) {
-        throw new WmsError({ kind: 'http', operation: 'cancelDocument', method: 'POST', path: WMS_PATHS.documentCancel, status: 200, body: result });
+        throw new WmsError({
+          kind: 'http',
+          operation: 'cancelDocument',
+          method: 'POST',
+          path: WMS_PATHS.documentCancel,
+          status: 200,
+          body: result,
+        });
       }
       return;
     }

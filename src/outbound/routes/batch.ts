@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import { INTAKE_KINDS, MAX_BATCH_ITEMS, type IntakeKind } from '../entities.js';
+import { INTAKE_KINDS, type IntakeKind, MAX_BATCH_ITEMS } from '../entities.js';
 import { acceptBatch } from '../intake.js';
 import { jsonBody } from './json-body.js';
 import { batchBodySchema, batchResultSchema, bodyErrors, commonErrors } from './schemas.js';
-import { SECURITY, type RouteRegistrar } from './types.js';
+import { type RouteRegistrar, SECURITY } from './types.js';
 
 const DTO_IDS: Record<IntakeKind, string> = {
   products: 'RestAPIProductDTO',
@@ -39,7 +39,10 @@ export const registerBatch: RouteRegistrar = (app, deps) => {
       const { items } = c.req.valid('json');
       const results = await acceptBatch(deps, c.var.connection.name, kind, items);
       const count = (r: string) => results.filter((x) => x.result === r).length;
-      return c.json({ summary: { queued: count('queued'), unchanged: count('unchanged'), invalid: count('invalid') }, results }, 202);
+      return c.json(
+        { summary: { queued: count('queued'), unchanged: count('unchanged'), invalid: count('invalid') }, results },
+        202,
+      );
     });
   }
 };

@@ -3,7 +3,7 @@ import { acceptCancel } from '../cancel.js';
 import { recordView, recordViewSchema } from '../record-view.js';
 import { jsonBody } from './json-body.js';
 import { bodyErrors, cancelBodySchema, codeParamsSchema, commonErrors } from './schemas.js';
-import { SECURITY, type RouteRegistrar } from './types.js';
+import { type RouteRegistrar, SECURITY } from './types.js';
 
 const route = createRoute({
   method: 'post',
@@ -15,9 +15,15 @@ const route = createRoute({
     'cancel waits until the document is in the WMS. The WMS allows cancelling only DRAFT or CREATED documents.',
   security: SECURITY,
   middleware: [jsonBody({ optional: true })],
-  request: { params: codeParamsSchema, body: { required: false, content: { 'application/json': { schema: cancelBodySchema } } } },
+  request: {
+    params: codeParamsSchema,
+    body: { required: false, content: { 'application/json': { schema: cancelBodySchema } } },
+  },
   responses: {
-    200: { description: 'Already requested: nothing new', content: { 'application/json': { schema: recordViewSchema } } },
+    200: {
+      description: 'Already requested: nothing new',
+      content: { 'application/json': { schema: recordViewSchema } },
+    },
     202: { description: 'Queued', content: { 'application/json': { schema: recordViewSchema } } },
     ...bodyErrors,
     ...commonErrors,

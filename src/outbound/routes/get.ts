@@ -1,10 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { notFound } from '../../lib/errors.js';
-import { INTAKE_KINDS, KINDS, type IntakeKind } from '../entities.js';
+import { INTAKE_KINDS, type IntakeKind, KINDS } from '../entities.js';
 import { getRecord } from '../get-record.js';
 import { recordViewSchema } from '../record-view.js';
 import { codeParamsSchema, commonErrors, documentViewSchema, notFoundError } from './schemas.js';
-import { SECURITY, type RouteRegistrar } from './types.js';
+import { type RouteRegistrar, SECURITY } from './types.js';
 
 function route(kind: IntakeKind) {
   const info = KINDS[kind];
@@ -13,7 +13,7 @@ function route(kind: IntakeKind) {
     path: `/erp/v1/${kind}/{externalCode}`,
     tags: ['ERP intake'],
     summary: `A ${info.label} as wms-sync holds it, with its sync state`,
-    description: 'pending, synced, or failed with the WMS\'s error body; attempts; last pushed at; what it waits for.',
+    description: "pending, synced, or failed with the WMS's error body; attempts; last pushed at; what it waits for.",
     security: SECURITY,
     request: { params: codeParamsSchema },
     responses: {
@@ -36,7 +36,10 @@ export const registerGet: RouteRegistrar = (app, deps) => {
       const record = await getRecord(deps.store, connection, KINDS[kind].entity, externalCode);
       if (!record) throw notFound(`No ${KINDS[kind].label} ${externalCode} for this connection`);
       if (kind !== 'documents') return c.json(record, 200);
-      return c.json({ ...record, cancel: (await getRecord(deps.store, connection, 'document-cancel', externalCode)) ?? null }, 200);
+      return c.json(
+        { ...record, cancel: (await getRecord(deps.store, connection, 'document-cancel', externalCode)) ?? null },
+        200,
+      );
     });
   }
 };

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../../deps.js';
-import { erpAuth, type ErpEnv } from '../../lib/erp-auth.js';
+import { type ErpEnv, erpAuth } from '../../lib/erp-auth.js';
 import { validationFailed } from '../../lib/errors.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
 import { INTAKE_KINDS } from '../entities.js';

@@ -1,11 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { badRequest } from '../../lib/errors.js';
-import { INTAKE_KINDS, KINDS, type IntakeKind } from '../entities.js';
+import { INTAKE_KINDS, type IntakeKind, KINDS } from '../entities.js';
 import { acceptOne } from '../intake.js';
 import { recordView, recordViewSchema } from '../record-view.js';
 import { jsonBody } from './json-body.js';
 import { bodyErrors, codeParamsSchema, commonErrors } from './schemas.js';
-import { SECURITY, type RouteRegistrar } from './types.js';
+import { type RouteRegistrar, SECURITY } from './types.js';
 
 function route(kind: IntakeKind) {
   const info = KINDS[kind];
@@ -19,9 +19,15 @@ function route(kind: IntakeKind) {
       'the one already synced or on its way (nothing is pushed again).',
     security: SECURITY,
     middleware: [jsonBody()],
-    request: { params: codeParamsSchema, body: { required: true, content: { 'application/json': { schema: info.schema } } } },
+    request: {
+      params: codeParamsSchema,
+      body: { required: true, content: { 'application/json': { schema: info.schema } } },
+    },
     responses: {
-      200: { description: 'Unchanged: nothing new to push', content: { 'application/json': { schema: recordViewSchema } } },
+      200: {
+        description: 'Unchanged: nothing new to push',
+        content: { 'application/json': { schema: recordViewSchema } },
+      },
       202: { description: 'Stored and queued for push', content: { 'application/json': { schema: recordViewSchema } } },
       ...bodyErrors,
       ...commonErrors,
@@ -36,7 +42,9 @@ export const registerPut: RouteRegistrar = (app, deps) => {
       const { externalCode } = c.req.valid('param');
       const body = c.req.valid('json') as Record<string, unknown>;
       if (body.externalCode !== externalCode) {
-        throw badRequest(`externalCode in the body ("${String(body.externalCode)}") differs from the one in the path ("${externalCode}")`);
+        throw badRequest(
+          `externalCode in the body ("${String(body.externalCode)}") differs from the one in the path ("${externalCode}")`,
+        );
       }
       const { record, changed } = await acceptOne(deps, c.var.connection.name, KINDS[kind].entity, body);
       const waits = await deps.store.outbox.waitsOf(record.id);

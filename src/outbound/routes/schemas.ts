@@ -14,7 +14,10 @@ export const errorBodySchema = z
   })
   .openapi('ErrorBody');
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorBodySchema } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorBodySchema } },
+});
 
 /** The error answers every ERP route can give, with what triggers each. */
 export const commonErrors = {
@@ -36,7 +39,9 @@ export const codeParamsSchema = z.object({
 });
 
 export const documentViewSchema = recordViewSchema
-  .extend({ cancel: recordViewSchema.nullable().openapi({ description: 'The cancel requested for this document, if any' }) })
+  .extend({
+    cancel: recordViewSchema.nullable().openapi({ description: 'The cancel requested for this document, if any' }),
+  })
   .openapi('OutboundDocumentRecord');
 
 export const itemResultSchema = z
@@ -62,12 +67,18 @@ export function batchBodySchema(dto: string) {
       .array(z.unknown())
       .min(1)
       .max(MAX_BATCH_ITEMS)
-      .openapi({ description: `Up to ${MAX_BATCH_ITEMS} ${dto} objects, each validated on its own`, items: { $ref: `#/components/schemas/${dto}` } }),
+      .openapi({
+        description: `Up to ${MAX_BATCH_ITEMS} ${dto} objects, each validated on its own`,
+        items: { $ref: `#/components/schemas/${dto}` },
+      }),
   });
 }
 
 export const cancelBodySchema = z
   .object({
-    documentType: z.enum(DOCUMENT_TYPES).optional().openapi({ description: 'Needed only when wms-sync does not hold the document' }),
+    documentType: z
+      .enum(DOCUMENT_TYPES)
+      .optional()
+      .openapi({ description: 'Needed only when wms-sync does not hold the document' }),
   })
   .openapi('CancelRequest');

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import cronParser from 'cron-parser';
-import { systemClock, type Clock } from '../../lib/clock.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
 import type { SqliteDatabase } from '../../store/sqlite/database.js';
 import type { StoreTx } from '../../store/types.js';
 import {
@@ -8,22 +8,22 @@ import {
   DEFAULT_RETRY,
   emptyCounts,
   heartbeatMs,
-  jobRetryDelayMs,
-  LEASE_EXPIRED,
-  serializeError,
   type Job,
   type JobHandler,
   type JobInfo,
+  jobRetryDelayMs,
+  LEASE_EXPIRED,
   type Queue,
-  type QueueEvents,
   type QueueBacklog,
+  type QueueEvents,
   type QueueOptions,
   type SendOptions,
+  serializeError,
   type WorkOptions,
 } from '../types.js';
 import { openWakeChannel, type WakeChannel } from '../wake-channel.js';
 import { WorkerLoop } from '../worker-loop.js';
-import { prepareStatements, type InsertParams, type JobRow, type Statements } from './statements.js';
+import { type InsertParams, type JobRow, prepareStatements, type Statements } from './statements.js';
 
 export interface SqliteQueueOptions {
   /** How often leases are checked and old jobs purged. */
@@ -154,7 +154,10 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       policy: q?.policy ?? 'standard',
       retry_limit: options.retryLimit ?? q?.retry_limit ?? DEFAULT_RETRY.retryLimit,
       retry_delay: options.retryDelay ?? q?.retry_delay ?? DEFAULT_RETRY.retryDelay,
-      retry_backoff: Number(options.retryBackoff ?? (q?.retry_backoff === null || q === undefined ? DEFAULT_RETRY.retryBackoff : q.retry_backoff === 1)) as 0 | 1,
+      retry_backoff: Number(
+        options.retryBackoff ??
+          (q?.retry_backoff === null || q === undefined ? DEFAULT_RETRY.retryBackoff : q.retry_backoff === 1),
+      ) as 0 | 1,
       expire_in_seconds: options.expireInSeconds ?? q?.expire_in_seconds ?? DEFAULT_RETRY.expireInSeconds,
       singleton_key: options.singletonKey ?? '',
       start_after: startAfter,
@@ -163,7 +166,11 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   /** Inserts now (in the caller's open transaction when `tx` is given) and wakes local workers after commit. */
-  #insert(tx: StoreTx | undefined, name: string, items: { data: object; options?: Omit<SendOptions, 'tx'> }[]): Promise<(string | null)[]> {
+  #insert(
+    tx: StoreTx | undefined,
+    name: string,
+    items: { data: object; options?: Omit<SendOptions, 'tx'> }[],
+  ): Promise<(string | null)[]> {
     const write = () =>
       items.map(({ data, options }) => {
         const row = this.#s.insert.get(this.#insertParams(name, data, options ?? {}));
@@ -189,7 +196,11 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     return id ?? null;
   }
 
-  async sendMany<T extends object>(name: string, items: { data: T; options?: Omit<SendOptions, 'tx'> }[], options: { tx?: StoreTx } = {}): Promise<void> {
+  async sendMany<T extends object>(
+    name: string,
+    items: { data: T; options?: Omit<SendOptions, 'tx'> }[],
+    options: { tx?: StoreTx } = {},
+  ): Promise<void> {
     await this.#insert(options.tx, name, items);
   }
 
@@ -203,7 +214,14 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async work<T>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
-    const loop = new WorkerLoop(name, options, handler as JobHandler<unknown>, this.#driver(), this, heartbeatMs(this.#options.leaseSeconds));
+    const loop = new WorkerLoop(
+      name,
+      options,
+      handler as JobHandler<unknown>,
+      this.#driver(),
+      this,
+      heartbeatMs(this.#options.leaseSeconds),
+    );
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
     // A process starting to work a queue (a restart after a crash) looks for abandoned jobs at once.
@@ -217,10 +235,15 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
         this.#run(() => {
           this.#s.complete.run({ ids: JSON.stringify(ids.map(Number)), now: this.#now() });
         }),
-      fail: (_name: string, job: Job, error: Error) => this.#run(() => this.#fail(Number(job.id), serializeError(error))),
+      fail: (_name: string, job: Job, error: Error) =>
+        this.#run(() => this.#fail(Number(job.id), serializeError(error))),
       renew: (_name: string, ids: string[]) =>
         this.#run(() => {
-          this.#s.renew.run({ ids: JSON.stringify(ids.map(Number)), now: this.#now(), lease: this.#options.leaseSeconds });
+          this.#s.renew.run({
+            ids: JSON.stringify(ids.map(Number)),
+            now: this.#now(),
+            lease: this.#options.leaseSeconds,
+          });
         }),
     };
   }
@@ -249,11 +272,17 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
    */
   #fail(id: number, output: { message: string; stack?: string }, leaseExpired = false): boolean {
     const row = this.#s.get.get({ id });
-    if (!row || row.state !== 'active') return false;
+    if (row?.state !== 'active') return false;
     const now = this.#now();
     const json = JSON.stringify(output);
     if (row.retry_count < row.retry_limit) {
-      const delay = leaseExpired ? 0 : jobRetryDelayMs({ retryDelay: row.retry_delay, retryBackoff: row.retry_backoff === 1 }, row.retry_count, this.#random());
+      const delay = leaseExpired
+        ? 0
+        : jobRetryDelayMs(
+            { retryDelay: row.retry_delay, retryBackoff: row.retry_backoff === 1 },
+            row.retry_count,
+            this.#random(),
+          );
       try {
         this.#s.retry.run({ id, start_after: now + delay, output: json });
         return false;
@@ -285,13 +314,18 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     }
     const now = this.#now();
     await this.#run(() =>
-      this.#s.purge.run({ completedBefore: now - this.#options.completedRetentionMs, failedBefore: now - this.#options.failedRetentionMs }),
+      this.#s.purge.run({
+        completedBefore: now - this.#options.completedRetentionMs,
+        failedBefore: now - this.#options.failedRetentionMs,
+      }),
     );
   }
 
   async schedule(name: string, cron: string, data: object = {}, options: { tz?: string } = {}): Promise<void> {
     cronParser.parseExpression(cron, options.tz ? { tz: options.tz } : {}); // throws on a bad expression
-    await this.#run(() => this.#s.upsertSchedule.run({ name, cron, data: JSON.stringify(data), tz: options.tz ?? null, now: this.#now() }));
+    await this.#run(() =>
+      this.#s.upsertSchedule.run({ name, cron, data: JSON.stringify(data), tz: options.tz ?? null, now: this.#now() }),
+    );
   }
 
   async unschedule(name: string): Promise<void> {
@@ -309,10 +343,15 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
           const now = this.#now();
           const names: string[] = [];
           for (const s of this.#s.schedules.all()) {
-            const prev = cronParser.parseExpression(s.cron, { currentDate: new Date(now), ...(s.tz ? { tz: s.tz } : {}) }).prev().getTime();
+            const prev = cronParser
+              .parseExpression(s.cron, { currentDate: new Date(now), ...(s.tz ? { tz: s.tz } : {}) })
+              .prev()
+              .getTime();
             if (now - prev >= 60_000 || (s.last_fired_at !== null && s.last_fired_at >= prev)) continue;
             if (this.#s.markFired.run({ name: s.name, fired: prev }).changes === 0) continue;
-            this.#s.insert.get(this.#insertParams(s.name, JSON.parse(s.data) as object, { singletonKey: `cron:${prev}` }));
+            this.#s.insert.get(
+              this.#insertParams(s.name, JSON.parse(s.data) as object, { singletonKey: `cron:${prev}` }),
+            );
             names.push(s.name);
           }
           return names;
@@ -328,7 +367,9 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async listDead(options: { name?: string; limit?: number } = {}): Promise<JobInfo[]> {
-    const rows = await this.#run(() => this.#s.listDead.all({ name: options.name ?? null, limit: options.limit ?? 100 }));
+    const rows = await this.#run(() =>
+      this.#s.listDead.all({ name: options.name ?? null, limit: options.limit ?? 100 }),
+    );
     return rows.map(toInfo);
   }
 
@@ -347,7 +388,11 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
 
   async backlog(name?: string): Promise<QueueBacklog> {
     const row = await this.#run(() => this.#s.backlog.get({ name: name ?? null, now: Date.now() }))!;
-    return { waiting: row?.waiting ?? 0, ready: row?.ready ?? 0, oldestReadyAt: row?.oldest == null ? null : new Date(row.oldest) };
+    return {
+      waiting: row?.waiting ?? 0,
+      ready: row?.ready ?? 0,
+      oldestReadyAt: row?.oldest == null ? null : new Date(row.oldest),
+    };
   }
 
   async ping(): Promise<void> {

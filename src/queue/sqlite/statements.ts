@@ -96,24 +96,44 @@ export function prepareStatements(db: Database.Database) {
       ORDER BY completed_at DESC, id DESC LIMIT @limit`),
     counts: db.prepare<{ name: string | null }, { state: JobState; n: number }>(`
       SELECT state, count(*) AS n FROM jobs WHERE (@name IS NULL OR name = @name) GROUP BY state`),
-    backlog: db.prepare<{ name: string | null; now: number }, { waiting: number; ready: number | null; oldest: number | null }>(`
+    backlog: db.prepare<
+      { name: string | null; now: number },
+      { waiting: number; ready: number | null; oldest: number | null }
+    >(`
       SELECT count(*) AS waiting, sum(start_after <= @now) AS ready, min(CASE WHEN start_after <= @now THEN start_after END) AS oldest
       FROM jobs WHERE state IN ('created', 'retry') AND (@name IS NULL OR name = @name)`),
-    upsertQueue: db.prepare<{ name: string; policy: string; retry_limit: number | null; retry_delay: number | null;
-      retry_backoff: number | null; expire_in_seconds: number | null; now: number }>(`
+    upsertQueue: db.prepare<{
+      name: string;
+      policy: string;
+      retry_limit: number | null;
+      retry_delay: number | null;
+      retry_backoff: number | null;
+      expire_in_seconds: number | null;
+      now: number;
+    }>(`
       INSERT INTO job_queues (name, policy, retry_limit, retry_delay, retry_backoff, expire_in_seconds, created_at)
       VALUES (@name, @policy, @retry_limit, @retry_delay, @retry_backoff, @expire_in_seconds, @now)
       ON CONFLICT (name) DO NOTHING`),
-    getQueue: db.prepare<{ name: string }, { name: string; policy: 'standard' | 'stately'; retry_limit: number | null;
-      retry_delay: number | null; retry_backoff: 0 | 1 | null; expire_in_seconds: number | null }>(`
+    getQueue: db.prepare<
+      { name: string },
+      {
+        name: string;
+        policy: 'standard' | 'stately';
+        retry_limit: number | null;
+        retry_delay: number | null;
+        retry_backoff: 0 | 1 | null;
+        expire_in_seconds: number | null;
+      }
+    >(`
       SELECT * FROM job_queues WHERE name = @name`),
     upsertSchedule: db.prepare<{ name: string; cron: string; data: string; tz: string | null; now: number }>(`
       INSERT INTO job_schedules (name, cron, data, tz, created_at, updated_at) VALUES (@name, @cron, @data, @tz, @now, @now)
       ON CONFLICT (name) DO UPDATE SET cron = excluded.cron, data = excluded.data, tz = excluded.tz, updated_at = excluded.updated_at`),
     deleteSchedule: db.prepare<{ name: string }>(`DELETE FROM job_schedules WHERE name = @name`),
-    schedules: db.prepare<[], { name: string; cron: string; data: string; tz: string | null; last_fired_at: number | null }>(
-      `SELECT * FROM job_schedules`,
-    ),
+    schedules: db.prepare<
+      [],
+      { name: string; cron: string; data: string; tz: string | null; last_fired_at: number | null }
+    >(`SELECT * FROM job_schedules`),
     markFired: db.prepare<{ name: string; fired: number }>(`
       UPDATE job_schedules SET last_fired_at = @fired
       WHERE name = @name AND (last_fired_at IS NULL OR last_fired_at < @fired)`),

@@ -6,7 +6,11 @@ import { RECONCILIATION_STATUSES } from '../../store/index.js';
 export const SECURITY = ERP_SECURITY;
 
 // Messages without the parameter's name: the error body prefixes each with its path already.
-const positive = () => z.coerce.number({ error: 'expected a positive integer' }).int('expected a positive integer').min(1, 'expected a positive integer');
+const positive = () =>
+  z.coerce
+    .number({ error: 'expected a positive integer' })
+    .int('expected a positive integer')
+    .min(1, 'expected a positive integer');
 
 export const runIdParamsSchema = z.object({
   id: positive().openapi({ param: { name: 'id', in: 'path' }, example: 12 }),

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { ErpEnv } from '../../lib/erp-auth.js';
-import { requestRun, type RequestDeps } from '../request.js';
+import { type RequestDeps, requestRun } from '../request.js';
 import { optionalJsonBody } from './optional-json.js';
 import { errors, SECURITY, startedSchema, startRunBodySchema } from './schemas.js';
 
@@ -17,8 +17,14 @@ const route = createRoute({
   middleware: [optionalJsonBody()],
   request: { body: { required: false, content: { 'application/json': { schema: startRunBodySchema } } } },
   responses: {
-    202: { description: 'Queued: follow it with GET /erp/v1/reconciliations/{id}', content: { 'application/json': { schema: startedSchema } } },
-    200: { description: 'A run of this connection was already waiting to start: that one', content: { 'application/json': { schema: startedSchema } } },
+    202: {
+      description: 'Queued: follow it with GET /erp/v1/reconciliations/{id}',
+      content: { 'application/json': { schema: startedSchema } },
+    },
+    200: {
+      description: 'A run of this connection was already waiting to start: that one',
+      content: { 'application/json': { schema: startedSchema } },
+    },
     ...errors.body,
     ...errors.unauthorized,
   },

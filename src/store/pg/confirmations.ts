@@ -11,7 +11,11 @@ import { confirmations as t } from './schema.js';
  */
 const FEED_LOCK = 0x77_6d_73_01;
 
-export function pgConfirmations(orm: PgOrm, inTransaction: boolean, withTx: <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>): ConfirmationsRepo {
+export function pgConfirmations(
+  orm: PgOrm,
+  inTransaction: boolean,
+  withTx: <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>,
+): ConfirmationsRepo {
   const append: ConfirmationsRepo['append'] = async (input) => {
     if (!inTransaction) return withTx((txOrm) => pgConfirmations(txOrm, true, withTx).append(input));
     await orm.execute(sql`SELECT pg_advisory_xact_lock(${FEED_LOCK})`);
@@ -21,7 +25,10 @@ export function pgConfirmations(orm: PgOrm, inTransaction: boolean, withTx: <T>(
       .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
       .returning();
     if (inserted) return { confirmation: inserted, created: true };
-    const [existing] = await orm.select().from(t).where(and(eq(t.connection, input.connection), eq(t.dedupeKey, input.dedupeKey)));
+    const [existing] = await orm
+      .select()
+      .from(t)
+      .where(and(eq(t.connection, input.connection), eq(t.dedupeKey, input.dedupeKey)));
     return { confirmation: existing!, created: false };
   };
 
@@ -34,7 +41,13 @@ export function pgConfirmations(orm: PgOrm, inTransaction: boolean, withTx: <T>(
         .where(and(eq(t.connection, connection), gt(t.id, afterId)))
         .orderBy(asc(t.id))
         .limit(limit),
-    get: async (connection, id) => (await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.id, id))))[0],
+    get: async (connection, id) =>
+      (
+        await orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), eq(t.id, id)))
+      )[0],
     bySourceEvent: (eventId) => orm.select().from(t).where(eq(t.sourceEventId, eventId)).orderBy(asc(t.id)),
   };
 }

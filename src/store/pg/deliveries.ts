@@ -1,8 +1,13 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { BreakerRow, ClaimedDelivery, DeliveriesRepo } from '../delivery-types.js';
 import { deliveryWhere } from '../delivery-filter.js';
+import type { BreakerRow, ClaimedDelivery, DeliveriesRepo } from '../delivery-types.js';
 import type { PgOrm } from './database.js';
-import { erpDeliveries as d, erpDeliveryAttempts as a, erpDeliveryBreakers as b, erpDeliveryCursors as c } from './delivery-schema.js';
+import {
+  erpDeliveryAttempts as a,
+  erpDeliveryBreakers as b,
+  erpDeliveryCursors as c,
+  erpDeliveries as d,
+} from './delivery-schema.js';
 import { confirmations } from './schema.js';
 
 type WithTx = <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>;
@@ -34,7 +39,8 @@ export const KEY_LOCKS = 0x77736b68;
 const KEY_LOCK_BUCKETS = 1024;
 
 /** The keys of these deliveries, each once. */
-const keysOf = (ids: readonly number[]) => sql`SELECT DISTINCT connection AS c, order_key AS k FROM erp_deliveries WHERE id = ANY(${sql.param([...ids])}::bigint[])`;
+const keysOf = (ids: readonly number[]) =>
+  sql`SELECT DISTINCT connection AS c, order_key AS k FROM erp_deliveries WHERE id = ANY(${sql.param([...ids])}::bigint[])`;
 /** The pending delivery of a key (`key.c`, `key.k`) with the lowest feed id: its head. */
 const FIRST = sql`(SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c AND e.order_key = key.k AND e.status = 'pending' ORDER BY e.confirmation_id LIMIT 1)`;
 
@@ -66,7 +72,9 @@ async function refreshHeads(o: PgOrm, ids: readonly number[]): Promise<void> {
       SELECT h.id FROM (${keysOf(ids)}) key
       CROSS JOIN LATERAL (SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c AND e.order_key = key.k AND e.status = 'pending' AND e.head) h
       WHERE h.id IS DISTINCT FROM ${FIRST}))`);
-  await o.execute(sql`UPDATE erp_deliveries SET head = true WHERE id = ANY(ARRAY(SELECT ${FIRST} FROM (${keysOf(ids)}) key)) AND NOT head`);
+  await o.execute(
+    sql`UPDATE erp_deliveries SET head = true WHERE id = ANY(ARRAY(SELECT ${FIRST} FROM (${keysOf(ids)}) key)) AND NOT head`,
+  );
 }
 
 export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx): DeliveriesRepo {
@@ -75,7 +83,15 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
   const withEvents = async (o: PgOrm, ids: number[]): Promise<ClaimedDelivery[]> => {
     if (ids.length === 0) return [];
     const rows = await o.select().from(d).where(inArray(d.id, ids)).orderBy(asc(d.id));
-    const events = await o.select().from(confirmations).where(inArray(confirmations.id, rows.map((r) => r.confirmationId)));
+    const events = await o
+      .select()
+      .from(confirmations)
+      .where(
+        inArray(
+          confirmations.id,
+          rows.map((r) => r.confirmationId),
+        ),
+      );
     const byId = new Map(events.map((e) => [e.id, e]));
     return rows.map((delivery) => ({ delivery, event: byId.get(delivery.confirmationId) }));
   };
@@ -102,7 +118,16 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
         if (rows.length > 0) {
           const inserted = await o
             .insert(d)
-            .values(rows.map((r) => ({ ...r, status: 'pending' as const, attempts: 0, nextAttemptAt: at, createdAt: at, updatedAt: at })))
+            .values(
+              rows.map((r) => ({
+                ...r,
+                status: 'pending' as const,
+                attempts: 0,
+                nextAttemptAt: at,
+                createdAt: at,
+                updatedAt: at,
+              })),
+            )
             .onConflictDoNothing()
             .returning({ id: d.id });
           added = inserted.length;
@@ -116,7 +141,10 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
 
     claim: async (q) => {
       if (q.connections.length === 0) return [];
-      const names = sql.join(q.connections.map((n) => sql`${n}`), sql`, `);
+      const names = sql.join(
+        q.connections.map((n) => sql`${n}`),
+        sql`, `,
+      );
       const ids = await leased(
         orm,
         sql`SELECT d.id FROM erp_deliveries d
@@ -156,14 +184,45 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
         const leaving = results.filter((r) => r.outcome === 'delivered' || r.outcome === 'dead').map((r) => r.id);
         // Every result's key, retries too, before any update: a transaction waiting for a key's
         // lock then holds no row of it that a resend's refresh (holding that lock) would update.
-        await lockKeys(o, results.map((r) => r.id));
+        await lockKeys(
+          o,
+          results.map((r) => r.id),
+        );
         for (const r of results) {
           const mine = and(eq(d.id, r.id), eq(d.leaseOwner, owner));
           const base = { lastStatus: r.status, updatedAt: r.at, leaseOwner: null, leaseUntil: null };
-          if (r.probe && r.outcome === 'retry') await o.update(d).set({ ...base, lastError: r.error }).where(mine);
-          else if (r.outcome === 'delivered') await o.update(d).set({ ...base, status: 'delivered', head: false, attempts: sql`${d.attempts} + 1`, lastError: null, deliveredAt: r.at }).where(mine);
-          else if (r.outcome === 'dead') await o.update(d).set({ ...base, status: 'dead', head: false, attempts: sql`${d.attempts} + 1`, lastError: r.error }).where(mine);
-          else await o.update(d).set({ ...base, attempts: sql`${d.attempts} + 1`, lastError: r.error, nextAttemptAt: r.nextAttemptAt ?? r.at }).where(mine);
+          if (r.probe && r.outcome === 'retry')
+            await o
+              .update(d)
+              .set({ ...base, lastError: r.error })
+              .where(mine);
+          else if (r.outcome === 'delivered')
+            await o
+              .update(d)
+              .set({
+                ...base,
+                status: 'delivered',
+                head: false,
+                attempts: sql`${d.attempts} + 1`,
+                lastError: null,
+                deliveredAt: r.at,
+              })
+              .where(mine);
+          else if (r.outcome === 'dead')
+            await o
+              .update(d)
+              .set({ ...base, status: 'dead', head: false, attempts: sql`${d.attempts} + 1`, lastError: r.error })
+              .where(mine);
+          else
+            await o
+              .update(d)
+              .set({
+                ...base,
+                attempts: sql`${d.attempts} + 1`,
+                lastError: r.error,
+                nextAttemptAt: r.nextAttemptAt ?? r.at,
+              })
+              .where(mine);
         }
         if (results.length > 0) {
           await o.execute(sql`
@@ -193,7 +252,8 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
         .orderBy(desc(d.id))
         .limit(q.limit),
 
-    count: async (filter) => Number((await orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)))[0]!.n),
+    count: async (filter) =>
+      Number((await orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)))[0]!.n),
 
     resend: (filter, at, limit, statuses) =>
       tx(async (o) => {
@@ -204,13 +264,32 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
           .orderBy(asc(d.id))
           .limit(limit);
         if (rows.length === 0) return [];
-        await lockKeys(o, rows.map((r) => r.id));
+        await lockKeys(
+          o,
+          rows.map((r) => r.id),
+        );
         // The status again, under the keys' locks: a resend of the same delivery by another
         // process may have committed since the read, and the delivery be in flight already.
         const resent = await o
           .update(d)
-          .set({ status: 'pending', head: false, attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
-          .where(and(inArray(d.id, rows.map((r) => r.id)), inArray(d.status, [...statuses])))
+          .set({
+            status: 'pending',
+            head: false,
+            attempts: 0,
+            nextAttemptAt: at,
+            leaseOwner: null,
+            leaseUntil: null,
+            updatedAt: at,
+          })
+          .where(
+            and(
+              inArray(
+                d.id,
+                rows.map((r) => r.id),
+              ),
+              inArray(d.status, [...statuses]),
+            ),
+          )
           .returning({ id: d.id });
         const ids = resent.map((r) => r.id).sort((x, y) => x - y);
         // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
@@ -237,13 +316,26 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
     updateBreaker: (connection, step, at) =>
       tx(async (o) => {
         await o.insert(b).values({ connection, state: 'closed', failures: 0, updatedAt: at }).onConflictDoNothing();
-        const result = await o.execute<{ state: BreakerRow['state']; failures: number; opened_at: Date | string | null; next_probe_at: Date | string | null }>(
+        const result = await o.execute<{
+          state: BreakerRow['state'];
+          failures: number;
+          opened_at: Date | string | null;
+          next_probe_at: Date | string | null;
+        }>(
           sql`SELECT state, failures, opened_at, next_probe_at FROM erp_delivery_breakers WHERE connection = ${connection} FOR UPDATE`,
         );
         const row = result.rows[0]!;
         const date = (v: Date | string | null) => (v === null ? null : new Date(v));
-        const next = step({ state: row.state, failures: Number(row.failures), openedAt: date(row.opened_at), nextProbeAt: date(row.next_probe_at) });
-        await o.update(b).set({ ...next, updatedAt: at }).where(eq(b.connection, connection));
+        const next = step({
+          state: row.state,
+          failures: Number(row.failures),
+          openedAt: date(row.opened_at),
+          nextProbeAt: date(row.next_probe_at),
+        });
+        await o
+          .update(b)
+          .set({ ...next, updatedAt: at })
+          .where(eq(b.connection, connection));
         return next;
       }),
 
@@ -257,7 +349,12 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
     },
 
     summary: async () =>
-      (await orm.select({ connection: d.connection, status: d.status, n: sql<number>`count(*)` }).from(d).groupBy(d.connection, d.status)).map((r) => ({
+      (
+        await orm
+          .select({ connection: d.connection, status: d.status, n: sql<number>`count(*)` })
+          .from(d)
+          .groupBy(d.connection, d.status)
+      ).map((r) => ({
         ...r,
         n: Number(r.n),
       })),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { HeldEvent, JobsInStatement, RecordedEvent } from '../types.js';
-import { RECORD_MANY_SQL, recordManyBatch, type RecordManyRow } from './inbox-record-many.js';
+import { RECORD_MANY_SQL, type RecordManyRow, recordManyBatch } from './inbox-record-many.js';
 
 /**
  * The receiver's acknowledgement as ONE statement: RECORD_MANY_SQL's upsert, and in the same
@@ -54,6 +54,9 @@ export async function recordManyWithJobs(
   if (inputs.length === 0) return [];
   const batch = recordManyBatch(inputs);
   const holds = batch.firsts.map((input) => (input.holdSeconds ? input.holdSeconds : null));
-  const { rows } = await client.query<RecordManyRow>({ ...statementFor(jobs), values: [...batch.values, holds, jobs.value] });
+  const { rows } = await client.query<RecordManyRow>({
+    ...statementFor(jobs),
+    values: [...batch.values, holds, jobs.value],
+  });
   return batch.answer(rows);
 }

@@ -11,7 +11,14 @@ export function pgInboxHistory(orm: PgOrm): History {
     addEdit: async (edit) => {
       const [row] = await orm
         .insert(e)
-        .values({ eventId: edit.eventId, connection: edit.connection, actor: edit.actor, payload: edit.payload, changes: edit.changes, createdAt: edit.at })
+        .values({
+          eventId: edit.eventId,
+          connection: edit.connection,
+          actor: edit.actor,
+          payload: edit.payload,
+          changes: edit.changes,
+          createdAt: edit.at,
+        })
         .returning();
       await orm.update(t).set({ correction: edit.payload, updatedAt: edit.at }).where(eq(t.id, edit.eventId));
       return row!;
@@ -20,7 +27,13 @@ export function pgInboxHistory(orm: PgOrm): History {
     editsOf: (eventId) => orm.select().from(e).where(eq(e.eventId, eventId)).orderBy(asc(e.id)),
 
     recordAttemptOutcome: async (attempt) => {
-      await orm.insert(a).values({ eventId: attempt.eventId, connection: attempt.connection, outcome: attempt.outcome, error: attempt.error ?? null, createdAt: attempt.at });
+      await orm.insert(a).values({
+        eventId: attempt.eventId,
+        connection: attempt.connection,
+        outcome: attempt.outcome,
+        error: attempt.error ?? null,
+        createdAt: attempt.at,
+      });
     },
 
     attemptsOf: (eventId) => orm.select().from(a).where(eq(a.eventId, eventId)).orderBy(asc(a.id)),

@@ -64,9 +64,11 @@ export function recordManyBatch<T extends NewInboundEvent>(inputs: readonly T[])
         const row = byKey.get(key)!;
         const first = !answered.has(key);
         answered.add(key);
-        return { event: { id: Number(row.id), status: row.status, duplicates: row.duplicates }, duplicate: first ? !row.inserted : true };
+        return {
+          event: { id: Number(row.id), status: row.status, duplicates: row.duplicates },
+          duplicate: first ? !row.inserted : true,
+        };
       });
     },
   };
 }
-

@@ -6,8 +6,8 @@ import type { InboundEvent, InboxFilter, InboxRepo } from '../types.js';
 import { REOPENABLE } from '../values.js';
 import type { PgOrm } from './database.js';
 import { recordManyWithJobs } from './inbox-ack.js';
-import { RECORD_MANY_SQL, recordManyBatch, type RecordManyRow } from './inbox-record-many.js';
 import { pgInboxHistory } from './inbox-history.js';
+import { RECORD_MANY_SQL, type RecordManyRow, recordManyBatch } from './inbox-record-many.js';
 import { inboundEvents as t } from './schema.js';
 
 const where = (q: InboxFilter) => inboxWhere(t, q);
@@ -42,8 +42,16 @@ export function pgInbox(orm: PgOrm): InboxRepo {
       const { rows } = await orm.$client.query<RecordRow>({
         ...RECORD,
         values: [
-          input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null, input.requestId ?? null, input.at,
-          input.businessCode ?? null, input.quarantineReason ?? null,
+          input.connection,
+          input.kind,
+          input.dedupeKey,
+          input.status ?? 'received',
+          input.payload,
+          input.error ?? null,
+          input.requestId ?? null,
+          input.at,
+          input.businessCode ?? null,
+          input.quarantineReason ?? null,
         ],
       });
       const event = toEvent(rows[0]!);
@@ -62,7 +70,12 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     get: async (id) => (await orm.select().from(t).where(eq(t.id, id)))[0],
 
     findByKey: async (connection, dedupeKey) =>
-      (await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey))))[0],
+      (
+        await orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey)))
+      )[0],
 
     list: async (q) => {
       // A time range becomes the id range it spans (from the received_at index), so the page is
@@ -91,11 +104,17 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     count: async (q) => Number((await orm.select({ n: sql<string>`count(*)` }).from(t).where(where(q)))[0]!.n),
 
     countUpTo: async (q, cap) => {
-      const matching = orm.select({ one: sql`1`.as('one') }).from(t).where(where(q)).limit(cap).as('matching');
+      const matching = orm
+        .select({ one: sql`1`.as('one') })
+        .from(t)
+        .where(where(q))
+        .limit(cap)
+        .as('matching');
       return Number((await orm.select({ n: sql<string>`count(*)` }).from(matching))[0]!.n);
     },
 
-    ids: async (q, limit) => (await orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit)).map((r) => r.id),
+    ids: async (q, limit) =>
+      (await orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit)).map((r) => r.id),
 
     recordAttempt: async (id, at) => {
       const [row] = await orm
@@ -107,15 +126,24 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     },
 
     markProcessed: async (id, at) => {
-      await orm.update(t).set({ status: 'processed', error: null, quarantineReason: null, processedAt: at, updatedAt: at }).where(eq(t.id, id));
+      await orm
+        .update(t)
+        .set({ status: 'processed', error: null, quarantineReason: null, processedAt: at, updatedAt: at })
+        .where(eq(t.id, id));
     },
 
     markFailed: async (id, error, at) => {
-      await orm.update(t).set({ status: 'failed', error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id));
+      await orm
+        .update(t)
+        .set({ status: 'failed', error, attempts: sql`${t.attempts} + 1`, updatedAt: at })
+        .where(eq(t.id, id));
     },
 
     noteError: async (id, error, at) => {
-      await orm.update(t).set({ error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id));
+      await orm
+        .update(t)
+        .set({ error, attempts: sql`${t.attempts} + 1`, updatedAt: at })
+        .where(eq(t.id, id));
     },
 
     reopen: async (id, at) => {
@@ -155,7 +183,11 @@ export function pgInbox(orm: PgOrm): InboxRepo {
     },
 
     countByStatus: async () => {
-      const open = await orm.select({ status: t.status, n: sql<string>`count(*)` }).from(t).where(notProcessed(t)).groupBy(t.status);
+      const open = await orm
+        .select({ status: t.status, n: sql<string>`count(*)` })
+        .from(t)
+        .where(notProcessed(t))
+        .groupBy(t.status);
       const [total] = await orm.select({ n: sql<string>`count(*)` }).from(t);
       return countsWithProcessed(open, total!.n);
     },

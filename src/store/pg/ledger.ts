@@ -10,9 +10,7 @@ export function pgLedger(orm: PgOrm): LedgerRepo {
       if (movements.length === 0) return 0;
       const rows = await orm
         .insert(t)
-        .values(
-          movements.map(ledgerRow),
-        )
+        .values(movements.map(ledgerRow))
         .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
         .returning({ id: t.id });
       return rows.length;
@@ -39,7 +37,12 @@ export function pgLedger(orm: PgOrm): LedgerRepo {
       orm
         .select()
         .from(t)
-        .where(and(eq(t.connection, connection), q.productExternalCode ? eq(t.productExternalCode, q.productExternalCode) : undefined))
+        .where(
+          and(
+            eq(t.connection, connection),
+            q.productExternalCode ? eq(t.productExternalCode, q.productExternalCode) : undefined,
+          ),
+        )
         .orderBy(desc(t.id))
         .limit(q.limit),
   };

@@ -5,12 +5,20 @@ import type { LimitBudgetRepo } from '../limit-budget-types.js';
  * The shared limit on Postgres: `SELECT … FOR UPDATE` on the connection's row serialises the
  * processes' exchanges (a few per second each), so every sample is applied once, in order.
  */
-export function pgLimitBudgets(inTransaction: <T>(fn: (client: pg.PoolClient) => Promise<T>) => Promise<T>): LimitBudgetRepo {
+export function pgLimitBudgets(
+  inTransaction: <T>(fn: (client: pg.PoolClient) => Promise<T>) => Promise<T>,
+): LimitBudgetRepo {
   return {
     exchange: (input) =>
       inTransaction(async (client) => {
-        await client.query(`INSERT INTO wms_limits (connection, state, updated_at) VALUES ($1, 'null', $2) ON CONFLICT (connection) DO NOTHING`, [input.connection, input.now]);
-        const { rows } = await client.query<{ state: string }>('SELECT state FROM wms_limits WHERE connection = $1 FOR UPDATE', [input.connection]);
+        await client.query(
+          `INSERT INTO wms_limits (connection, state, updated_at) VALUES ($1, 'null', $2) ON CONFLICT (connection) DO NOTHING`,
+          [input.connection, input.now],
+        );
+        const { rows } = await client.query<{ state: string }>(
+          'SELECT state FROM wms_limits WHERE connection = $1 FOR UPDATE',
+          [input.connection],
+        );
         const state = input.update(JSON.parse(rows[0]!.state) as Parameters<typeof input.update>[0]);
         const expires = new Date(input.now.getTime() + input.leaseMs);
         const { rows: sums } = await client.query<{ total: string; holders: string }>(
@@ -25,7 +33,9 @@ export function pgLimitBudgets(inTransaction: <T>(fn: (client: pg.PoolClient) =>
         return { state, totalDemand: Number(sums[0]!.total), holders: Number(sums[0]!.holders) };
       }),
     leave: async (connection, holder) => {
-      await inTransaction((client) => client.query('DELETE FROM wms_limit_holders WHERE connection = $1 AND holder = $2', [connection, holder]));
+      await inTransaction((client) =>
+        client.query('DELETE FROM wms_limit_holders WHERE connection = $1 AND holder = $2', [connection, holder]),
+      );
     },
   };
 }

@@ -1,10 +1,13 @@
-import { and, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { coalesce } from '../../lib/coalesce.js';
 import type { OutboundRecord, OutboundRef, OutboxRepo } from '../types.js';
 import type { PgOrm } from './database.js';
 import { outboundRecords as t, outboundWaits as w } from './schema.js';
 
-type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'>;
+type Batched = Pick<
+  OutboxRepo,
+  'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'
+>;
 
 /** A document's references are a handful; big look-ups (the intake's) go on their own. */
 const SMALL_LOOKUP = 50;
@@ -50,7 +53,9 @@ function batchedStatements(orm: PgOrm) {
     claim: orm
       .update(t)
       .set({ lockedBy: sql`v.owner`, lockedUntil: sql`v.until` })
-      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('owners', 'text')}, ${arr('untils', 'timestamptz')}, ${arr('ats', 'timestamptz')}) AS v(id, owner, until, at)`)
+      .from(
+        sql`unnest(${arr('ids', 'bigint')}, ${arr('owners', 'text')}, ${arr('untils', 'timestamptz')}, ${arr('ats', 'timestamptz')}) AS v(id, owner, until, at)`,
+      )
       .where(and(sql`${t.id} = v.id`, or(isNull(t.lockedBy), sql`${t.lockedUntil} < v.at`), lockedInOrder))
       .returning(columns)
       .prepare('wms_sync_outbox_claim_many'),
@@ -80,7 +85,9 @@ function batchedStatements(orm: PgOrm) {
         lockedBy: sql`CASE WHEN ${t.lockedBy} = v.owner THEN NULL ELSE ${t.lockedBy} END`,
         lockedUntil: sql`CASE WHEN ${t.lockedBy} = v.owner THEN NULL ELSE ${t.lockedUntil} END`,
       })
-      .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}, ${arr('owners', 'text')}) AS v(id, hash, at, owner)`)
+      .from(
+        sql`unnest(${arr('ids', 'bigint')}, ${arr('hashes', 'text')}, ${arr('ats', 'timestamptz')}, ${arr('owners', 'text')}) AS v(id, hash, at, owner)`,
+      )
       .where(and(sql`${t.id} = v.id`, lockedInOrder))
       .returning(columns)
       .prepare('wms_sync_outbox_mark_synced_many'),
@@ -118,12 +125,20 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
   const opts = { maxInFlight: IN_FLIGHT, maxBatch: MAX_BATCH };
   const byKey = <I extends { id: number }>() => ({ ...opts, key: (i: I) => i.id });
 
-  const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, OutboundRecord | undefined>(async (inputs) => {
-    // The same record twice in one batch: the statement's join picks one; the caller learns which by the owner.
-    const rows = await st().claim.execute({ ids: inputs.map((i) => i.id), owners: inputs.map((i) => i.owner), untils: inputs.map((i) => iso(i.until)), ats: inputs.map((i) => iso(i.at)) });
-    const won = new Map(rows.map((r) => [`${r.id}\u0001${r.lockedBy}`, r as OutboundRecord]));
-    return inputs.map((i) => won.get(`${i.id}\u0001${i.owner}`));
-  }, opts);
+  const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, OutboundRecord | undefined>(
+    async (inputs) => {
+      // The same record twice in one batch: the statement's join picks one; the caller learns which by the owner.
+      const rows = await st().claim.execute({
+        ids: inputs.map((i) => i.id),
+        owners: inputs.map((i) => i.owner),
+        untils: inputs.map((i) => iso(i.until)),
+        ats: inputs.map((i) => iso(i.at)),
+      });
+      const won = new Map(rows.map((r) => [`${r.id}\u0001${r.lockedBy}`, r as OutboundRecord]));
+      return inputs.map((i) => won.get(`${i.id}\u0001${i.owner}`));
+    },
+    opts,
+  );
 
   const release = coalesce<{ id: number; owner: string }, OutboundRecord | undefined>(async (inputs) => {
     const rows = await st().release.execute({ ids: inputs.map((i) => i.id), owners: inputs.map((i) => i.owner) });
@@ -138,35 +153,48 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
     return inputs.map((i) => attempts.get(i.id) ?? 0);
   }, byKey());
 
-  const markSynced = coalesce<{ id: number; hash: string; at: Date; owner: string | null }, OutboundRecord | undefined>(async (inputs) => {
-    const rows = await st().markSynced.execute({
-      ids: inputs.map((i) => i.id),
-      hashes: inputs.map((i) => i.hash),
-      ats: inputs.map((i) => iso(i.at)),
-      owners: inputs.map((i) => i.owner),
-    });
-    const after = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
-    return inputs.map((i) => after.get(i.id));
-  }, { ...byKey<{ id: number }>(), lingerMs: MARK_LINGER_MS });
+  const markSynced = coalesce<{ id: number; hash: string; at: Date; owner: string | null }, OutboundRecord | undefined>(
+    async (inputs) => {
+      const rows = await st().markSynced.execute({
+        ids: inputs.map((i) => i.id),
+        hashes: inputs.map((i) => i.hash),
+        ats: inputs.map((i) => iso(i.at)),
+        owners: inputs.map((i) => i.owner),
+      });
+      const after = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
+      return inputs.map((i) => after.get(i.id));
+    },
+    { ...byKey<{ id: number }>(), lingerMs: MARK_LINGER_MS },
+  );
 
   const key = (connection: string, entity: string, code: string) => `${connection}\u0001${entity}\u0001${code}`;
 
   // A read, run after each caller's own mark committed: a waiter registering meanwhile still finds
   // the record synced when it looks again (see `wakeWaiters`), as with one read per push.
-  const hasWaiters = coalesce<{ connection: string; target: OutboundRef }, boolean>(async (inputs) => {
-    const rows = await st().hasWaiters.execute({
-      connections: inputs.map((i) => i.connection),
-      entities: inputs.map((i) => i.target.entity),
-      codes: inputs.map((i) => i.target.externalCode),
-    });
-    const found = new Set(rows.map((r) => key(r.connection, r.entity, r.externalCode)));
-    return inputs.map((i) => found.has(key(i.connection, i.target.entity, i.target.externalCode)));
-  }, { ...opts, lingerMs: MARK_LINGER_MS });
+  const hasWaiters = coalesce<{ connection: string; target: OutboundRef }, boolean>(
+    async (inputs) => {
+      const rows = await st().hasWaiters.execute({
+        connections: inputs.map((i) => i.connection),
+        entities: inputs.map((i) => i.target.entity),
+        codes: inputs.map((i) => i.target.externalCode),
+      });
+      const found = new Set(rows.map((r) => key(r.connection, r.entity, r.externalCode)));
+      return inputs.map((i) => found.has(key(i.connection, i.target.entity, i.target.externalCode)));
+    },
+    { ...opts, lingerMs: MARK_LINGER_MS },
+  );
 
   // A read, run after each caller's own writes committed (a waiter's second look comes after its waits are stored).
-  const lookUp = coalesce<{ connection: string; entity: OutboundRef['entity']; codes: readonly string[] }, OutboundRecord[]>(async (inputs) => {
+  const lookUp = coalesce<
+    { connection: string; entity: OutboundRef['entity']; codes: readonly string[] },
+    OutboundRecord[]
+  >(async (inputs) => {
     const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
-    const rows = await st().lookUp.execute({ connections: keys.map((k) => k.connection), entities: keys.map((k) => k.entity), codes: keys.map((k) => k.code) });
+    const rows = await st().lookUp.execute({
+      connections: keys.map((k) => k.connection),
+      entities: keys.map((k) => k.entity),
+      codes: keys.map((k) => k.code),
+    });
     const found = new Map(rows.map((r) => [key(r.connection, r.entity, r.externalCode), r as OutboundRecord]));
     return inputs.map((i) => i.codes.flatMap((code) => found.get(key(i.connection, i.entity, code)) ?? []));
   }, opts);
@@ -178,7 +206,10 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
   }, opts);
 
   return {
-    getMany: (connection, entity, codes) => (codes.length > 0 && codes.length <= SMALL_LOOKUP ? lookUp({ connection, entity, codes: [...new Set(codes)] }) : direct.getMany(connection, entity, codes)),
+    getMany: (connection, entity, codes) =>
+      codes.length > 0 && codes.length <= SMALL_LOOKUP
+        ? lookUp({ connection, entity, codes: [...new Set(codes)] })
+        : direct.getMany(connection, entity, codes),
     setWaits: async (recordId, connection, targets, at) => {
       if (targets.length > 0) return direct.setWaits(recordId, connection, targets, at);
       await clearWaits(recordId);

@@ -24,7 +24,11 @@ export function pgOutboxStatements(orm: PgOrm) {
       .prepare('wms_sync_outbox_release'),
     recordAttempt: orm
       .update(t)
-      .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: sql`${p('at')}::timestamptz`, updatedAt: sql`${p('at')}::timestamptz` })
+      .set({
+        attempts: sql`${t.attempts} + 1`,
+        lastPushedAt: sql`${p('at')}::timestamptz`,
+        updatedAt: sql`${p('at')}::timestamptz`,
+      })
       .where(eq(t.id, p('id')))
       .returning({ attempts: t.attempts })
       .prepare('wms_sync_outbox_record_attempt'),

@@ -19,14 +19,27 @@ export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
       }
       const wanted = targets.map((r) => key(r.entity, r.externalCode));
       const current = sql`${w.entity} || chr(1) || ${w.externalCode}`;
-      await orm.delete(w).where(and(eq(w.recordId, recordId), wanted.length > 0 ? notInArray(current, wanted) : undefined));
+      await orm
+        .delete(w)
+        .where(and(eq(w.recordId, recordId), wanted.length > 0 ? notInArray(current, wanted) : undefined));
       if (targets.length > 0) {
         await orm
           .insert(w)
-          .values(targets.map((r) => ({ connection, recordId, entity: r.entity, externalCode: r.externalCode, createdAt: at })))
+          .values(
+            targets.map((r) => ({
+              connection,
+              recordId,
+              entity: r.entity,
+              externalCode: r.externalCode,
+              createdAt: at,
+            })),
+          )
           .onConflictDoNothing();
       }
-      const [row] = await orm.select({ since: min(w.createdAt) }).from(w).where(eq(w.recordId, recordId));
+      const [row] = await orm
+        .select({ since: min(w.createdAt) })
+        .from(w)
+        .where(eq(w.recordId, recordId));
       return row?.since ?? undefined;
     },
 
@@ -41,7 +54,9 @@ export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
       (
         await orm
           .delete(w)
-          .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
+          .where(
+            and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)),
+          )
           .returning({ recordId: w.recordId })
       ).map((r) => r.recordId),
 
@@ -50,7 +65,9 @@ export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
         await orm
           .select({ one: sql<number>`1` })
           .from(w)
-          .where(and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)))
+          .where(
+            and(eq(w.connection, connection), eq(w.entity, target.entity), eq(w.externalCode, target.externalCode)),
+          )
           .limit(1)
       ).length > 0,
   };

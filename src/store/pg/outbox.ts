@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { OUTBOUND_STATES } from '../values.js';
 import { outboundRow, outboundUpdate } from '../rows.js';
 import type { OutboundRecord, OutboundUpsert, OutboxRepo } from '../types.js';
+import { OUTBOUND_STATES } from '../values.js';
 import type { PgOrm } from './database.js';
 import { pgBatchedOutbox } from './outbox-batched.js';
-import { pgOutboxStatements, type PgOutboxStatements } from './outbox-statements.js';
+import { type PgOutboxStatements, pgOutboxStatements } from './outbox-statements.js';
 import { pgOutboxWaits } from './outbox-waits.js';
 import { outboundRecords as t } from './schema.js';
 
@@ -20,7 +20,11 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
   const repo: OutboxRepo = {
     ...pgOutboxWaits(orm),
     upsert: async (input) => {
-      const key = and(eq(t.connection, input.connection), eq(t.entity, input.entity), eq(t.externalCode, input.externalCode));
+      const key = and(
+        eq(t.connection, input.connection),
+        eq(t.entity, input.entity),
+        eq(t.externalCode, input.externalCode),
+      );
       const [existing] = await orm.select().from(t).where(key);
       if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
         return { record: existing, changed: false };
@@ -35,12 +39,18 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
 
     upsertMany: async (inputs) => {
       const results: { record: OutboundRecord; changed: boolean }[] = [];
-      for (let i = 0; i < inputs.length; i += CHUNK) results.push(...(await upsertChunk(orm, inputs.slice(i, i + CHUNK))));
+      for (let i = 0; i < inputs.length; i += CHUNK)
+        results.push(...(await upsertChunk(orm, inputs.slice(i, i + CHUNK))));
       return results;
     },
 
     get: async (connection, entity, externalCode) =>
-      (await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.entity, entity), eq(t.externalCode, externalCode))))[0],
+      (
+        await orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), eq(t.entity, entity), eq(t.externalCode, externalCode)))
+      )[0],
 
     getById: async (id) => (await orm.select().from(t).where(eq(t.id, id)))[0],
 
@@ -49,7 +59,8 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       return row?.attempts ?? 0;
     },
 
-    markSynced: async (id, pushedHash, at, owner) => (await st().markSynced.execute({ id, hash: pushedHash, at: at.toISOString(), owner: owner ?? null }))[0],
+    markSynced: async (id, pushedHash, at, owner) =>
+      (await st().markSynced.execute({ id, hash: pushedHash, at: at.toISOString(), owner: owner ?? null }))[0],
 
     markFailed: async (id, error, at, forHash) => {
       await orm
@@ -59,7 +70,8 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
     },
 
     markPending: async (id, at) =>
-      (await orm.update(t).set({ state: 'pending', updatedAt: at }).where(eq(t.id, id)).returning({ id: t.id })).length > 0,
+      (await orm.update(t).set({ state: 'pending', updatedAt: at }).where(eq(t.id, id)).returning({ id: t.id }))
+        .length > 0,
 
     list: (q) =>
       orm
@@ -80,16 +92,25 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       const out = [];
       for (let i = 0; i < externalCodes.length; i += CHUNK) {
         const codes = externalCodes.slice(i, i + CHUNK);
-        out.push(...(await orm.select().from(t).where(and(eq(t.connection, connection), eq(t.entity, entity), amongCodes(codes)))));
+        out.push(
+          ...(await orm
+            .select()
+            .from(t)
+            .where(and(eq(t.connection, connection), eq(t.entity, entity), amongCodes(codes)))),
+        );
       }
       return out;
     },
 
     noteError: async (id, error, at) => {
-      await orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id));
+      await orm
+        .update(t)
+        .set({ lastError: error ?? null, updatedAt: at })
+        .where(eq(t.id, id));
     },
 
-    claim: async (id, owner, until, at) => (await st().claim.execute({ id, owner, until: until.toISOString(), at: at.toISOString() }))[0],
+    claim: async (id, owner, until, at) =>
+      (await st().claim.execute({ id, owner, until: until.toISOString(), at: at.toISOString() }))[0],
 
     release: async (id, owner) => {
       const [released] = await st().release.execute({ id, owner });
@@ -97,17 +118,27 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
     },
 
     stateSummary: async () => {
-      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
-      for (const r of await orm.select({ state: t.state, n: sql<string>`count(*)` }).from(t).groupBy(t.state)) counts[r.state] = Number(r.n);
+      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<
+        (typeof OUTBOUND_STATES)[number],
+        number
+      >;
+      for (const r of await orm.select({ state: t.state, n: sql<string>`count(*)` }).from(t).groupBy(t.state))
+        counts[r.state] = Number(r.n);
       const [oldest] = await orm
         .select({ ms: sql<string | number | null>`(extract(epoch from min(${t.updatedAt})) * 1000)::float8` })
         .from(t)
         .where(eq(t.state, 'pending'));
-      return { counts, oldestPendingChange: oldest?.ms === null || oldest?.ms === undefined ? null : new Date(Number(oldest.ms)) };
+      return {
+        counts,
+        oldestPendingChange: oldest?.ms === null || oldest?.ms === undefined ? null : new Date(Number(oldest.ms)),
+      };
     },
 
     summarize: async (ids) => {
-      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<
+        (typeof OUTBOUND_STATES)[number],
+        number
+      >;
       const rows = await orm
         .select({ state: t.state, n: sql<string>`count(*)` })
         .from(t)
@@ -134,13 +165,20 @@ async function readKeys(orm: PgOrm, inputs: readonly OutboundUpsert[]): Promise<
     const rows = await orm
       .select()
       .from(t)
-      .where(and(eq(t.connection, group[0]!.connection), eq(t.entity, group[0]!.entity), amongCodes(group.map((i) => i.externalCode))));
+      .where(
+        and(
+          eq(t.connection, group[0]!.connection),
+          eq(t.entity, group[0]!.entity),
+          amongCodes(group.map((i) => i.externalCode)),
+        ),
+      );
     for (const row of rows) found.set(keyOf(row), row);
   }
   return found;
 }
 
-const keyOf = (r: { connection: string; entity: string; externalCode: string }) => `${r.connection}\u0001${r.entity}\u0001${r.externalCode}`;
+const keyOf = (r: { connection: string; entity: string; externalCode: string }) =>
+  `${r.connection}\u0001${r.entity}\u0001${r.externalCode}`;
 
 /**
  * Reads what exists for the chunk's keys, writes the changed ones in one statement, and reads them
@@ -149,7 +187,10 @@ const keyOf = (r: { connection: string; entity: string; externalCode: string }) 
  * the intake's CPU on Postgres. It is raw SQL (drizzle's `insert().select()` lists every column,
  * the id too), so the rows are read back through drizzle's mapping rather than from its RETURNING.
  */
-async function upsertChunk(orm: PgOrm, inputs: readonly OutboundUpsert[]): Promise<{ record: OutboundRecord; changed: boolean }[]> {
+async function upsertChunk(
+  orm: PgOrm,
+  inputs: readonly OutboundUpsert[],
+): Promise<{ record: OutboundRecord; changed: boolean }[]> {
   if (inputs.length === 0) return [];
   const existing = await readKeys(orm, inputs);
   const toWrite = inputs.filter((i) => {

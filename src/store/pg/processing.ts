@@ -1,7 +1,7 @@
 import { EVENT_COLUMNS } from '../event-row.js';
 import type { ProcessingRepo } from '../types.js';
 import type { PgOrm } from './database.js';
-import { toEvent, type RecordRow } from './inbox.js';
+import { type RecordRow, toEvent } from './inbox.js';
 
 /** The feed-order lock of `confirmations.ts`: ids commit in the order they were drawn. */
 const FEED_LOCK = 0x77_6d_73_01;
@@ -56,7 +56,9 @@ const APPEND_CONFIRMATIONS = {
 };
 const CONFIRMATIONS_BY_KEY = {
   name: 'wms_sync_processing_confirmations_by_key',
-  text: `SELECT ${CONFIRMATION_COLUMNS.split(', ').map((col) => `f.${col}`).join(', ')}
+  text: `SELECT ${CONFIRMATION_COLUMNS.split(', ')
+    .map((col) => `f.${col}`)
+    .join(', ')}
          FROM confirmations f JOIN unnest($1::text[], $2::text[]) AS u(c, d) ON f.connection = u.c AND f.dedupe_key = u.d`,
 };
 const QUARANTINE = {
@@ -76,7 +78,8 @@ interface ConfirmationRow {
 const keyOf = (connection: string, dedupeKey: string) => `${connection}\u0000${dedupeKey}`;
 
 export function pgProcessing(orm: PgOrm): ProcessingRepo {
-  const query = <R extends object>(statement: { name: string; text: string }, values: unknown[]) => orm.$client.query<R>({ ...statement, values });
+  const query = <R extends object>(statement: { name: string; text: string }, values: unknown[]) =>
+    orm.$client.query<R>({ ...statement, values });
   return {
     claim: async (ids) => {
       if (ids.length === 0) return [];
@@ -86,52 +89,82 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
 
     documents: async (connection, codes) => {
       if (codes.length === 0) return [];
-      const { rows } = await query<{ external_code: string; payload: Record<string, unknown> }>(DOCUMENTS, [connection, codes]);
+      const { rows } = await query<{ external_code: string; payload: Record<string, unknown> }>(DOCUMENTS, [
+        connection,
+        codes,
+      ]);
       return rows.map((r) => ({ externalCode: r.external_code, payload: r.payload }));
     },
 
     complete: async (events, at) => {
       if (events.length === 0) return [];
-      const movements = events.flatMap((e) => e.movements).map((m) => ({
-        c: m.connection,
-        p: m.productExternalCode,
-        l: m.lotCode ?? '',
-        w: m.warehouse,
-        q: m.quantity,
-        t: m.movementTime,
-        s: m.source,
-        d: m.dedupeKey,
-        e: m.sourceEventId ?? null,
-        a: m.at,
-      }));
+      const movements = events
+        .flatMap((e) => e.movements)
+        .map((m) => ({
+          c: m.connection,
+          p: m.productExternalCode,
+          l: m.lotCode ?? '',
+          w: m.warehouse,
+          q: m.quantity,
+          t: m.movementTime,
+          s: m.source,
+          d: m.dedupeKey,
+          e: m.sourceEventId ?? null,
+          a: m.at,
+        }));
       await query(RECORD_PROCESSED, [JSON.stringify(movements), events.map((e) => e.eventId), at]);
       // Last: the lock is held until this transaction commits.
       await query(FEED_ORDER, [FEED_LOCK]);
       const inputs = events.map((e) => e.confirmation);
       const { rows } = await query<ConfirmationRow>(APPEND_CONFIRMATIONS, [
-        JSON.stringify(inputs.map((i, n) => ({ n, c: i.connection, ty: i.type, d: i.dedupeKey, s: i.sourceEventId ?? null, da: i.data, a: i.at }))),
+        JSON.stringify(
+          inputs.map((i, n) => ({
+            n,
+            c: i.connection,
+            ty: i.type,
+            d: i.dedupeKey,
+            s: i.sourceEventId ?? null,
+            da: i.data,
+            a: i.at,
+          })),
+        ),
       ]);
       const created = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), Number(r.id)]));
       const missing = inputs.filter((i) => !created.has(keyOf(i.connection, i.dedupeKey)));
       const existing = new Map<string, number>();
       if (missing.length > 0) {
-        const found = await query<ConfirmationRow>(CONFIRMATIONS_BY_KEY, [missing.map((i) => i.connection), missing.map((i) => i.dedupeKey)]);
+        const found = await query<ConfirmationRow>(CONFIRMATIONS_BY_KEY, [
+          missing.map((i) => i.connection),
+          missing.map((i) => i.dedupeKey),
+        ]);
         for (const r of found.rows) existing.set(keyOf(r.connection, r.dedupe_key), Number(r.id));
       }
       return inputs.map((i) => {
         const key = keyOf(i.connection, i.dedupeKey);
         const id = created.get(key);
-        return id === undefined ? { confirmationId: existing.get(key)!, created: false } : { confirmationId: id, created: true };
+        return id === undefined
+          ? { confirmationId: existing.get(key)!, created: false }
+          : { confirmationId: id, created: true };
       });
     },
 
     quarantine: async (events, at) => {
       if (events.length === 0) return [];
-      const { rows } = await query<{ id: string }>(QUARANTINE, [events.map((e) => e.eventId), events.map((e) => e.reason), at]);
+      const { rows } = await query<{ id: string }>(QUARANTINE, [
+        events.map((e) => e.eventId),
+        events.map((e) => e.reason),
+        at,
+      ]);
       const done = new Set(rows.map((r) => Number(r.id)));
       const quarantined = events.filter((e) => done.has(e.eventId));
       if (quarantined.length > 0) {
-        await query(RECORD_ATTEMPTS, [quarantined.map((e) => e.eventId), quarantined.map((e) => e.connection), 'quarantined', at, quarantined.map((e) => e.reason)]);
+        await query(RECORD_ATTEMPTS, [
+          quarantined.map((e) => e.eventId),
+          quarantined.map((e) => e.connection),
+          'quarantined',
+          at,
+          quarantined.map((e) => e.reason),
+        ]);
       }
       return events.map((e) => done.has(e.eventId));
     },

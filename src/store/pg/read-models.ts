@@ -48,7 +48,12 @@ export function pgReadModels(orm: PgOrm): ReadModelsRepo {
       orm
         .select()
         .from(confirmations)
-        .where(and(eq(confirmations.connection, connection), beforeId !== undefined ? lt(confirmations.id, beforeId) : undefined))
+        .where(
+          and(
+            eq(confirmations.connection, connection),
+            beforeId !== undefined ? lt(confirmations.id, beforeId) : undefined,
+          ),
+        )
         .orderBy(desc(confirmations.id))
         .limit(limit),
   };

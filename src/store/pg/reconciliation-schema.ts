@@ -1,4 +1,14 @@
-import { bigint, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { ReconciliationItemStatus, ReconciliationStatus, ReconciliationTrigger } from '../values.js';
 
 // Mirrors src/store/sqlite/reconciliation-schema.ts column for column (checked in src/store/schema-parity.ts).

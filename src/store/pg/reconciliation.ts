@@ -1,8 +1,12 @@
 import { and, asc, desc, eq, gt, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { chunked, itemRow, mergeExpected, runRow, snapshotRow, startUpdate } from '../reconciliation-rows.js';
-import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
+import { type ReconciliationRepo, RUN_COUNTERS } from '../reconciliation-types.js';
 import type { PgOrm } from './database.js';
-import { reconciliationItems as items, reconciliationRuns as runs, reconciliationSnapshots as snapshots } from './reconciliation-schema.js';
+import {
+  reconciliationItems as items,
+  reconciliationRuns as runs,
+  reconciliationSnapshots as snapshots,
+} from './reconciliation-schema.js';
 
 /*
  * A run's per-batch reads, written so that their plan does not depend on table statistics: one
@@ -64,10 +68,20 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
         .limit(q.limit),
 
     findQueued: async (connection) =>
-      (await orm.select().from(runs).where(and(eq(runs.connection, connection), inArray(runs.status, WAITING))).orderBy(desc(runs.id)).limit(1))[0],
+      (
+        await orm
+          .select()
+          .from(runs)
+          .where(and(eq(runs.connection, connection), inArray(runs.status, WAITING)))
+          .orderBy(desc(runs.id))
+          .limit(1)
+      )[0],
 
     interruptRun: async (id, reason, at) => {
-      await orm.update(runs).set({ status: 'interrupted', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
+      await orm
+        .update(runs)
+        .set({ status: 'interrupted', reason, updatedAt: at })
+        .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
       return getRun(id);
     },
 
@@ -91,12 +105,16 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
     },
 
     requeueRun: async (id, reason, at) => {
-      await orm.update(runs).set({ status: 'queued', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
+      await orm
+        .update(runs)
+        .set({ status: 'queued', reason, updatedAt: at })
+        .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)));
     },
 
     finishRun: async (id, outcome) => {
       // One statement: the counts are read from the items as the update runs.
-      const count = (status: string) => sql<number>`(SELECT count(*) FROM ${items} WHERE ${items.runId} = ${id} AND ${items.status} = ${status})`;
+      const count = (status: string) =>
+        sql<number>`(SELECT count(*) FROM ${items} WHERE ${items.runId} = ${id} AND ${items.status} = ${status})`;
       await orm
         .update(runs)
         .set({
@@ -158,16 +176,38 @@ export function pgReconciliation(orm: PgOrm): ReconciliationRepo {
         await orm
           .select()
           .from(snapshots)
-          .where(and(eq(snapshots.connection, connection), eq(snapshots.productExternalCode, product), eq(snapshots.lotCode, lot ?? '')))
+          .where(
+            and(
+              eq(snapshots.connection, connection),
+              eq(snapshots.productExternalCode, product),
+              eq(snapshots.lotCode, lot ?? ''),
+            ),
+          )
       )[0],
 
     expected: async (connection, products, cut) => {
       // Sequential on purpose: a run has several batches in flight, each would hold two connections.
-      const base = await orm.$client.query<{ product: string; lot: string; existence: number; as_of: Date }>(SNAPSHOTS_SQL, [connection, products]);
-      const sums = await orm.$client.query<{ product: string; lot: string; quantity: number; n: string }>(LEDGER_SUMS_SQL, [connection, products, cut]);
+      const base = await orm.$client.query<{ product: string; lot: string; existence: number; as_of: Date }>(
+        SNAPSHOTS_SQL,
+        [connection, products],
+      );
+      const sums = await orm.$client.query<{ product: string; lot: string; quantity: number; n: string }>(
+        LEDGER_SUMS_SQL,
+        [connection, products, cut],
+      );
       return mergeExpected(
-        base.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, existence: r.existence, asOf: r.as_of })),
-        sums.rows.map((r) => ({ productExternalCode: r.product, lotCode: r.lot, quantity: r.quantity, n: Number(r.n) })),
+        base.rows.map((r) => ({
+          productExternalCode: r.product,
+          lotCode: r.lot,
+          existence: r.existence,
+          asOf: r.as_of,
+        })),
+        sums.rows.map((r) => ({
+          productExternalCode: r.product,
+          lotCode: r.lot,
+          quantity: r.quantity,
+          n: Number(r.n),
+        })),
       );
     },
   };

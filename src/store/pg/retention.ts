@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { retentionRepo, type RetentionDb } from '../retention-sql.js';
+import { type RetentionDb, retentionRepo } from '../retention-sql.js';
 import type { RetentionRepo } from '../retention-types.js';
 
 /** `?` placeholders numbered for Postgres (the shared statements hold no `?` in literals). */
@@ -21,7 +21,10 @@ function over(client: pg.Pool | pg.PoolClient, transaction: RetentionDb['transac
  * Retention on Postgres: chunks on the pool; roll-ups in `inTransaction` (the store's: one pooled
  * client between BEGIN and COMMIT).
  */
-export function pgRetention(pool: pg.Pool, inTransaction: <T>(fn: (client: pg.PoolClient) => Promise<T>) => Promise<T>): RetentionRepo {
+export function pgRetention(
+  pool: pg.Pool,
+  inTransaction: <T>(fn: (client: pg.PoolClient) => Promise<T>) => Promise<T>,
+): RetentionRepo {
   return retentionRepo(
     over(pool, (fn) =>
       inTransaction((client) => {

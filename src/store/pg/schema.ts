@@ -1,7 +1,24 @@
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { EditChange } from '../edit-change.js';
-import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
+import type {
+  ConfirmationType,
+  InboundAttemptOutcome,
+  InboundStatus,
+  OutboundEntity,
+  OutboundState,
+} from '../values.js';
 
 // Mirrors src/store/sqlite/schema.ts column for column (checked in src/store/schema-parity.ts).
 
@@ -47,9 +64,7 @@ export const inboundEvents = pgTable(
     // operator looks for. Partial, so that the common status costs nothing here: an event enters
     // on receipt and leaves when processed. Queries name `status <> 'processed'` to use it.
     // `kind` last: a kind's page is read in id order, its kind checked in the index, not the row.
-    index('inbound_events_open')
-      .on(t.status, t.connection, t.id, t.kind)
-      .where(sql`status <> 'processed'`),
+    index('inbound_events_open').on(t.status, t.connection, t.id, t.kind).where(sql`status <> 'processed'`),
   ],
 );
 

@@ -1,10 +1,10 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { feedSignal } from '../feed-signal.js';
 import { migrationsFolder } from '../migrations.js';
 import type { Repos, Store, StoreTx } from '../types.js';
 import { pgConfirmations } from './confirmations.js';
-import { pgDeliveries } from './deliveries.js';
-import { feedSignal } from '../feed-signal.js';
 import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.js';
+import { pgDeliveries } from './deliveries.js';
 import { pgInbox } from './inbox.js';
 import { pgLedger } from './ledger.js';
 import { pgLimitBudgets } from './limit-budgets.js';

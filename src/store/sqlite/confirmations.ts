@@ -35,8 +35,16 @@ export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo
           .all(),
       ),
 
-    get: (connection, id) => run(() => orm.select().from(t).where(and(eq(t.connection, connection), eq(t.id, id))).get()),
+    get: (connection, id) =>
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), eq(t.id, id)))
+          .get(),
+      ),
 
-    bySourceEvent: (eventId) => run(() => orm.select().from(t).where(eq(t.sourceEventId, eventId)).orderBy(asc(t.id)).all()),
+    bySourceEvent: (eventId) =>
+      run(() => orm.select().from(t).where(eq(t.sourceEventId, eventId)).orderBy(asc(t.id)).all()),
   };
 }

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { SqliteLock } from './lock.js';
-import { SharedMutex, type LockSide } from './shared-mutex.js';
+import { type LockSide, SharedMutex } from './shared-mutex.js';
 
 export type SqliteOrm = BetterSQLite3Database<Record<string, never>>;
 

@@ -1,10 +1,19 @@
 import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { BreakerRow, ClaimQuery, ClaimedDelivery, DeliveriesRepo, Delivery, DeliveryBreaker, DeliveryResult, NewDelivery } from '../delivery-types.js';
-import type { Confirmation } from '../types.js';
 import { deliveryWhere } from '../delivery-filter.js';
+import type {
+  BreakerRow,
+  ClaimedDelivery,
+  ClaimQuery,
+  DeliveriesRepo,
+  Delivery,
+  DeliveryBreaker,
+  DeliveryResult,
+  NewDelivery,
+} from '../delivery-types.js';
+import type { Confirmation } from '../types.js';
 import type { SqliteOrm } from './database.js';
-import { erpDeliveries as d, erpDeliveryAttempts as a, erpDeliveryBreakers as b } from './delivery-schema.js';
+import { erpDeliveryAttempts as a, erpDeliveryBreakers as b, erpDeliveries as d } from './delivery-schema.js';
 import type { Run } from './runner.js';
 
 // The claim's order rule in one statement: due, not leased, and no earlier pending delivery of
@@ -46,7 +55,8 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
       if (first && first.head !== 1) st().markHead.run(first.id);
     }
   };
-  const keysOf = (ids: readonly number[]) => st().keysOf.all(JSON.stringify(ids)) as { connection: string; order_key: string }[];
+  const keysOf = (ids: readonly number[]) =>
+    st().keysOf.all(JSON.stringify(ids)) as { connection: string; order_key: string }[];
 
   const lease = (ids: number[], owner: string, until: Date) => {
     if (ids.length > 0) st().lease.run(owner, until.getTime(), JSON.stringify(ids));
@@ -59,7 +69,11 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
       enqueue: raw.transaction((connection: string, rows: readonly NewDelivery[], cursor: number, at: number) => {
         const added: { connection: string; order_key: string }[] = [];
         for (const r of rows) {
-          if (st().enqueue.run(r.connection, r.confirmationId, r.type, r.orderKey, at, r.feedAt.getTime(), at, at).changes > 0) added.push({ connection: r.connection, order_key: r.orderKey });
+          if (
+            st().enqueue.run(r.connection, r.confirmationId, r.type, r.orderKey, at, r.feedAt.getTime(), at, at)
+              .changes > 0
+          )
+            added.push({ connection: r.connection, order_key: r.orderKey });
         }
         refreshHeads(added);
         st().setCursor.run(cursor, at, connection);
@@ -68,7 +82,11 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
       claim: raw.transaction((q: ClaimQuery) => {
         const found = st()
           .claim(q.connections.length)
-          .all({ now: q.now.getTime(), limit: q.limit, ...Object.fromEntries(q.connections.map((name, i) => [`c${i}`, name])) }) as { id: number }[];
+          .all({
+            now: q.now.getTime(),
+            limit: q.limit,
+            ...Object.fromEntries(q.connections.map((name, i) => [`c${i}`, name])),
+          }) as { id: number }[];
         const picked = found.map((r) => r.id);
         lease(picked, q.owner, q.leaseUntil);
         return picked;
@@ -83,7 +101,16 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
           } else if (r.outcome === 'dead') {
             if (st().dead.run(r.status, r.error, at, r.id, owner).changes > 0) left.push(r.id);
           } else st().retry.run(r.status, r.error, (r.nextAttemptAt ?? r.at).getTime(), at, r.id, owner);
-          st().attempt.run({ id: r.id, at, outcome: r.outcome, status: r.status, latency: Math.round(r.latencyMs), response: r.response, error: r.error, probe: r.probe ? 1 : 0 });
+          st().attempt.run({
+            id: r.id,
+            at,
+            outcome: r.outcome,
+            status: r.status,
+            latency: Math.round(r.latencyMs),
+            response: r.response,
+            error: r.error,
+            probe: r.probe ? 1 : 0,
+          });
         }
         if (left.length > 0) refreshHeads(keysOf(left));
       }),
@@ -113,7 +140,9 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
     claimProbe: (q) =>
       run(() => {
         const ids = raw.transaction(() => {
-          const found = st().probe.get({ now: q.now.getTime(), connection: q.connection }) as { id: number } | undefined;
+          const found = st().probe.get({ now: q.now.getTime(), connection: q.connection }) as
+            | { id: number }
+            | undefined;
           const picked = found ? [found.id] : [];
           lease(picked, q.owner, q.leaseUntil);
           return picked;
@@ -138,29 +167,40 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
           .all(),
       ),
 
-    count: (filter) => run(() => orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)).get()!.n),
+    count: (filter) =>
+      run(() => orm.select({ n: sql<number>`count(*)` }).from(d).where(deliveryWhere(d, filter)).get()!.n),
 
     resend: (filter, at, limit, statuses) =>
-      run(() => raw.transaction(() => {
-        const ids = orm
-          .select({ id: d.id })
-          .from(d)
-          .where(and(deliveryWhere(d, filter), inArray(d.status, [...statuses])))
-          .orderBy(asc(d.id))
-          .limit(limit)
-          .all()
-          .map((r) => r.id);
-        if (ids.length > 0) {
-          orm
-            .update(d)
-            .set({ status: 'pending', head: false, attempts: 0, nextAttemptAt: at, leaseOwner: null, leaseUntil: null, updatedAt: at })
-            .where(inArray(d.id, ids))
-            .run();
-          // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
-          refreshHeads(keysOf(ids));
-        }
-        return ids;
-      })()),
+      run(() =>
+        raw.transaction(() => {
+          const ids = orm
+            .select({ id: d.id })
+            .from(d)
+            .where(and(deliveryWhere(d, filter), inArray(d.status, [...statuses])))
+            .orderBy(asc(d.id))
+            .limit(limit)
+            .all()
+            .map((r) => r.id);
+          if (ids.length > 0) {
+            orm
+              .update(d)
+              .set({
+                status: 'pending',
+                head: false,
+                attempts: 0,
+                nextAttemptAt: at,
+                leaseOwner: null,
+                leaseUntil: null,
+                updatedAt: at,
+              })
+              .where(inArray(d.id, ids))
+              .run();
+            // A re-sent delivery goes back in line ahead of its key's later pending ones: it may take the head from one of them.
+            refreshHeads(keysOf(ids));
+          }
+          return ids;
+        })(),
+      ),
 
     rescheduleNow: (connection, at) =>
       run(() => st().reschedule.run(at.getTime(), at.getTime(), connection, at.getTime()).changes),
@@ -185,7 +225,13 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
       run(() => st().takeProbe.run({ next: nextProbeAt.getTime(), now: now.getTime(), connection }).changes === 1),
 
     summary: () =>
-      run(() => orm.select({ connection: d.connection, status: d.status, n: sql<number>`count(*)` }).from(d).groupBy(d.connection, d.status).all()),
+      run(() =>
+        orm
+          .select({ connection: d.connection, status: d.status, n: sql<number>`count(*)` })
+          .from(d)
+          .groupBy(d.connection, d.status)
+          .all(),
+      ),
 
     prune: (before, dryRun) =>
       run(() => {
@@ -229,22 +275,38 @@ function prepare(raw: Database.Database) {
       }
       return s;
     },
-    firstPending: raw.prepare(`SELECT id, head FROM erp_deliveries WHERE connection = ? AND order_key = ? AND status = 'pending' ORDER BY confirmation_id LIMIT 1`),
-    clearHeads: raw.prepare(`UPDATE erp_deliveries SET head = 0 WHERE connection = ? AND order_key = ? AND status = 'pending' AND head = 1 AND id <> ?`),
+    firstPending: raw.prepare(
+      `SELECT id, head FROM erp_deliveries WHERE connection = ? AND order_key = ? AND status = 'pending' ORDER BY confirmation_id LIMIT 1`,
+    ),
+    clearHeads: raw.prepare(
+      `UPDATE erp_deliveries SET head = 0 WHERE connection = ? AND order_key = ? AND status = 'pending' AND head = 1 AND id <> ?`,
+    ),
     markHead: raw.prepare(`UPDATE erp_deliveries SET head = 1 WHERE id = ?`),
     // Two index-only reads: the keys with pending deliveries, less those with a head.
     headless: raw.prepare(
       `SELECT connection, order_key FROM erp_deliveries INDEXED BY erp_deliveries_pending WHERE status = 'pending'
        EXCEPT SELECT connection, order_key FROM erp_deliveries INDEXED BY erp_deliveries_heads WHERE status = 'pending' AND head = 1`,
     ),
-    keysOf: raw.prepare(`SELECT DISTINCT connection, order_key FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?))`),
-    probe: raw.prepare(`SELECT d.id FROM erp_deliveries d INDEXED BY erp_deliveries_heads WHERE d.connection = @connection AND ${CLAIMABLE} ORDER BY d.next_attempt_at, d.id LIMIT 1`),
-    lease: raw.prepare(`UPDATE erp_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT value FROM json_each(?))`),
+    keysOf: raw.prepare(
+      `SELECT DISTINCT connection, order_key FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?))`,
+    ),
+    probe: raw.prepare(
+      `SELECT d.id FROM erp_deliveries d INDEXED BY erp_deliveries_heads WHERE d.connection = @connection AND ${CLAIMABLE} ORDER BY d.next_attempt_at, d.id LIMIT 1`,
+    ),
+    lease: raw.prepare(
+      `UPDATE erp_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (SELECT value FROM json_each(?))`,
+    ),
     byIds: raw.prepare(`SELECT * FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`),
-    events: raw.prepare(`SELECT * FROM confirmations WHERE id IN (SELECT d.confirmation_id FROM erp_deliveries d WHERE d.id IN (SELECT value FROM json_each(?)))`),
-    newCursor: raw.prepare(`INSERT INTO erp_delivery_cursors (connection, last_confirmation_id, updated_at) VALUES (?, 0, ?) ON CONFLICT DO NOTHING`),
+    events: raw.prepare(
+      `SELECT * FROM confirmations WHERE id IN (SELECT d.confirmation_id FROM erp_deliveries d WHERE d.id IN (SELECT value FROM json_each(?)))`,
+    ),
+    newCursor: raw.prepare(
+      `INSERT INTO erp_delivery_cursors (connection, last_confirmation_id, updated_at) VALUES (?, 0, ?) ON CONFLICT DO NOTHING`,
+    ),
     cursor: raw.prepare(`SELECT last_confirmation_id AS last FROM erp_delivery_cursors WHERE connection = ?`),
-    setCursor: raw.prepare(`UPDATE erp_delivery_cursors SET last_confirmation_id = ?, updated_at = ? WHERE connection = ?`),
+    setCursor: raw.prepare(
+      `UPDATE erp_delivery_cursors SET last_confirmation_id = ?, updated_at = ? WHERE connection = ?`,
+    ),
     breakers: raw.prepare(`SELECT * FROM erp_delivery_breakers`),
     delivered: raw.prepare(
       `UPDATE erp_deliveries SET status = 'delivered', head = 0, attempts = attempts + 1, last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?,
@@ -276,27 +338,85 @@ function prepare(raw: Database.Database) {
 
 // Rows read with raw statements on the hot path (drizzle builds and prepares each query anew).
 interface RawDelivery {
-  id: number; connection: string; confirmation_id: number; type: Delivery['type']; order_key: string; status: Delivery['status']; head: number; attempts: number;
-  next_attempt_at: number; lease_owner: string | null; lease_until: number | null; last_status: number | null; last_error: string | null;
-  feed_at: number; created_at: number; updated_at: number; delivered_at: number | null;
+  id: number;
+  connection: string;
+  confirmation_id: number;
+  type: Delivery['type'];
+  order_key: string;
+  status: Delivery['status'];
+  head: number;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  feed_at: number;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
 }
-interface RawConfirmation { id: number; connection: string; type: Confirmation['type']; dedupe_key: string; source_event_id: number | null; data: string; created_at: number }
-interface RawBreaker { connection: string; state: DeliveryBreaker['state']; failures: number; opened_at: number | null; next_probe_at: number | null; updated_at: number }
+interface RawConfirmation {
+  id: number;
+  connection: string;
+  type: Confirmation['type'];
+  dedupe_key: string;
+  source_event_id: number | null;
+  data: string;
+  created_at: number;
+}
+interface RawBreaker {
+  connection: string;
+  state: DeliveryBreaker['state'];
+  failures: number;
+  opened_at: number | null;
+  next_probe_at: number | null;
+  updated_at: number;
+}
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 function deliveryOf(r: RawDelivery): Delivery {
   return {
-    id: r.id, connection: r.connection, confirmationId: r.confirmation_id, type: r.type, orderKey: r.order_key, status: r.status, head: r.head === 1, attempts: r.attempts,
-    nextAttemptAt: new Date(r.next_attempt_at), leaseOwner: r.lease_owner, leaseUntil: date(r.lease_until), lastStatus: r.last_status, lastError: r.last_error,
-    feedAt: new Date(r.feed_at), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), deliveredAt: date(r.delivered_at),
+    id: r.id,
+    connection: r.connection,
+    confirmationId: r.confirmation_id,
+    type: r.type,
+    orderKey: r.order_key,
+    status: r.status,
+    head: r.head === 1,
+    attempts: r.attempts,
+    nextAttemptAt: new Date(r.next_attempt_at),
+    leaseOwner: r.lease_owner,
+    leaseUntil: date(r.lease_until),
+    lastStatus: r.last_status,
+    lastError: r.last_error,
+    feedAt: new Date(r.feed_at),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+    deliveredAt: date(r.delivered_at),
   };
 }
 
 function confirmationOf(r: RawConfirmation): Confirmation {
-  return { id: r.id, connection: r.connection, type: r.type, dedupeKey: r.dedupe_key, sourceEventId: r.source_event_id, data: JSON.parse(r.data) as Record<string, unknown>, createdAt: new Date(r.created_at) };
+  return {
+    id: r.id,
+    connection: r.connection,
+    type: r.type,
+    dedupeKey: r.dedupe_key,
+    sourceEventId: r.source_event_id,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+    createdAt: new Date(r.created_at),
+  };
 }
 
 function breakerOf(r: RawBreaker): DeliveryBreaker {
-  return { connection: r.connection, state: r.state, failures: r.failures, openedAt: date(r.opened_at), nextProbeAt: date(r.next_probe_at), updatedAt: new Date(r.updated_at) };
+  return {
+    connection: r.connection,
+    state: r.state,
+    failures: r.failures,
+    openedAt: date(r.opened_at),
+    nextProbeAt: date(r.next_probe_at),
+    updatedAt: new Date(r.updated_at),
+  };
 }

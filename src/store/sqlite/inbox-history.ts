@@ -13,7 +13,14 @@ export function sqliteInboxHistory(orm: SqliteOrm, run: Run): History {
       run(() => {
         const row = orm
           .insert(e)
-          .values({ eventId: edit.eventId, connection: edit.connection, actor: edit.actor, payload: edit.payload, changes: edit.changes, createdAt: edit.at })
+          .values({
+            eventId: edit.eventId,
+            connection: edit.connection,
+            actor: edit.actor,
+            payload: edit.payload,
+            changes: edit.changes,
+            createdAt: edit.at,
+          })
           .returning()
           .get();
         orm.update(t).set({ correction: edit.payload, updatedAt: edit.at }).where(eq(t.id, edit.eventId)).run();
@@ -24,7 +31,16 @@ export function sqliteInboxHistory(orm: SqliteOrm, run: Run): History {
 
     recordAttemptOutcome: (attempt) =>
       run(() => {
-        orm.insert(a).values({ eventId: attempt.eventId, connection: attempt.connection, outcome: attempt.outcome, error: attempt.error ?? null, createdAt: attempt.at }).run();
+        orm
+          .insert(a)
+          .values({
+            eventId: attempt.eventId,
+            connection: attempt.connection,
+            outcome: attempt.outcome,
+            error: attempt.error ?? null,
+            createdAt: attempt.at,
+          })
+          .run();
       }),
 
     attemptsOf: (eventId) => run(() => orm.select().from(a).where(eq(a.eventId, eventId)).orderBy(asc(a.id)).all()),

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
-import type { InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
 import { countsWithProcessed } from '../counts.js';
 import { inboxWhere, notProcessed, onlyOpen, receivedWhere } from '../inbox-filter.js';
-import { REOPENABLE, type InboundStatus } from '../values.js';
+import type { InboxFilter, InboxRepo, NewInboundEvent } from '../types.js';
+import { type InboundStatus, REOPENABLE } from '../values.js';
 import type { SqliteDatabase, SqliteOrm } from './database.js';
-import { EVENT_COLUMNS, toEvent, type EventRow } from './event-row.js';
+import { EVENT_COLUMNS, type EventRow, toEvent } from './event-row.js';
 import { sqliteInboxHistory } from './inbox-history.js';
 import type { Run } from './runner.js';
 import { inboundEvents as t } from './schema.js';
@@ -38,13 +38,34 @@ function prepareInsertOrCount<R>(raw: SqliteDatabase['raw'], returning: string) 
   );
 }
 
-type InsertParams = [string, string, string, string, string, string | null, string | null, string | null, string | null, number, number];
+type InsertParams = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number,
+  number,
+];
 
 const insertParams = (input: NewInboundEvent): InsertParams => {
   const at = input.at.getTime();
   return [
-    input.connection, input.kind, input.dedupeKey, input.status ?? 'received', input.payload, input.error ?? null,
-    input.requestId ?? null, input.businessCode ?? null, input.quarantineReason ?? null, at, at,
+    input.connection,
+    input.kind,
+    input.dedupeKey,
+    input.status ?? 'received',
+    input.payload,
+    input.error ?? null,
+    input.requestId ?? null,
+    input.businessCode ?? null,
+    input.quarantineReason ?? null,
+    at,
+    at,
   ];
 };
 
@@ -64,7 +85,11 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
    */
   const idSpan = (q: InboxFilter) => {
     if (!q.receivedFrom && !q.receivedTo) return undefined;
-    const bounds = orm.select({ lo: sql<number | null>`min(${t.id})`, hi: sql<number | null>`max(${t.id})` }).from(t).where(receivedWhere(t, q)).get()!;
+    const bounds = orm
+      .select({ lo: sql<number | null>`min(${t.id})`, hi: sql<number | null>`max(${t.id})` })
+      .from(t)
+      .where(receivedWhere(t, q))
+      .get()!;
     if (bounds.lo === null || bounds.hi === null) return null;
     return and(gte(t.id, bounds.lo), lte(t.id, bounds.hi));
   };
@@ -99,7 +124,13 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
     get: (id) => run(() => orm.select().from(t).where(eq(t.id, id)).get()),
 
     findByKey: (connection, dedupeKey) =>
-      run(() => orm.select().from(t).where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey))).get()),
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), eq(t.dedupeKey, dedupeKey)))
+          .get(),
+      ),
 
     list: (q) =>
       run(() => {
@@ -119,7 +150,17 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
 
     countUpTo: (q, cap) => run(() => countMatching(q, cap)),
 
-    ids: (q, limit) => run(() => orm.select({ id: t.id }).from(t).where(where(q)).orderBy(asc(t.id)).limit(limit).all().map((r) => r.id)),
+    ids: (q, limit) =>
+      run(() =>
+        orm
+          .select({ id: t.id })
+          .from(t)
+          .where(where(q))
+          .orderBy(asc(t.id))
+          .limit(limit)
+          .all()
+          .map((r) => r.id),
+      ),
 
     recordAttempt: (id, at) =>
       run(() => {
@@ -134,17 +175,29 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
 
     markProcessed: (id, at) =>
       run(() => {
-        orm.update(t).set({ status: 'processed', error: null, quarantineReason: null, processedAt: at, updatedAt: at }).where(eq(t.id, id)).run();
+        orm
+          .update(t)
+          .set({ status: 'processed', error: null, quarantineReason: null, processedAt: at, updatedAt: at })
+          .where(eq(t.id, id))
+          .run();
       }),
 
     markFailed: (id, error, at) =>
       run(() => {
-        orm.update(t).set({ status: 'failed', error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id)).run();
+        orm
+          .update(t)
+          .set({ status: 'failed', error, attempts: sql`${t.attempts} + 1`, updatedAt: at })
+          .where(eq(t.id, id))
+          .run();
       }),
 
     noteError: (id, error, at) =>
       run(() => {
-        orm.update(t).set({ error, attempts: sql`${t.attempts} + 1`, updatedAt: at }).where(eq(t.id, id)).run();
+        orm
+          .update(t)
+          .set({ error, attempts: sql`${t.attempts} + 1`, updatedAt: at })
+          .where(eq(t.id, id))
+          .run();
       }),
 
     reopen: (id, at) =>
@@ -158,7 +211,14 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
       }),
 
     markQuarantined: (id, reason, at) =>
-      run(() => orm.update(t).set({ status: 'quarantined', quarantineReason: reason, updatedAt: at }).where(and(eq(t.id, id), eq(t.status, 'received'))).run().changes > 0),
+      run(
+        () =>
+          orm
+            .update(t)
+            .set({ status: 'quarantined', quarantineReason: reason, updatedAt: at })
+            .where(and(eq(t.id, id), eq(t.status, 'received')))
+            .run().changes > 0,
+      ),
 
     markRejectedByErp: (id, message, at) =>
       run(
@@ -182,7 +242,12 @@ export function sqliteInbox(orm: SqliteOrm, run: Run, raw: SqliteDatabase['raw']
 
     countByStatus: () =>
       run(() => {
-        const open = orm.select({ status: t.status, n: sql<number>`count(*)` }).from(t).where(notProcessed(t)).groupBy(t.status).all();
+        const open = orm
+          .select({ status: t.status, n: sql<number>`count(*)` })
+          .from(t)
+          .where(notProcessed(t))
+          .groupBy(t.status)
+          .all();
         return countsWithProcessed(open, orm.get<{ n: number }>(sql`SELECT count(*) AS n FROM inbound_events`).n);
       }),
   };

@@ -13,7 +13,12 @@ export function sqliteLedger(orm: SqliteOrm, run: Run): LedgerRepo {
         // Chunks keep each statement under SQLite's bound-parameter limit.
         for (let i = 0; i < movements.length; i += 500) {
           const rows = movements.slice(i, i + 500).map(ledgerRow);
-          inserted += orm.insert(t).values(rows).onConflictDoNothing({ target: [t.connection, t.dedupeKey] }).returning({ id: t.id }).all().length;
+          inserted += orm
+            .insert(t)
+            .values(rows)
+            .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
+            .returning({ id: t.id })
+            .all().length;
         }
         return inserted;
       }),
@@ -43,7 +48,12 @@ export function sqliteLedger(orm: SqliteOrm, run: Run): LedgerRepo {
         orm
           .select()
           .from(t)
-          .where(and(eq(t.connection, connection), q.productExternalCode ? eq(t.productExternalCode, q.productExternalCode) : undefined))
+          .where(
+            and(
+              eq(t.connection, connection),
+              q.productExternalCode ? eq(t.productExternalCode, q.productExternalCode) : undefined,
+            ),
+          )
           .orderBy(desc(t.id))
           .limit(q.limit)
           .all(),

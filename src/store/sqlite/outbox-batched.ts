@@ -29,15 +29,22 @@ export function sqliteBatchedOutbox(raw: SqliteDatabase['raw'], run: Run, statem
         throw err;
       }
     });
-  const batched = <I, O>(one: (input: I) => O) => coalesce<I, O>((inputs) => inTransaction(() => inputs.map(one)), { maxInFlight: 1, maxBatch: 500 });
+  const batched = <I, O>(one: (input: I) => O) =>
+    coalesce<I, O>((inputs) => inTransaction(() => inputs.map(one)), { maxInFlight: 1, maxBatch: 500 });
 
   const claim = batched((i: { id: number; owner: string; until: Date; at: Date }): OutboundRecord | undefined =>
     s().claim.get({ id: i.id, owner: i.owner, until: i.until.getTime(), at: i.at.getTime() }),
   );
-  const release = batched((i: { id: number; owner: string }): OutboundRecord | undefined => s().release.get({ id: i.id, owner: i.owner }) ?? s().byId.get({ id: i.id }));
-  const recordAttempt = batched((i: { id: number; at: Date }): number => s().recordAttempt.get({ id: i.id, at: i.at.getTime() })?.attempts ?? 0);
-  const markSynced = batched((i: { id: number; hash: string; at: Date; owner: string | null }): OutboundRecord | undefined =>
-    s().markSynced.get({ id: i.id, hash: i.hash, at: i.at.getTime(), owner: i.owner }),
+  const release = batched(
+    (i: { id: number; owner: string }): OutboundRecord | undefined =>
+      s().release.get({ id: i.id, owner: i.owner }) ?? s().byId.get({ id: i.id }),
+  );
+  const recordAttempt = batched(
+    (i: { id: number; at: Date }): number => s().recordAttempt.get({ id: i.id, at: i.at.getTime() })?.attempts ?? 0,
+  );
+  const markSynced = batched(
+    (i: { id: number; hash: string; at: Date; owner: string | null }): OutboundRecord | undefined =>
+      s().markSynced.get({ id: i.id, hash: i.hash, at: i.at.getTime(), owner: i.owner }),
   );
   return {
     claim: (id, owner, until, at) => claim({ id, owner, until, at }),

@@ -13,7 +13,11 @@ const v = (name: string) => sql`${sql.placeholder(name)}`;
  */
 function prepare(orm: SqliteOrm) {
   return {
-    byId: orm.select().from(t).where(eq(t.id, p('id'))).prepare(),
+    byId: orm
+      .select()
+      .from(t)
+      .where(eq(t.id, p('id')))
+      .prepare(),
     byKey: orm
       .select()
       .from(t)
@@ -84,7 +88,10 @@ function prepare(orm: SqliteOrm) {
       .where(and(eq(w.connection, p('connection')), eq(w.entity, p('entity')), eq(w.externalCode, p('code'))))
       .returning({ recordId: w.recordId })
       .prepare(),
-    clearWaits: orm.delete(w).where(eq(w.recordId, p('id'))).prepare(),
+    clearWaits: orm
+      .delete(w)
+      .where(eq(w.recordId, p('id')))
+      .prepare(),
     hasWaiters: orm
       .select({ one: w.id })
       .from(w)

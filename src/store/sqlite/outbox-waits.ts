@@ -27,10 +27,24 @@ export function sqliteOutboxWaits(orm: SqliteOrm, run: Run, statements: () => Ou
           .run();
         orm
           .insert(w)
-          .values(targets.map((r) => ({ connection, recordId, entity: r.entity, externalCode: r.externalCode, createdAt: at })))
+          .values(
+            targets.map((r) => ({
+              connection,
+              recordId,
+              entity: r.entity,
+              externalCode: r.externalCode,
+              createdAt: at,
+            })),
+          )
           .onConflictDoNothing()
           .run();
-        return orm.select({ since: min(w.createdAt) }).from(w).where(eq(w.recordId, recordId)).get()?.since ?? undefined;
+        return (
+          orm
+            .select({ since: min(w.createdAt) })
+            .from(w)
+            .where(eq(w.recordId, recordId))
+            .get()?.since ?? undefined
+        );
       }),
 
     waitsOf: (recordId) =>
@@ -44,9 +58,16 @@ export function sqliteOutboxWaits(orm: SqliteOrm, run: Run, statements: () => Ou
       ),
 
     releaseWaiters: (connection, target) =>
-      run(() => statements().releaseWaiters.all({ connection, entity: target.entity, code: target.externalCode }).map((r) => r.recordId)),
+      run(() =>
+        statements()
+          .releaseWaiters.all({ connection, entity: target.entity, code: target.externalCode })
+          .map((r) => r.recordId),
+      ),
 
     hasWaiters: (connection, target) =>
-      run(() => statements().hasWaiters.get({ connection, entity: target.entity, code: target.externalCode }) !== undefined),
+      run(
+        () =>
+          statements().hasWaiters.get({ connection, entity: target.entity, code: target.externalCode }) !== undefined,
+      ),
   };
 }

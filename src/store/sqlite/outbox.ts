@@ -1,18 +1,23 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { OUTBOUND_STATES } from '../values.js';
 import type { OutboundUpsert, OutboxRepo } from '../types.js';
+import { OUTBOUND_STATES } from '../values.js';
 import type { SqliteDatabase, SqliteOrm } from './database.js';
-import { sqliteOutboxWaits } from './outbox-waits.js';
-import type { Run } from './runner.js';
 import { sqliteBatchedOutbox } from './outbox-batched.js';
 import type { OutboxStatements } from './outbox-statements.js';
+import { sqliteOutboxWaits } from './outbox-waits.js';
+import type { Run } from './runner.js';
 import { outboundRecords as t } from './schema.js';
 
 /** Codes per IN list, well under SQLite's limit of host parameters. */
 const CHUNK = 500;
 
 /** `batchedOn`: outside a transaction, the push path's writes of concurrent pushes share one transaction (outbox-batched.ts). */
-export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, batchedOn?: SqliteDatabase['raw']): OutboxRepo {
+export function sqliteOutbox(
+  orm: SqliteOrm,
+  run: Run,
+  statements: () => OutboxStatements,
+  batchedOn?: SqliteDatabase['raw'],
+): OutboxRepo {
   const s = statements;
   const byId = (id: number) => s().byId.get({ id });
   const upsertOne = (input: OutboundUpsert) => {
@@ -21,7 +26,12 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
     if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
       return { record: existing, changed: false };
     }
-    const record = s().upsert.get({ ...key, payload: JSON.stringify(input.payload), hash: input.payloadHash, at: input.at.getTime() })!;
+    const record = s().upsert.get({
+      ...key,
+      payload: JSON.stringify(input.payload),
+      hash: input.payloadHash,
+      at: input.at.getTime(),
+    })!;
     return { record, changed: true };
   };
   const repo: OutboxRepo = {
@@ -37,7 +47,8 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
 
     recordAttempt: (id, at) => run(() => s().recordAttempt.get({ id, at: at.getTime() })?.attempts ?? 0),
 
-    markSynced: (id, pushedHash, at, owner) => run(() => s().markSynced.get({ id, hash: pushedHash, at: at.getTime(), owner: owner ?? null })),
+    markSynced: (id, pushedHash, at, owner) =>
+      run(() => s().markSynced.get({ id, hash: pushedHash, at: at.getTime(), owner: owner ?? null })),
 
     markFailed: (id, error, at, forHash) =>
       run(() => {
@@ -87,7 +98,11 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
 
     noteError: (id, error, at) =>
       run(() => {
-        orm.update(t).set({ lastError: error ?? null, updatedAt: at }).where(eq(t.id, id)).run();
+        orm
+          .update(t)
+          .set({ lastError: error ?? null, updatedAt: at })
+          .where(eq(t.id, id))
+          .run();
       }),
 
     claim: (id, owner, until, at) => run(() => s().claim.get({ id, owner, until: until.getTime(), at: at.getTime() })),
@@ -96,15 +111,26 @@ export function sqliteOutbox(orm: SqliteOrm, run: Run, statements: () => OutboxS
 
     stateSummary: () =>
       run(() => {
-        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
-        for (const r of orm.select({ state: t.state, n: sql<number>`count(*)` }).from(t).groupBy(t.state).all()) counts[r.state] = Number(r.n);
-        const oldest = orm.select({ at: sql<number | null>`min(${t.updatedAt})` }).from(t).where(eq(t.state, 'pending')).get()?.at;
+        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<
+          (typeof OUTBOUND_STATES)[number],
+          number
+        >;
+        for (const r of orm.select({ state: t.state, n: sql<number>`count(*)` }).from(t).groupBy(t.state).all())
+          counts[r.state] = Number(r.n);
+        const oldest = orm
+          .select({ at: sql<number | null>`min(${t.updatedAt})` })
+          .from(t)
+          .where(eq(t.state, 'pending'))
+          .get()?.at;
         return { counts, oldestPendingChange: oldest === null || oldest === undefined ? null : new Date(oldest) };
       }),
 
     summarize: (ids) =>
       run(() => {
-        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<(typeof OUTBOUND_STATES)[number], number>;
+        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<
+          (typeof OUTBOUND_STATES)[number],
+          number
+        >;
         for (const r of s().summarize.all({ ids: JSON.stringify(ids) })) counts[r.state] = Number(r.n);
         return counts;
       }),

@@ -1,6 +1,6 @@
 import type { ProcessingRepo } from '../types.js';
 import type { SqliteDatabase } from './database.js';
-import { EVENT_COLUMNS, toEvent, type EventRow } from './event-row.js';
+import { EVENT_COLUMNS, type EventRow, toEvent } from './event-row.js';
 import type { Run } from './runner.js';
 
 /**
@@ -24,9 +24,15 @@ function prepare(raw: SqliteDatabase['raw']) {
       `INSERT INTO stock_ledger (connection, product_external_code, lot_code, warehouse, quantity, movement_time, source, dedupe_key, source_event_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (connection, dedupe_key) DO NOTHING`,
     ),
-    markProcessed: raw.prepare(`UPDATE inbound_events SET status = 'processed', attempts = attempts + 1, error = NULL, quarantine_reason = NULL, processed_at = @at, updated_at = @at WHERE id = @id`),
-    markQuarantined: raw.prepare(`UPDATE inbound_events SET status = 'quarantined', attempts = attempts + 1, quarantine_reason = ?, updated_at = ? WHERE id = ? AND status = 'received'`),
-    recordAttempt: raw.prepare(`INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at) VALUES (?, ?, ?, ?, ?)`),
+    markProcessed: raw.prepare(
+      `UPDATE inbound_events SET status = 'processed', attempts = attempts + 1, error = NULL, quarantine_reason = NULL, processed_at = @at, updated_at = @at WHERE id = @id`,
+    ),
+    markQuarantined: raw.prepare(
+      `UPDATE inbound_events SET status = 'quarantined', attempts = attempts + 1, quarantine_reason = ?, updated_at = ? WHERE id = ? AND status = 'received'`,
+    ),
+    recordAttempt: raw.prepare(
+      `INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
     appendConfirmation: raw
       .prepare(
         `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -42,16 +48,19 @@ export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): Processi
   // Prepared on first use: the tables exist only once the store is migrated.
   const s = () => (prepared ??= prepare(raw));
   return {
-    claim: (ids) => run(() => (ids.length === 0 ? [] : (s().claim.all(JSON.stringify(ids)) as EventRow[]).map(toEvent))),
+    claim: (ids) =>
+      run(() => (ids.length === 0 ? [] : (s().claim.all(JSON.stringify(ids)) as EventRow[]).map(toEvent))),
 
     documents: (connection, codes) =>
       run(() =>
         codes.length === 0
           ? []
-          : (s().documents.all(connection, JSON.stringify(codes)) as { external_code: string; payload: string }[]).map((r) => ({
-              externalCode: r.external_code,
-              payload: JSON.parse(r.payload) as Record<string, unknown>,
-            })),
+          : (s().documents.all(connection, JSON.stringify(codes)) as { external_code: string; payload: string }[]).map(
+              (r) => ({
+                externalCode: r.external_code,
+                payload: JSON.parse(r.payload) as Record<string, unknown>,
+              }),
+            ),
       ),
 
     complete: (events, at) =>
@@ -61,13 +70,29 @@ export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): Processi
         return events.map((e) => {
           for (const m of e.movements) {
             st.recordMovement.run(
-              m.connection, m.productExternalCode, m.lotCode ?? '', m.warehouse, m.quantity, m.movementTime.getTime(), m.source, m.dedupeKey, m.sourceEventId ?? null, m.at.getTime(),
+              m.connection,
+              m.productExternalCode,
+              m.lotCode ?? '',
+              m.warehouse,
+              m.quantity,
+              m.movementTime.getTime(),
+              m.source,
+              m.dedupeKey,
+              m.sourceEventId ?? null,
+              m.at.getTime(),
             );
           }
           st.markProcessed.run({ at: ms, id: e.eventId });
           st.recordAttempt.run(e.eventId, e.connection, 'processed', null, ms);
           const c = e.confirmation;
-          const id = st.appendConfirmation.get(c.connection, c.type, c.dedupeKey, c.sourceEventId ?? null, JSON.stringify(c.data), c.at.getTime()) as number | undefined;
+          const id = st.appendConfirmation.get(
+            c.connection,
+            c.type,
+            c.dedupeKey,
+            c.sourceEventId ?? null,
+            JSON.stringify(c.data),
+            c.at.getTime(),
+          ) as number | undefined;
           if (id !== undefined) return { confirmationId: id, created: true };
           return { confirmationId: st.confirmationByKey.get(c.connection, c.dedupeKey) as number, created: false };
         });

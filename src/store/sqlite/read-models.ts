@@ -13,12 +13,22 @@ export function sqliteReadModels(orm: SqliteOrm, run: Run): ReadModelsRepo {
     // the connection's events in it are read.
     inboundCounts: (connection, since) =>
       run(() => {
-        const { lo } = orm.select({ lo: sql<number | null>`min(${inboundEvents.id})` }).from(inboundEvents).where(gte(inboundEvents.receivedAt, since)).get()!;
+        const { lo } = orm
+          .select({ lo: sql<number | null>`min(${inboundEvents.id})` })
+          .from(inboundEvents)
+          .where(gte(inboundEvents.receivedAt, since))
+          .get()!;
         if (lo === null) return [];
         return orm
           .select({ kind: inboundEvents.kind, status: inboundEvents.status, n: count() })
           .from(inboundEvents)
-          .where(and(eq(inboundEvents.connection, connection), gte(inboundEvents.id, lo), gte(inboundEvents.receivedAt, since)))
+          .where(
+            and(
+              eq(inboundEvents.connection, connection),
+              gte(inboundEvents.id, lo),
+              gte(inboundEvents.receivedAt, since),
+            ),
+          )
           .groupBy(inboundEvents.kind, inboundEvents.status)
           .all();
       }),
@@ -61,7 +71,12 @@ export function sqliteReadModels(orm: SqliteOrm, run: Run): ReadModelsRepo {
         orm
           .select()
           .from(confirmations)
-          .where(and(eq(confirmations.connection, connection), beforeId !== undefined ? lt(confirmations.id, beforeId) : undefined))
+          .where(
+            and(
+              eq(confirmations.connection, connection),
+              beforeId !== undefined ? lt(confirmations.id, beforeId) : undefined,
+            ),
+          )
           .orderBy(desc(confirmations.id))
           .limit(limit)
           .all(),

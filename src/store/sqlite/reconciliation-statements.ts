@@ -39,6 +39,17 @@ export function prepareReconciliationStatements(db: Database.Database) {
 
 export type ReconciliationStatements = ReturnType<typeof prepareReconciliationStatements>;
 
-export function snapshotParams(s: NewStockSnapshot): [string, string, string, number, number | null, number, number, number] {
-  return [s.connection, s.productExternalCode, s.lotCode ?? '', s.existence, s.available, s.asOf.getTime(), s.takenAt.getTime(), s.runId];
+export function snapshotParams(
+  s: NewStockSnapshot,
+): [string, string, string, number, number | null, number, number, number] {
+  return [
+    s.connection,
+    s.productExternalCode,
+    s.lotCode ?? '',
+    s.existence,
+    s.available,
+    s.asOf.getTime(),
+    s.takenAt.getTime(),
+    s.runId,
+  ];
 }

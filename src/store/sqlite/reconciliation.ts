@@ -1,10 +1,18 @@
 import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, gt, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { chunked, itemCounts, itemRow, mergeExpected, runRow, startUpdate } from '../reconciliation-rows.js';
-import { RUN_COUNTERS, type ReconciliationRepo } from '../reconciliation-types.js';
+import { type ReconciliationRepo, RUN_COUNTERS } from '../reconciliation-types.js';
 import type { SqliteOrm } from './database.js';
-import { reconciliationItems as items, reconciliationRuns as runs, reconciliationSnapshots as snapshots } from './reconciliation-schema.js';
-import { prepareReconciliationStatements, snapshotParams, type ReconciliationStatements } from './reconciliation-statements.js';
+import {
+  reconciliationItems as items,
+  reconciliationRuns as runs,
+  reconciliationSnapshots as snapshots,
+} from './reconciliation-schema.js';
+import {
+  prepareReconciliationStatements,
+  type ReconciliationStatements,
+  snapshotParams,
+} from './reconciliation-statements.js';
 import type { Run } from './runner.js';
 
 const FINISHED: ('completed' | 'partial' | 'failed')[] = ['completed', 'partial', 'failed'];
@@ -32,12 +40,22 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
 
     findQueued: (connection) =>
       run(() =>
-        orm.select().from(runs).where(and(eq(runs.connection, connection), inArray(runs.status, WAITING))).orderBy(desc(runs.id)).limit(1).get(),
+        orm
+          .select()
+          .from(runs)
+          .where(and(eq(runs.connection, connection), inArray(runs.status, WAITING)))
+          .orderBy(desc(runs.id))
+          .limit(1)
+          .get(),
       ),
 
     interruptRun: (id, reason, at) =>
       run(() => {
-        orm.update(runs).set({ status: 'interrupted', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED))).run();
+        orm
+          .update(runs)
+          .set({ status: 'interrupted', reason, updatedAt: at })
+          .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)))
+          .run();
         return orm.select().from(runs).where(eq(runs.id, id)).get();
       }),
 
@@ -65,7 +83,11 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
 
     requeueRun: (id, reason, at) =>
       run(() => {
-        orm.update(runs).set({ status: 'queued', reason, updatedAt: at }).where(and(eq(runs.id, id), notInArray(runs.status, FINISHED))).run();
+        orm
+          .update(runs)
+          .set({ status: 'queued', reason, updatedAt: at })
+          .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)))
+          .run();
       }),
 
     finishRun: (id, outcome) =>
@@ -78,7 +100,13 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
           .all();
         orm
           .update(runs)
-          .set({ status: outcome.status, reason: outcome.reason, finishedAt: outcome.at, updatedAt: outcome.at, ...itemCounts(counts) })
+          .set({
+            status: outcome.status,
+            reason: outcome.reason,
+            finishedAt: outcome.at,
+            updatedAt: outcome.at,
+            ...itemCounts(counts),
+          })
           .where(and(eq(runs.id, id), notInArray(runs.status, FINISHED)))
           .run();
         return orm.select().from(runs).where(eq(runs.id, id)).get();
@@ -120,7 +148,13 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
         orm
           .select()
           .from(snapshots)
-          .where(and(eq(snapshots.connection, connection), eq(snapshots.productExternalCode, product), eq(snapshots.lotCode, lot ?? '')))
+          .where(
+            and(
+              eq(snapshots.connection, connection),
+              eq(snapshots.productExternalCode, product),
+              eq(snapshots.lotCode, lot ?? ''),
+            ),
+          )
           .get(),
       ),
 
@@ -129,7 +163,12 @@ export function sqliteReconciliation(orm: SqliteOrm, run: Run, raw: Database.Dat
         const codes = JSON.stringify(products);
         const base = statements()
           .snapshots.all(connection, codes)
-          .map(([productExternalCode, lotCode, existence, asOf]) => ({ productExternalCode, lotCode, existence, asOf: new Date(asOf) }));
+          .map(([productExternalCode, lotCode, existence, asOf]) => ({
+            productExternalCode,
+            lotCode,
+            existence,
+            asOf: new Date(asOf),
+          }));
         const sums = statements()
           .ledgerSums.all(connection, codes, cut.getTime())
           .map(([productExternalCode, lotCode, quantity, n]) => ({ productExternalCode, lotCode, quantity, n }));

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { retentionRepo, type RetentionDb } from '../retention-sql.js';
+import { type RetentionDb, retentionRepo } from '../retention-sql.js';
 import type { RetentionRepo } from '../retention-types.js';
 import type { SqliteDatabase } from './database.js';
 

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { EditChange } from '../edit-change.js';
-import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity, OutboundState } from '../values.js';
+import type {
+  ConfirmationType,
+  InboundAttemptOutcome,
+  InboundStatus,
+  OutboundEntity,
+  OutboundState,
+} from '../values.js';
 
 // Column names and inferred row types match src/store/pg/schema.ts exactly; the compile-time
 // check in src/store/schema-parity.ts fails the type check when they drift apart.
@@ -47,9 +53,7 @@ export const inboundEvents = sqliteTable(
     // operator looks for. Partial, so that the common status costs nothing here: an event enters
     // on receipt and leaves when processed. Queries name `status <> 'processed'` to use it.
     // `kind` last: a kind's page is read in id order, its kind checked in the index, not the row.
-    index('inbound_events_open')
-      .on(t.status, t.connection, t.id, t.kind)
-      .where(sql`status <> 'processed'`),
+    index('inbound_events_open').on(t.status, t.connection, t.id, t.kind).where(sql`status <> 'processed'`),
   ],
 );
 
@@ -142,7 +146,6 @@ export const stockLedger = sqliteTable(
     index('stock_ledger_age').on(t.createdAt),
   ],
 );
-
 
 /** Operator corrections of inbound events, oldest first: who, when, the whole payload, and what changed. */
 export const inboundEventEdits = sqliteTable(

@@ -1,23 +1,30 @@
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { feedSignal } from '../feed-signal.js';
 import { migrationsFolder } from '../migrations.js';
 import type { Repos, Store, StoreTx } from '../types.js';
 import { sqliteConfirmations } from './confirmations.js';
-import { sqliteDeliveries } from './deliveries.js';
-import { feedSignal } from '../feed-signal.js';
 import { openSqlite, type SqliteDatabase, type SqliteOpenOptions, type SqliteOrm } from './database.js';
+import { sqliteDeliveries } from './deliveries.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteLedger } from './ledger.js';
 import { sqliteLimitBudgets } from './limit-budgets.js';
-import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteOutbox } from './outbox.js';
+import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
 import { sqliteProcessing } from './processing.js';
 import { sqliteReadModels } from './read-models.js';
 import { sqliteReconciliation } from './reconciliation.js';
 import { sqliteRetention } from './retention.js';
-import { runNow, type Run } from './runner.js';
+import { type Run, runNow } from './runner.js';
 
 /** `inTx`: bound to a transaction (statements run directly, one by one). */
-function repos(orm: SqliteOrm, run: Run, statements: () => OutboxStatements, raw: SqliteDatabase['raw'], retention: Repos['retention'], inTx: boolean): Repos {
+function repos(
+  orm: SqliteOrm,
+  run: Run,
+  statements: () => OutboxStatements,
+  raw: SqliteDatabase['raw'],
+  retention: Repos['retention'],
+  inTx: boolean,
+): Repos {
   return {
     retention,
     inbox: sqliteInbox(orm, run, raw),

@@ -54,7 +54,13 @@ export function deliveryRate(rules: PaceRules, okTimes: readonly number[]): numb
  * The pace after a 429 at `nowMs`; undefined when no pace can be set (too few successes seen to
  * know a rate): the caller then falls back on the concurrency limit and the Retry-After.
  */
-export function onRateLimited(rules: PaceRules, pace: Pace | null, delivered: number | undefined, roundTripMs: number, nowMs: number): Pace | undefined {
+export function onRateLimited(
+  rules: PaceRules,
+  pace: Pace | null,
+  delivered: number | undefined,
+  roundTripMs: number,
+  nowMs: number,
+): Pace | undefined {
   if (pace && nowMs - pace.loweredAt < roundTripMs) return pace;
   const base = Math.min(pace?.perSecond ?? Infinity, delivered ?? Infinity);
   if (!Number.isFinite(base)) return undefined;

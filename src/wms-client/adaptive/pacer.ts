@@ -22,7 +22,11 @@ function refill(b: Starts, perSecond: number, nowMs: number): Starts {
 }
 
 /** Takes one start if the rate allows it now; otherwise says how long until it does. */
-export function takeStart(b: Starts, perSecond: number, nowMs: number): { ok: true; starts: Starts } | { ok: false; starts: Starts; waitMs: number } {
+export function takeStart(
+  b: Starts,
+  perSecond: number,
+  nowMs: number,
+): { ok: true; starts: Starts } | { ok: false; starts: Starts; waitMs: number } {
   const filled = refill(b, perSecond, nowMs);
   if (filled.tokens >= 1) return { ok: true, starts: { ...filled, tokens: filled.tokens - 1 } };
   return { ok: false, starts: filled, waitMs: Math.max(1, Math.ceil(((1 - filled.tokens) * 1000) / perSecond)) };

@@ -126,12 +126,14 @@ export function onSample(rules: LimitRules, state: LimitState, sample: Sample, n
     const paced = onRateLimited(rules, s.pace ?? null, deliveryRate(rules, s.okTimes ?? []), roundTrip(s), nowMs);
     if (paced) {
       const next: LimitState = { ...s, slowStart: false, pace: paced };
-      if (sample.retryAfterMs !== undefined && sample.retryAfterMs > rules.shortRetryAfterMs) pause(rules, next, sample.retryAfterMs, nowMs);
+      if (sample.retryAfterMs !== undefined && sample.retryAfterMs > rules.shortRetryAfterMs)
+        pause(rules, next, sample.retryAfterMs, nowMs);
       return next;
     }
   }
   const next = decrease(rules, s, rules.overloadRatio, nowMs);
-  if (sample.kind === 'overload' && sample.retryAfterMs !== undefined && sample.retryAfterMs > 0) pause(rules, next, sample.retryAfterMs, nowMs);
+  if (sample.kind === 'overload' && sample.retryAfterMs !== undefined && sample.retryAfterMs > 0)
+    pause(rules, next, sample.retryAfterMs, nowMs);
   return next;
 }
 
@@ -144,12 +146,19 @@ function roundTrip(s: LimitState): number {
   return Math.max(s.recentRtt ?? 0, noLoadRtt(s) ?? 0);
 }
 
-function onSuccess(rules: LimitRules, s: LimitState, sample: Extract<Sample, { kind: 'ok' }>, nowMs: number): LimitState {
+function onSuccess(
+  rules: LimitRules,
+  s: LimitState,
+  sample: Extract<Sample, { kind: 'ok' }>,
+  nowMs: number,
+): LimitState {
   const { rttMs, saturated } = sample;
   const lagMs = sample.lagMs ?? 0;
   const minRtt = { ...s.minRtt, current: s.minRtt.current === null ? rttMs : Math.min(s.minRtt.current, rttMs) };
   // In time order: processes sharing the state hand their samples over at different moments.
-  const okTimes = [...(s.okTimes ?? []).filter((t) => t >= s.pausedUntil), nowMs].sort((a, b) => a - b).slice(-RATE_SAMPLES);
+  const okTimes = [...(s.okTimes ?? []).filter((t) => t >= s.pausedUntil), nowMs]
+    .sort((a, b) => a - b)
+    .slice(-RATE_SAMPLES);
   // About two round trips' worth of samples in the average: a busy client's own event-loop lag
   // comes and goes, a queueing WMS stays slow.
   const alpha = Math.min(0.25, Math.max(0.01, 1 / Math.max(1, 2 * s.limit)));
@@ -158,7 +167,11 @@ function onSuccess(rules: LimitRules, s: LimitState, sample: Extract<Sample, { k
   if (s.pace) next.pace = onDelivered(rules, s.pace, sample.paced === true, nowMs);
   const base = noLoadRtt(next);
   // A busy client sees every answer later by its own event-loop lag: that is not the WMS queueing.
-  if (base !== null && recentRtt > base * rules.latencyTolerance + lagMs && recentRtt > base + rules.latencySlackMs + lagMs) {
+  if (
+    base !== null &&
+    recentRtt > base * rules.latencyTolerance + lagMs &&
+    recentRtt > base + rules.latencySlackMs + lagMs
+  ) {
     // Queueing at the WMS; the average restarts from the no-load latency so one decrease does not repeat on old samples.
     next = decrease(rules, next, rules.latencyRatio, nowMs);
     if (next.decreasedAt === nowMs) next.recentRtt = (base + recentRtt) / 2;

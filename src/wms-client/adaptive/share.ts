@@ -14,7 +14,14 @@ export interface TimedSample {
  * stops exchanging drops out after its lease, so its share goes back to the others.
  */
 export interface SharedBudget {
-  exchange(input: { connection: string; holder: string; samples: TimedSample[]; demand: number; nowMs: number; rules: LimitRules }): Promise<{ state: LimitState; share: number; fraction?: number }>;
+  exchange(input: {
+    connection: string;
+    holder: string;
+    samples: TimedSample[];
+    demand: number;
+    nowMs: number;
+    rules: LimitRules;
+  }): Promise<{ state: LimitState; share: number; fraction?: number }>;
   /** Gives the process's share back at once (a clean stop). */
   leave(connection: string, holder: string): Promise<void>;
 }

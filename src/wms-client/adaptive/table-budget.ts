@@ -1,5 +1,5 @@
-import { initialState, onSample, permits, type LimitRules, type LimitState } from './rules.js';
-import { fractionOf, shareOf, type SharedBudget } from './share.js';
+import { initialState, type LimitRules, type LimitState, onSample, permits } from './rules.js';
+import { fractionOf, type SharedBudget, shareOf } from './share.js';
 
 /** What the store offers for a shared budget (src/store/limit-budget-types.ts), seen from here. */
 export interface BudgetTable {
@@ -32,7 +32,9 @@ export function tableBudget(table: BudgetTable, options: { leaseMs?: number } = 
         leaseMs,
         update: (stored) => {
           // A changed WMS_MAX_CONCURRENCY applies to the stored limit at once.
-          let state = stored ? { ...stored, limit: Math.min(rules.max, Math.max(rules.min, stored.limit)) } : initialState(rules, nowMs);
+          let state = stored
+            ? { ...stored, limit: Math.min(rules.max, Math.max(rules.min, stored.limit)) }
+            : initialState(rules, nowMs);
           for (const { sample, atMs } of samples) state = onSample(rules, state, sample, atMs);
           return state;
         },
