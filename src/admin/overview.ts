@@ -78,10 +78,7 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
   const entities = OUTBOUND_ENTITIES.map((entity) => ({ entity, ...outbound[entity] }));
   const totals = { pending: 0, synced: 0, failed: 0 };
   for (const e of entities) for (const s of ['pending', 'synced', 'failed'] as const) totals[s] += e[s];
-  // Where the jobs run on `serve`'s worker thread, the token cache they use is that thread's.
-  const tokens = deps.thread
-    ? await deps.thread.tokens(connection.name)
-    : wmsTokenView(deps.wms.get(connection).tokens);
+  const tokens = wmsTokenView(deps.wms.get(connection).tokens);
   return {
     connection: connection.name,
     at: now.toISOString(),

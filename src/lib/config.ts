@@ -74,7 +74,6 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(4),
   WORKER_BATCH_SIZE: int(1, 1000).default(20),
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
-  WORKER_THREAD: bool.default(false),
   WEBHOOK_BATCH_MAX: int(1, 10_000).default(256),
   WEBHOOK_COMMIT_CONCURRENCY: int(1, 64).default(4),
   INBOUND_RETRY_LIMIT: int(0, 100).default(10),
@@ -162,13 +161,7 @@ export interface Config {
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
-  /**
-   * `thread`: `serve` on SQLite runs its jobs on a worker thread of its own rather than on the
-   * receiver's event loop: about twice the webhooks per second at saturation, for about 110 MB more
-   * memory and a longer tail of ERP delivery latency under moderate load (docs/scaling.md). Off by
-   * default; on Postgres more `worker` processes are the way to scale.
-   */
-  worker: { concurrency: number; batchSize: number; pollIntervalMs: number; thread: boolean };
+  worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
   /**
    * Webhook receiver and processing. `batchMax`: most deliveries acknowledged by one commit (1 turns
    * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
@@ -269,11 +262,6 @@ export function loadConfig(source: Source = process.env): Config {
   const duplicate = assertUniqueNames(connections);
   if (duplicate)
     throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connection name "${duplicate}" appears twice`);
-  if (env.WORKER_THREAD && env.DATABASE_URL) {
-    throw new ConfigError(
-      'Invalid configuration: WORKER_THREAD: applies to SQLite only; on Postgres run `wms-sync worker` processes beside `serve`',
-    );
-  }
   const shared = sharedErpToken(connections);
   if (shared) {
     throw new ConfigError(
@@ -301,7 +289,6 @@ export function loadConfig(source: Source = process.env): Config {
       concurrency: env.WORKER_CONCURRENCY,
       batchSize: env.WORKER_BATCH_SIZE,
       pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS,
-      thread: env.WORKER_THREAD,
     },
     inbound: {
       batchMax: env.WEBHOOK_BATCH_MAX,
