@@ -2,14 +2,14 @@
 //
 // The receiver's reading of one delivery, in process, on the realistic fixtures: JSON.parse alone
 // (the floor), the strict zod check the receiver used before tolerant reading (JSON.parse +
-// safeParse + dedupe key, as src/inbound/ingest.ts did), and the tolerant reading it uses now (readDelivery:
+// safeParse + dedupe key, as src/inbound/ingest.ts did), and the tolerant reading it uses now (readPayload:
 // one JSON.parse, the hand-written reader, the dedupe key). Rounds are interleaved so machine load
 // hits every variant alike; prints the median µs per delivery and the ratio to the zod path, and
 // writes bench/results/webhook-read.json. What it leaves out: HTTP, auth and the durable write
 // (bench:ingest measures those end to end).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readDelivery } from '../src/inbound/reading.js';
+import { readPayload } from '../src/inbound/reading.js';
 import { hashCanonical } from '../src/lib/crypto.js';
 import { isJsonContentType } from '../src/lib/http.js';
 import { mayNeedPayloadCheck } from '../src/lib/nul.js';
@@ -70,7 +70,7 @@ for (const c of cases) {
     'JSON.parse only': () => JSON.parse(c.body),
     'strict zod (before)': () => strictCheck(c.kind, c.body, c.schema),
     'tolerant reading (now)': () => {
-      const r = readDelivery(c.kind, c.body);
+      const r = readPayload(c.kind, c.body);
       return r.json ? r.dedupeKey : undefined;
     },
   };

@@ -10,7 +10,7 @@ import type {
 } from '../wms/webhooks-tolerant.js';
 import { type QuantityLine, type ReceptionDifferences, receptionDifferences } from './differences.js';
 import { isWebhookKind, KINDS } from './kinds.js';
-import { readDelivery } from './reading.js';
+import { readPayload } from './reading.js';
 
 /** A stored event's payload (the latest correction, else the body as received), read and tagged with its flow. */
 export type StoredPayload =
@@ -26,7 +26,7 @@ export const effectivePayloadOf = (event: Pick<InboundEvent, 'payload' | 'correc
 
 export function readStored(event: Pick<InboundEvent, 'kind' | 'payload' | 'correction'>): StoredReading {
   if (!isWebhookKind(event.kind)) throw new Error(`unknown event kind "${event.kind}"`);
-  const read = readDelivery(event.kind, effectivePayloadOf(event));
+  const read = readPayload(event.kind, effectivePayloadOf(event));
   if (!read.json) return { ok: false, problems: [{ path: '(body)', message: `not valid JSON: ${read.error}` }] };
   if (!read.canonical) return { ok: false, problems: read.problems };
   return { ok: true, stored: { flow: KINDS[event.kind].flow, payload: read.canonical } as StoredPayload };

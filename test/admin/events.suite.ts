@@ -189,7 +189,7 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(detail.confirmations.map((c) => c.type)).toEqual(['shipment.closed']);
       });
 
-      it('a rejected delivery that is not JSON shows its raw text and parsed null', async () => {
+      it('a rejected event that is not JSON shows its raw text and parsed null', async () => {
         await postWebhook(svc.app, acme, 'stock-regularization', '{"quantity": ');
         const [bad] = await svc.deps.store.inbox.list({
           connection: 'acme',
@@ -283,7 +283,7 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
         });
         expect(renamed.status).toBe(400);
         expect(((await renamed.json()) as { message: string }).message).toMatch(
-          /^closingDocumentCode: identifies the delivery/,
+          /^closingDocumentCode: identifies the event/,
         );
         const res = await send('PUT', `/admin/v1/events/${quarantinedDoc}/payload`, payload, {
           'x-actor': '<script>alert(1)</script>',

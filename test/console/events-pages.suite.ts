@@ -59,7 +59,7 @@ export function eventsPagesSuite(dialect: 'sqlite' | 'postgres'): void {
       ).toBe(200);
       ids.processed = await newest('acme');
       await until(async () => (await statusOf(ids.processed)) === 'processed', {
-        message: 'the good delivery processed',
+        message: 'the good webhook processed',
       });
       expect((await postWebhook(svc.app, acme, 'reception-close', { documentExternalCode: 'NO-CODE' })).status).toBe(
         400,

@@ -222,7 +222,7 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       }
     });
 
-    it('a batch redelivered after its commit (the worker died before marking the job done) adds nothing, even reopened', async () => {
+    it('a batch sent again after its commit (the worker died before marking the job done) adds nothing, even reopened', async () => {
       const ids = await receive(6);
       const first = await processEvents(deps(), ids);
       // Reopened (an operator retry) and processed again: the same confirmations, no second movement.

@@ -27,9 +27,9 @@ const RECOVERY_DEADLINE_MS = 30_000;
 
 /**
  * `wms-sync serve` with its DEFAULT settings (lease, poll interval, retry delay, maintenance: none
- * shortened) is SIGKILLed while deliveries stream in and its worker is processing them; restarted on
+ * shortened) is SIGKILLed while webhooks stream in and its worker is processing them; restarted on
  * the same database, every event that was answered 2xx is processed exactly once in effect (one
- * confirmation, one set of ledger movements) within 30 s of the restart. Deliveries not answered
+ * confirmation, one set of ledger movements) within 30 s of the restart. Webhooks not answered
  * may or may not be stored.
  */
 export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<string, string> = {}): void {
@@ -78,7 +78,7 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       const client = async (url: string, stopped: () => boolean) => {
         while (!stopped()) {
           n += 1;
-          // One delivery in five repeats an earlier event, as the WMS's operators do.
+          // One webhook in five repeats an earlier event, as the WMS's operators do.
           const code = n % 5 === 0 && sent.length > 0 ? sent[Math.floor(Math.random() * sent.length)]! : `CRASH-${n}`;
           const kind = KINDS[Number(code.split('-')[1]) % 2]!;
           if (!sent.includes(code)) sent.push(code);
@@ -102,7 +102,7 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
         let stop = false;
         const target = acked.size + 200;
         const clients = Array.from({ length: 48 }, () => client(child!.url, () => stop));
-        await until(() => acked.size >= target, { timeoutMs: 30_000, message: '200 acknowledged deliveries' });
+        await until(() => acked.size >= target, { timeoutMs: 30_000, message: '200 acknowledged webhooks' });
         await until(async () => (await queue.counts(INBOUND_QUEUE)).active > 0, {
           timeoutMs: 15_000,
           everyMs: 2,
@@ -137,7 +137,7 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       expect(recoveryMs).toBeLessThan(RECOVERY_DEADLINE_MS);
       await until(async () => (await queue.counts(INBOUND_QUEUE)).active === 0, { message: 'no job left running' });
 
-      // Delivered again after the restart: acknowledged as repeats, nothing processed twice.
+      // Sent again after the restart: acknowledged as repeats, nothing processed twice.
       for (const [code, kind] of [...ackedBeforeKill].slice(0, 20)) expect(await post(child.url, code, kind)).toBe(200);
 
       const confirmations = await store.confirmations.listAfter('acme', 0, 100_000);

@@ -52,14 +52,14 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(found).toHaveLength(1);
       return found[0]!;
     };
-    const deliver = async (kind: WebhookKind, payload: Record<string, unknown>) => {
+    const receive = async (kind: WebhookKind, payload: Record<string, unknown>) => {
       expect((await postWebhook(svc.app, acme, kind, payload)).status).toBe(200);
       return settled(keyOf(kind, payload));
     };
 
     it('reception close → reception.closed with lines (lots, expiry, serials) and + ledger movements', async () => {
       const payload = uniquePayload('reception-close');
-      const event = await deliver('reception-close', payload);
+      const event = await receive('reception-close', payload);
       const feed = await feedEventOf(event.id);
       expect(feed.type).toBe('reception.closed');
       expect(feed.data).toMatchObject({
@@ -117,7 +117,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('shipping order close → shipment.closed with packing list, carrier and destination, and − ledger movements', async () => {
       const payload = uniquePayload('shipping-order-close');
-      const event = await deliver('shipping-order-close', payload);
+      const event = await receive('shipping-order-close', payload);
       const feed = await feedEventOf(event.id);
       expect(feed.type).toBe('shipment.closed');
       expect(feed.data).toMatchObject({
@@ -152,9 +152,9 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('client return and supplier return close → client_return.closed and supplier_return.closed', async () => {
-      const ret = await deliver('client-return-close', uniquePayload('client-return-close'));
+      const ret = await receive('client-return-close', uniquePayload('client-return-close'));
       expect((await feedEventOf(ret.id)).type).toBe('client_return.closed');
-      const sup = await deliver('supplier-return-close', uniquePayload('supplier-return-close'));
+      const sup = await receive('supplier-return-close', uniquePayload('supplier-return-close'));
       const feed = await feedEventOf(sup.id);
       expect(feed).toMatchObject({
         type: 'supplier_return.closed',
@@ -220,7 +220,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       const payload: Record<string, unknown> = { ...uniquePayload('reception-close'), documentExternalCode };
       (payload.lines as unknown[]).push({ externalCode: 'CHEESE-1KG', quantity: 4, lotCode: 'C1' });
-      const event = await deliver('reception-close', payload);
+      const event = await receive('reception-close', payload);
       expect((await feedEventOf(event.id)).data.differences).toEqual({
         hasDifferences: true,
         lines: [
@@ -254,7 +254,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     // spec: "handle duplicate deliveries idempotently, keyed on closingDocumentCode"
-    it('50 concurrent deliveries of one closingDocumentCode → one confirmation, duplicates = 49', async () => {
+    it('50 concurrent webhooks of one closingDocumentCode → one confirmation, duplicates = 49', async () => {
       const payload = uniquePayload('reception-close', 'RACE');
       const answers = await Promise.all(
         Array.from({ length: 50 }, () => postWebhook(svc.app, acme, 'reception-close', payload)),
@@ -363,7 +363,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('retrying a processed event runs it again without a second confirmation; a rejected or unknown one cannot be retried', async () => {
       const payload = uniquePayload('shipping-order-close');
-      const event = await deliver('shipping-order-close', payload);
+      const event = await receive('shipping-order-close', payload);
       const first = await feedEventOf(event.id);
       expect(await retryEvent(svc.deps, event.id)).toMatchObject({ ok: true });
       await until(async () => {

@@ -46,7 +46,7 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
         env: { QUEUE_POLL_INTERVAL_MS: '50' },
         worker: true,
       });
-      // Delivered one after the other, so the newest stored row after each is that delivery's.
+      // Sent one after the other, so the newest stored row after each is that webhook's.
       for (const [file, c] of VARIANTS) {
         const res = await postWebhook(svc.app, acme, c.kind, c.bodyText ?? JSON.stringify(c.body), {
           contentType: c.contentType === undefined ? 'application/json' : c.contentType,
