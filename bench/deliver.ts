@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { toFeedEvent } from '../src/erp/feed.js';
+import { toFeedEvent } from '../src/erp/feed/read.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from '../test/support/tmp.js';
 import { epochMs, feedPoller, paced, percentile, request, script } from './deliver-lib.js';

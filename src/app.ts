@@ -5,7 +5,7 @@ import { adminRoutes } from './admin/routes/index.js';
 import type { ConsoleOptions } from './console/env.js';
 import { consoleRoutes } from './console/routes.js';
 import type { ServiceDeps } from './deps.js';
-import { erpFeedRoutes } from './erp/feed-routes.js';
+import { erpFeedRoutes } from './erp/feed/routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { AppError, validationFailed } from './lib/errors.js';
@@ -13,7 +13,7 @@ import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './l
 import { OFFLINE_REFERENCE, scalarBundle } from './lib/static-files.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
-import { outboundRoutes } from './outbound/routes/index.js';
+import { outboundRoutes } from './push/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
 import { isStoreUnavailable } from './store/unavailable.js';
 

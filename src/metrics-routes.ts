@@ -5,7 +5,7 @@ import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
 import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
-import { registerOutboundGauges } from './outbound/push/metrics.js';
+import { registerOutboundGauges } from './push/job/metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
 

@@ -1,7 +1,7 @@
-import { deliveryJobs } from './delivery/jobs.js';
 import type { JobRegistration, ServiceDeps } from './deps.js';
+import { deliveryJobs } from './erp/delivery/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
-import { outboundJobs } from './outbound/jobs.js';
+import { outboundJobs } from './push/jobs.js';
 import { reconcileJobs } from './reconcile/jobs.js';
 import { retentionJobs } from './retention/jobs.js';
 

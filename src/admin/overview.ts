@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../deps.js';
 import { recentInbound, recentInboundSchema } from '../inbound/stats.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { probe } from '../lib/probe.js';
-import { countRecords } from '../outbound/list.js';
+import { countRecords } from '../push/list.js';
 import { listRuns, runSummarySchema } from '../reconcile/list-runs.js';
 import { OUTBOUND_ENTITIES } from '../store/index.js';
 import { wmsTokenView } from '../wms-client/index.js';

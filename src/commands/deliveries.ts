@@ -5,7 +5,7 @@ import {
   listDeliveries,
   resendDead,
   resendOne,
-} from '../delivery/views.js';
+} from '../erp/delivery/views.js';
 import type { Config } from '../lib/config.js';
 import { CONFIRMATION_TYPES, DELIVERY_STATUSES, type DeliveryFilter } from '../store/index.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';

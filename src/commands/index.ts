@@ -6,11 +6,11 @@ import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
 import { pushCommand } from './push.js';
+import { syncCommand } from './pushes.js';
 import { reconcileCommand } from './reconcile.js';
 import { replayCommand } from './replay.js';
 import { serveCommand } from './serve.js';
 import { startCommand } from './start.js';
-import { syncCommand } from './sync.js';
 import type { Command } from './types.js';
 import { workerCommand } from './worker.js';
 

@@ -1,8 +1,8 @@
 import { createLogger } from '../lib/logger.js';
 import { openDeps } from '../main.js';
-import { failedOf, followSync, loadItems, type StateCounts } from '../outbound/bulk.js';
-import { FileFormatError, readItems } from '../outbound/files.js';
-import { outboundJobs } from '../outbound/jobs.js';
+import { failedOf, followSync, loadItems, type StateCounts } from '../push/bulk.js';
+import { FileFormatError, readItems } from '../push/files.js';
+import { outboundJobs } from '../push/jobs.js';
 import { startWorkers } from '../worker.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { intakeKindArg, pickConnection } from './connection-arg.js';

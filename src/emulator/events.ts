@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import type { DeliveryView } from './webhooks/delivery.js';
+import type { DeliveryView } from './webhooks/log-entry.js';
 
 /**
  * What the emulator announces in-process (`state.events`), so tests and the service's end-to-end

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchFeed } from '../../src/delivery/dispatch.js';
-import { newSecret } from '../delivery/harness.js';
+import { dispatchFeed } from '../../src/erp/delivery/dispatch.js';
+import { newSecret } from '../erp/delivery/harness.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { ADMIN_TOKEN, admin } from './support.js';
 

@@ -3,7 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
-import { product } from '../outbound/support.js';
+import { product } from '../push/support.js';
 import { nextEvent } from '../queue/events.js';
 import { createTestSchema } from '../support/pg.js';
 import { type TestService, testConnection } from '../support/service.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
+import { PUSH_QUEUE } from '../../src/push/job/queue.js';
 import { putProduct } from '../admin/support.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { ADMIN_TOKEN, get, type Operator, post, signInAs } from './support.js';

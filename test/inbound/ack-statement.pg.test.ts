@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedPage } from '../../src/erp/feed.js';
+import type { FeedPage } from '../../src/erp/feed/read.js';
 import { writeEvents } from '../../src/inbound/ack-writer.js';
 import { INBOUND_QUEUE, processJobOptions } from '../../src/inbound/queue.js';
 import { bossSchemaFor, type PgBossQueue } from '../../src/queue/index.js';

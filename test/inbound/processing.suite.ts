@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent, FeedPage } from '../../src/erp/feed.js';
+import type { FeedEvent, FeedPage } from '../../src/erp/feed/read.js';
 import { writeEvents } from '../../src/inbound/ack-writer.js';
 import { correctEvent } from '../../src/inbound/correct-event.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';

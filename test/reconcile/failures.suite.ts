@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { erp } from '../outbound/support.js';
+import { erp } from '../push/support.js';
 import { until } from '../support/wait.js';
 import { ReconcileHarness } from './harness.js';
 

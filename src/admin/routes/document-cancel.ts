@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../../lib/errors.js';
 import { NUL_MESSAGE } from '../../lib/nul.js';
-import { acceptCancel } from '../../outbound/cancel.js';
-import { recordView, recordViewSchema } from '../../outbound/record-view.js';
+import { acceptCancel } from '../../push/cancel.js';
+import { recordView, recordViewSchema } from '../../push/record-view.js';
 import { connectionErrors, connectionParams, mustGetConnection, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 

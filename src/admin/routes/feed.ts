@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { listFeed } from '../../erp/feed.js';
-import { latestFeed } from '../../erp/feed-latest.js';
-import { feedEventSchema } from '../../erp/feed-schemas.js';
+import { latestFeed } from '../../erp/feed/latest.js';
+import { listFeed } from '../../erp/feed/read.js';
+import { feedEventSchema } from '../../erp/feed/schemas.js';
 import { badRequest } from '../../lib/errors.js';
 import { connectionErrors, connectionParams, mustGetConnection, pageQuery, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';

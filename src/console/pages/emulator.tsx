@@ -1,6 +1,6 @@
-import type { FeedEvent } from '../../erp/feed.js';
-import { latestFeed } from '../../erp/feed-latest.js';
-import { listRecords } from '../../outbound/list.js';
+import { latestFeed } from '../../erp/feed/latest.js';
+import type { FeedEvent } from '../../erp/feed/read.js';
+import { listRecords } from '../../push/list.js';
 import { deliveries } from '../emulator/actions.js';
 import { ControlCallError, controlClient, type Delivery, type EmulatorLink } from '../emulator/control.js';
 import type { ConsoleDeps } from '../env.js';

@@ -17,7 +17,7 @@ import {
   inboxFilter,
   nonEmpty,
 } from './events-query.js';
-import { backTo } from './outbound-actions.js';
+import { backTo } from './pushes-actions.js';
 
 function describeFilter(f: EventsFilter): [string, string][] {
   return [

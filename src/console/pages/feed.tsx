@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../../admin/routes/params.js';
-import type { FeedEvent } from '../../erp/feed.js';
-import { listFeed } from '../../erp/feed.js';
-import { latestFeed } from '../../erp/feed-latest.js';
+import { latestFeed } from '../../erp/feed/latest.js';
+import type { FeedEvent } from '../../erp/feed/read.js';
+import { listFeed } from '../../erp/feed/read.js';
 import { connectionBase, pageHref } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Card } from '../ui/detail.js';

@@ -6,10 +6,10 @@ import { registerEventEdit } from './event-edit.js';
 import { registerEventsActions } from './events-actions.js';
 import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
-import { registerOutboundActions } from './outbound-actions.js';
-import { registerOutboundDetail } from './outbound-detail.js';
-import { registerOutboundList } from './outbound-list.js';
 import { registerOverview } from './overview.js';
+import { registerOutboundDetail } from './push-detail.js';
+import { registerOutboundActions } from './pushes-actions.js';
+import { registerOutboundList } from './pushes-list.js';
 import { registerReconciliationRun } from './reconciliation-run.js';
 import { registerReconciliations } from './reconciliations.js';
 

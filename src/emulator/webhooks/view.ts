@@ -1,8 +1,8 @@
 import type { WebhookKind } from '../../wms/index.js';
 import type { EmulatorContext } from '../context.js';
-import type { DeliveryCause, DeliveryStatus, DeliveryView } from './delivery.js';
+import type { DeliveryCause, DeliveryStatus, DeliveryView } from './log-entry.js';
 
-export type { DeliveryCause, DeliveryStatus, DeliveryView } from './delivery.js';
+export type { DeliveryCause, DeliveryStatus, DeliveryView } from './log-entry.js';
 
 export interface DeliveryRow {
   id: number;
