@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { DeliveryResult } from '../src/store/delivery-types.js';
+import type { DeliveryResult } from '../src/store/erp-deliveries/contract.js';
 import type { Store } from '../src/store/index.js';
 import { createPgStore } from '../src/store/pg/store.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';

@@ -3,12 +3,12 @@ import { createPgStore, type PgStore } from './pg/store.js';
 import type { SqliteOpenOptions } from './sqlite/database.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
-export * from './delivery-types.js';
-export * from './limit-budget-types.js';
+export * from './erp-deliveries/contract.js';
+export * from './limit-budgets/contract.js';
 export type { PgStore } from './pg/store.js';
-export * from './read-model-types.js';
-export * from './reconciliation-types.js';
-export * from './retention-types.js';
+export * from './read-models/contract.js';
+export * from './reconciliation/contract.js';
+export * from './retention/contract.js';
 export type { SqliteStore } from './sqlite/store.js';
 export * from './types.js';
 export * from './values.js';

@@ -1,14 +1,14 @@
 import type { InferSelectModel } from 'drizzle-orm';
-import type { DeliveriesRepo } from './delivery-types.js';
-import type { EditChange } from './edit-change.js';
-import type { LimitBudgetRepo } from './limit-budget-types.js';
-import type { ReadModelsRepo } from './read-model-types.js';
-import type { ReconciliationRepo } from './reconciliation-types.js';
-import type { RetentionRepo } from './retention-types.js';
+import type { DeliveriesRepo } from './erp-deliveries/contract.js';
+import type { EditChange } from './inbox/edit-change.js';
+import type { LimitBudgetRepo } from './limit-budgets/contract.js';
+import type { ReadModelsRepo } from './read-models/contract.js';
+import type { ReconciliationRepo } from './reconciliation/contract.js';
+import type { RetentionRepo } from './retention/contract.js';
 import type * as tables from './sqlite/schema.js';
 import type { ConfirmationType, InboundAttemptOutcome, InboundStatus, OutboundEntity } from './values.js';
 
-export type { EditChange } from './edit-change.js';
+export type { EditChange } from './inbox/edit-change.js';
 
 export type InboundEvent = InferSelectModel<typeof tables.inboundEvents>;
 export type OutboundRecord = InferSelectModel<typeof tables.outboundRecords>;

@@ -12,7 +12,7 @@ import { PROCESSING_ENV } from './processing.suite.js';
 import { postWebhook, uniquePayload } from './support.js';
 
 /**
- * On Postgres the receiver's acknowledgement is ONE statement (store/pg/inbox-ack.ts): the events
+ * On Postgres the receiver's acknowledgement is ONE statement (store/inbox/pg-ack.ts): the events
  * and their processing jobs, the jobs exactly as pg-boss's `send` would have created them.
  */
 describe('one-statement acknowledgement (postgres)', () => {

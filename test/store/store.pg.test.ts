@@ -1,6 +1,6 @@
 import { createPgStore } from '../../src/store/pg/store.js';
 import { createTestSchema } from '../support/pg.js';
-import { inboxRepairContract } from './inbox-repair.contract.js';
+import { inboxRepairContract } from './inbox/repair.contract.js';
 import { storeContract } from './store.contract.js';
 
 storeContract('postgres', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
-import { inboxRepairContract } from './inbox-repair.contract.js';
+import { inboxRepairContract } from './inbox/repair.contract.js';
 import { storeContract } from './store.contract.js';
 
 storeContract('sqlite', async () => {

@@ -1,4 +1,4 @@
-import type { BreakerRow } from '../../store/delivery-types.js';
+import type { BreakerRow } from '../../store/erp-deliveries/contract.js';
 
 export interface BreakerSettings {
   /** Consecutive failures that open the breaker. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { RESPONSE_KEEP_BYTES } from '../../store/delivery-filter.js';
+import { RESPONSE_KEEP_BYTES } from '../../store/erp-deliveries/filter.js';
 import type { PostOutcome } from './classify.js';
 
 export interface Poster {

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config.js';
 import type { ConnectionConfig, ErpWebhookConfig } from '../../lib/connections.js';
 import type { Logger } from '../../lib/logger.js';
-import type { BreakerRow, ClaimedDelivery, DeliveryResult } from '../../store/delivery-types.js';
+import type { BreakerRow, ClaimedDelivery, DeliveryResult } from '../../store/erp-deliveries/contract.js';
 import type { Store } from '../../store/types.js';
 import { toFeedEvent } from '../feed/read.js';
 import { CLOSED, stepBreaker } from './breaker.js';

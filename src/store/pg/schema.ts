@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { EditChange } from '../edit-change.js';
+import type { EditChange } from '../inbox/edit-change.js';
 import type {
   ConfirmationType,
   InboundAttemptOutcome,

@@ -1,18 +1,18 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { feedSignal } from '../feed-signal.js';
+import { pgDeliveries } from '../erp-deliveries/pg.js';
+import { pgConfirmations } from '../feed/pg.js';
+import { feedSignal } from '../feed/signal.js';
+import { pgInbox } from '../inbox/pg.js';
+import { pgLedger } from '../ledger/pg.js';
+import { pgLimitBudgets } from '../limit-budgets/pg.js';
 import { migrationsFolder } from '../migrations.js';
+import { pgProcessing } from '../processing/pg.js';
+import { pgOutbox } from '../pushes/pg.js';
+import { pgReadModels } from '../read-models/pg.js';
+import { pgReconciliation } from '../reconciliation/pg.js';
+import { pgRetention } from '../retention/pg.js';
 import type { Repos, Store, StoreTx } from '../types.js';
-import { pgConfirmations } from './confirmations.js';
 import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.js';
-import { pgDeliveries } from './deliveries.js';
-import { pgInbox } from './inbox.js';
-import { pgLedger } from './ledger.js';
-import { pgLimitBudgets } from './limit-budgets.js';
-import { pgOutbox } from './outbox.js';
-import { pgProcessing } from './processing.js';
-import { pgReadModels } from './read-models.js';
-import { pgReconciliation } from './reconciliation.js';
-import { pgRetention } from './retention.js';
 
 /** Held while migrating so that several processes booting at once apply each migration once. */
 const MIGRATION_LOCK = 0x77_6d_73_00;

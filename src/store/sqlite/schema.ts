@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { EditChange } from '../edit-change.js';
+import type { EditChange } from '../inbox/edit-change.js';
 import type {
   ConfirmationType,
   InboundAttemptOutcome,

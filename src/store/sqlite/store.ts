@@ -1,19 +1,19 @@
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { feedSignal } from '../feed-signal.js';
+import { sqliteDeliveries } from '../erp-deliveries/sqlite.js';
+import { feedSignal } from '../feed/signal.js';
+import { sqliteConfirmations } from '../feed/sqlite.js';
+import { sqliteInbox } from '../inbox/sqlite.js';
+import { sqliteLedger } from '../ledger/sqlite.js';
+import { sqliteLimitBudgets } from '../limit-budgets/sqlite.js';
 import { migrationsFolder } from '../migrations.js';
+import { sqliteProcessing } from '../processing/sqlite.js';
+import { sqliteOutbox } from '../pushes/sqlite.js';
+import { lazyOutboxStatements, type OutboxStatements } from '../pushes/sqlite-statements.js';
+import { sqliteReadModels } from '../read-models/sqlite.js';
+import { sqliteReconciliation } from '../reconciliation/sqlite.js';
+import { sqliteRetention } from '../retention/sqlite.js';
 import type { Repos, Store, StoreTx } from '../types.js';
-import { sqliteConfirmations } from './confirmations.js';
 import { openSqlite, type SqliteDatabase, type SqliteOpenOptions, type SqliteOrm } from './database.js';
-import { sqliteDeliveries } from './deliveries.js';
-import { sqliteInbox } from './inbox.js';
-import { sqliteLedger } from './ledger.js';
-import { sqliteLimitBudgets } from './limit-budgets.js';
-import { sqliteOutbox } from './outbox.js';
-import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
-import { sqliteProcessing } from './processing.js';
-import { sqliteReadModels } from './read-models.js';
-import { sqliteReconciliation } from './reconciliation.js';
-import { sqliteRetention } from './retention.js';
 import { type Run, runNow } from './runner.js';
 
 /** `inTx`: bound to a transaction (statements run directly, one by one). */

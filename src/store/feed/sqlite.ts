@@ -1,0 +1,50 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { confirmationRow } from '../pushes/rows.js';
+import type { SqliteOrm } from '../sqlite/database.js';
+import type { Run } from '../sqlite/runner.js';
+import { confirmations as t } from '../sqlite/schema.js';
+import type { ConfirmationsRepo } from '../types.js';
+
+export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo {
+  return {
+    append: (input) =>
+      run(() => {
+        const inserted = orm
+          .insert(t)
+          .values(confirmationRow(input))
+          .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
+          .returning()
+          .get();
+        if (inserted) return { confirmation: inserted, created: true };
+        const existing = orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, input.connection), eq(t.dedupeKey, input.dedupeKey)))
+          .get();
+        return { confirmation: existing!, created: false };
+      }),
+
+    listAfter: (connection, afterId, limit) =>
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), gt(t.id, afterId)))
+          .orderBy(asc(t.id))
+          .limit(limit)
+          .all(),
+      ),
+
+    get: (connection, id) =>
+      run(() =>
+        orm
+          .select()
+          .from(t)
+          .where(and(eq(t.connection, connection), eq(t.id, id)))
+          .get(),
+      ),
+
+    bySourceEvent: (eventId) =>
+      run(() => orm.select().from(t).where(eq(t.sourceEventId, eventId)).orderBy(asc(t.id)).all()),
+  };
+}
