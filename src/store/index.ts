@@ -3,12 +3,9 @@ import { createPgStore, type PgStore } from './pg/store.js';
 import type { SqliteOpenOptions } from './sqlite/database.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
-export * from './erp-deliveries/contract.js';
-export * from './limit-budgets/contract.js';
 export type { PgStore } from './pg/store.js';
-export * from './read-models/contract.js';
-export * from './reconciliation/contract.js';
-export * from './retention/contract.js';
+export { RUN_COUNTERS } from './reconciliation/contract.js';
+export { OPENING_BALANCE_SOURCE } from './retention/contract.js';
 export type { SqliteStore } from './sqlite/store.js';
 export * from './types.js';
 export * from './values.js';

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { confirmations as t } from '../pg/schema.js';
-import { confirmationRow } from '../pushes/rows.js';
-import type { ConfirmationsRepo } from '../types.js';
+import type { ConfirmationsRepo } from './contract.js';
+import { confirmationRow } from './rows.js';
 
 /**
  * Identity values are handed out at insert time but become visible at commit time, so two

@@ -1,4 +1,5 @@
-import type { ConfirmationsRepo, ProcessingRepo } from '../types.js';
+import type { ProcessingRepo } from '../processing/contract.js';
+import type { ConfirmationsRepo } from './contract.js';
 
 /**
  * Tells listeners in this process that a connection's feed grew, once the append is committed:

@@ -1,9 +1,9 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { confirmationRow } from '../pushes/rows.js';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
 import { confirmations as t } from '../sqlite/schema.js';
-import type { ConfirmationsRepo } from '../types.js';
+import type { ConfirmationsRepo } from './contract.js';
+import { confirmationRow } from './rows.js';
 
 export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo {
   return {

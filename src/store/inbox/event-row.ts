@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../types.js';
+import type { InboundEvent } from './contract.js';
 
 /**
  * inbound_events as raw driver rows, for the hot paths that bypass drizzle on both dialects (the

@@ -1,5 +1,5 @@
 import { and, type Column, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { InboxFilter } from '../types.js';
+import type { InboxFilter } from './contract.js';
 
 /** The inbound_events columns the list filters read; both dialects' tables have them by these names. */
 interface FilterColumns {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { HeldEvent, JobsInStatement, RecordedEvent } from '../types.js';
+import type { HeldEvent, JobsInStatement, RecordedEvent } from './contract.js';
 import { RECORD_MANY_SQL, type RecordManyRow, recordManyBatch } from './pg-record-many.js';
 
 /**

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { inboundAttempts as a, inboundEventEdits as e, inboundEvents as t } from '../pg/schema.js';
-import type { InboxRepo } from '../types.js';
+import type { InboxRepo } from './contract.js';
 
 type History = Pick<InboxRepo, 'addEdit' | 'editsOf' | 'recordAttemptOutcome' | 'attemptsOf'>;
 

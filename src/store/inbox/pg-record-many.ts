@@ -1,4 +1,4 @@
-import type { InboundEvent, NewInboundEvent } from '../types.js';
+import type { InboundEvent, NewInboundEvent } from './contract.js';
 
 /**
  * Many events in one statement and one round trip: arrays unnested into rows, each key once (the

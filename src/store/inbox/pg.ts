@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { inboundEvents as t } from '../pg/schema.js';
-import type { InboundEvent, InboxFilter, InboxRepo } from '../types.js';
 import { REOPENABLE } from '../values.js';
+import type { InboundEvent, InboxFilter, InboxRepo } from './contract.js';
 import { countsWithProcessed } from './counts.js';
 import { EVENT_COLUMNS, eventFromRow, type RawEventRow } from './event-row.js';
 import { inboxWhere, notProcessed, receivedWhere } from './filter.js';

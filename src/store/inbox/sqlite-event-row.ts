@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../types.js';
+import type { InboundEvent } from './contract.js';
 import { eventFromRow, type RawEventRow } from './event-row.js';
 
 export { EVENT_COLUMNS } from './event-row.js';

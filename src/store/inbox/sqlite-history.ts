@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
 import { inboundAttempts as a, inboundEventEdits as e, inboundEvents as t } from '../sqlite/schema.js';
-import type { InboxRepo } from '../types.js';
+import type { InboxRepo } from './contract.js';
 
 type History = Pick<InboxRepo, 'addEdit' | 'editsOf' | 'recordAttemptOutcome' | 'attemptsOf'>;
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { stockLedger as t } from '../pg/schema.js';
-import { ledgerRow } from '../pushes/rows.js';
-import type { LedgerRepo } from '../types.js';
+import type { LedgerRepo } from './contract.js';
+import { ledgerRow } from './rows.js';
 
 export function pgLedger(orm: PgOrm): LedgerRepo {
   return {

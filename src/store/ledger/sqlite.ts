@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
-import { ledgerRow } from '../pushes/rows.js';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
 import { stockLedger as t } from '../sqlite/schema.js';
-import type { LedgerRepo } from '../types.js';
+import type { LedgerRepo } from './contract.js';
+import { ledgerRow } from './rows.js';
 
 export function sqliteLedger(orm: SqliteOrm, run: Run): LedgerRepo {
   return {

@@ -1,7 +1,7 @@
 import { EVENT_COLUMNS } from '../inbox/event-row.js';
 import { type RecordRow, toEvent } from '../inbox/pg.js';
 import type { PgOrm } from '../pg/database.js';
-import type { ProcessingRepo } from '../types.js';
+import type { ProcessingRepo } from './contract.js';
 
 /** The feed-order lock of `confirmations.ts`: ids commit in the order they were drawn. */
 const FEED_LOCK = 0x77_6d_73_01;

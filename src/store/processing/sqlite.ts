@@ -1,7 +1,7 @@
 import { EVENT_COLUMNS, type EventRow, toEvent } from '../inbox/sqlite-event-row.js';
 import type { SqliteDatabase } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
-import type { ProcessingRepo } from '../types.js';
+import type { ProcessingRepo } from './contract.js';
 
 /**
  * Processing runs these for every acknowledged event, in the receiver's process and on its one

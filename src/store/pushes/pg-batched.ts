@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, isNull, or, type SQL, sql } from 'drizzle-orm
 import { coalesce } from '../../lib/coalesce.js';
 import type { PgOrm } from '../pg/database.js';
 import { outboundRecords as t, outboundWaits as w } from '../pg/schema.js';
-import type { OutboundRecord, OutboundRef, OutboxRepo } from '../types.js';
+import type { OutboundRecord, OutboundRef, OutboxRepo } from './contract.js';
 
 type Batched = Pick<
   OutboxRepo,

@@ -1,7 +1,7 @@
 import { and, asc, eq, min, notInArray, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { outboundWaits as w } from '../pg/schema.js';
-import type { OutboxRepo } from '../types.js';
+import type { OutboxRepo } from './contract.js';
 
 type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
 

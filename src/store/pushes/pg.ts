@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { outboundRecords as t } from '../pg/schema.js';
-import type { OutboundRecord, OutboundUpsert, OutboxRepo } from '../types.js';
 import { OUTBOUND_STATES } from '../values.js';
+import type { OutboundRecord, OutboundUpsert, OutboxRepo } from './contract.js';
 import { pgBatchedOutbox } from './pg-batched.js';
 import { type PgOutboxStatements, pgOutboxStatements } from './pg-statements.js';
 import { pgOutboxWaits } from './pg-waits.js';

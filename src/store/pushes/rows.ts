@@ -1,7 +1,7 @@
-import type { NewConfirmation, NewLedgerMovement, OutboundUpsert } from '../types.js';
+import type { OutboundUpsert } from './contract.js';
 
-// Insert rows built once for both adapters: the column mapping of each table lives here, the SQL
-// (conflict targets, RETURNING) in the dialect's repo.
+// Insert rows built once for both dialects: the column mapping lives here, the SQL (conflict
+// targets, RETURNING) in each dialect's repo.
 
 export function outboundRow(input: OutboundUpsert) {
   return {
@@ -24,31 +24,5 @@ export function outboundUpdate(input: OutboundUpsert) {
     state: 'pending' as const,
     lastError: null,
     updatedAt: input.at,
-  };
-}
-
-export function confirmationRow(input: NewConfirmation) {
-  return {
-    connection: input.connection,
-    type: input.type,
-    dedupeKey: input.dedupeKey,
-    sourceEventId: input.sourceEventId ?? null,
-    data: input.data,
-    createdAt: input.at,
-  };
-}
-
-export function ledgerRow(m: NewLedgerMovement) {
-  return {
-    connection: m.connection,
-    productExternalCode: m.productExternalCode,
-    lotCode: m.lotCode ?? '',
-    warehouse: m.warehouse,
-    quantity: m.quantity,
-    movementTime: m.movementTime,
-    source: m.source,
-    dedupeKey: m.dedupeKey,
-    sourceEventId: m.sourceEventId ?? null,
-    createdAt: m.at,
   };
 }

@@ -1,7 +1,7 @@
 import { coalesce } from '../../lib/coalesce.js';
 import type { SqliteDatabase } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
-import type { OutboundRecord, OutboxRepo } from '../types.js';
+import type { OutboundRecord, OutboxRepo } from './contract.js';
 import type { OutboxStatements } from './sqlite-statements.js';
 
 type Batched = Pick<OutboxRepo, 'claim' | 'release' | 'recordAttempt' | 'markSynced'>;

@@ -2,7 +2,7 @@ import { and, asc, eq, min, notInArray, sql } from 'drizzle-orm';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
 import { outboundWaits as w } from '../sqlite/schema.js';
-import type { OutboxRepo } from '../types.js';
+import type { OutboxRepo } from './contract.js';
 import type { OutboxStatements } from './sqlite-statements.js';
 
 type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;

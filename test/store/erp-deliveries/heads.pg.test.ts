@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_LOCKS } from '../../../src/store/erp-deliveries/pg.js';
+import { KEY_LOCKS } from '../../../src/store/erp-deliveries/pg-order.js';
 import type { Store } from '../../../src/store/index.js';
 import { createPgStore } from '../../../src/store/pg/store.js';
 import { createTestSchema } from '../../support/pg.js';
