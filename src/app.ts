@@ -13,7 +13,7 @@ import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './l
 import { OFFLINE_REFERENCE, scalarBundle } from './lib/static-files.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
-import { outboundRoutes } from './push/routes/index.js';
+import { pushRoutes } from './push/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
 import { isStoreUnavailable } from './store/unavailable.js';
 
@@ -74,7 +74,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token) },
     ),
   );
-  app.route('/', outboundRoutes(deps));
+  app.route('/', pushRoutes(deps));
   app.route('/', inboundRoutes(deps));
   app.route('/', erpFeedRoutes(deps));
   app.route('/', reconcileRoutes(deps));

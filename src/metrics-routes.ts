@@ -5,7 +5,7 @@ import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
 import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
-import { registerOutboundGauges } from './push/job/metrics.js';
+import { registerPushGauges } from './push/job/metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
 
@@ -18,7 +18,7 @@ export function metricsRoutes(
   deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections'>,
 ): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
-  registerOutboundGauges(deps.metrics, deps);
+  registerPushGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
   const app = new Hono<AppEnv>();
   app.get('/metrics', async (c) => {

@@ -22,7 +22,7 @@ Inbound webhook events as stored by the receiver, newest first.
           correction and who changed what when, the processing attempts, the feed entries.
   retry   runs the processing of these events again (failed, quarantined, rejected_by_erp, processed or stuck
           ones): back to "received" with a new job, which the running service's worker picks up.
-          Processing is idempotent: a confirmation already in the ERP feed is not appended twice.
+          Processing is idempotent: a feed entry already in the ERP feed is not appended twice.
           Rejected events cannot be retried; the WMS must send a corrected one.
 ${EDIT_HELP.text}
 

@@ -6,7 +6,7 @@ import { eventsCommand } from './events.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
 import { pushCommand } from './push.js';
-import { syncCommand } from './pushes.js';
+import { pushesCommand } from './pushes.js';
 import { reconcileCommand } from './reconcile.js';
 import { replayCommand } from './replay.js';
 import { serveCommand } from './serve.js';
@@ -22,7 +22,7 @@ export const commands: Command[] = [
   emulatorCommand,
   migrateCommand,
   pushCommand,
-  syncCommand,
+  pushesCommand,
   replayCommand,
   eventsCommand,
   deliveriesCommand,

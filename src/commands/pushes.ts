@@ -7,9 +7,9 @@ import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { intakeKindArg, pickConnection } from './connection-arg.js';
 import type { Command } from './types.js';
 
-const help = `Usage: wms-sync sync retry <products|delivery-points|documents> CODE... [--connection NAME]
-       wms-sync sync retry --failed [--kind products|delivery-points|documents] [--connection NAME]
-       wms-sync sync show <products|delivery-points|documents> CODE [--connection NAME]
+const help = `Usage: wms-sync pushes retry <products|delivery-points|documents> CODE... [--connection NAME]
+       wms-sync pushes retry --failed [--kind products|delivery-points|documents] [--connection NAME]
+       wms-sync pushes show <products|delivery-points|documents> CODE [--connection NAME]
 
 retry   puts records back in line after the cause was fixed (in the WMS, or a record they use):
         failed ones go back to pending, waiting ones are looked at again now. A running worker
@@ -21,8 +21,8 @@ Options:
   --failed            every failed record (of --kind, or of every kind)
   --kind KIND         with --failed: only this kind`;
 
-export const syncCommand: Command = {
-  name: 'sync',
+export const pushesCommand: Command = {
+  name: 'pushes',
   summary: 'retry failed pushes, or show a record and its sync state',
   help,
   run: (args, ctx) =>
@@ -50,13 +50,13 @@ export const syncCommand: Command = {
       const intake = { store: deps.store, queue: deps.queue, clock: deps.clock };
       try {
         if (action === 'show') {
-          const record = await deps.store.outbox.get(connection, KINDS[kind!].entity, codes[0]!);
+          const record = await deps.store.pushes.get(connection, KINDS[kind!].entity, codes[0]!);
           if (!record) {
             ctx.stderr.write(`wms-sync sync: no ${KINDS[kind!].label} ${codes[0]} for connection ${connection}\n`);
             return 1;
           }
           ctx.stdout.write(
-            `${JSON.stringify(recordView(record, await deps.store.outbox.waitsOf(record.id)), null, 2)}\n`,
+            `${JSON.stringify(recordView(record, await deps.store.pushes.waitsOf(record.id)), null, 2)}\n`,
           );
           return 0;
         }

@@ -33,8 +33,8 @@ export { addStock } from './stock/store.js';
 export { controlTenantContext } from './tenants/find.js';
 export { createWarehouse, DEFAULT_LOCATION, DEFAULT_WAREHOUSE, listWarehouses } from './warehouses/warehouses.js';
 export type { WebhookDispatcher } from './webhooks/dispatcher.js';
-export type { DeliveryCause, DeliveryStatus, DeliveryView } from './webhooks/log-entry.js';
-export { resendDelivery } from './webhooks/resend.js';
+export type { WebhookCause, WebhookLogEntry, WebhookLogStatus } from './webhooks/log-entry.js';
+export { resendWebhook } from './webhooks/resend.js';
 export {
   getWebhookConfig,
   setWebhookConfig,

@@ -60,7 +60,7 @@ export function inboundMetrics(registry: Registry): InboundMetrics {
       [],
       [1, 2, 5, 10, 20, 50, 100, 200, 500],
     ),
-    processed: counter('wms_sync_inbound_processed_total', 'Events processed into confirmations and ledger movements', [
+    processed: counter('wms_sync_inbound_processed_total', 'Events processed into feed entries and ledger movements', [
       'connection',
       'kind',
     ]),

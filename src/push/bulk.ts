@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../lib/zod-issues.js';
-import type { OutboundRecord, OutboundState, OutboxRepo } from '../store/index.js';
+import type { PushesRepo, PushRecord, PushState } from '../store/index.js';
 import { type IntakeKind, KINDS, MAX_BATCH_ITEMS } from './entities.js';
 import type { FileItem } from './files.js';
 import { acceptBatch, type IntakeDeps } from './intake.js';
@@ -38,20 +38,20 @@ export async function loadItems(
         codes.push(r.externalCode!);
       }
     }
-    const records = await deps.store.outbox.getMany(connection, KINDS[kind].entity, codes);
+    const records = await deps.store.pushes.getMany(connection, KINDS[kind].entity, codes);
     load.recordIds.push(...records.map((r) => r.id));
   }
   return load;
 }
 
-export type StateCounts = Record<OutboundState, number>;
+export type StateCounts = Record<PushState, number>;
 
 /**
  * Follows the records until none is pending, `deadline` passes or `stop` resolves, calling
  * `onTick` with the counts at each look. Returns the last counts.
  */
 export async function followSync(
-  deps: { store: { outbox: Pick<OutboxRepo, 'summarize'> } },
+  deps: { store: { pushes: Pick<PushesRepo, 'summarize'> } },
   recordIds: readonly number[],
   options: {
     /** Between two looks; a function of the last counts may look more often near the end (each look reads every id). */
@@ -64,7 +64,7 @@ export async function followSync(
   let stopped = false;
   void options.stop?.then(() => (stopped = true));
   for (;;) {
-    const counts = await deps.store.outbox.summarize(recordIds);
+    const counts = await deps.store.pushes.summarize(recordIds);
     options.onTick?.(counts);
     if (counts.pending === 0 || stopped || (options.deadline !== undefined && Date.now() >= options.deadline))
       return counts;
@@ -80,12 +80,12 @@ export async function failedOf(
   kind: IntakeKind,
   recordIds: readonly number[],
   limit: number,
-): Promise<OutboundRecord[]> {
+): Promise<PushRecord[]> {
   const ids = new Set(recordIds);
-  const out: OutboundRecord[] = [];
+  const out: PushRecord[] = [];
   let afterId = 0;
   while (out.length < limit) {
-    const page = await deps.store.outbox.list({
+    const page = await deps.store.pushes.list({
       connection,
       entity: KINDS[kind].entity,
       state: 'failed',

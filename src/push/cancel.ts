@@ -12,7 +12,7 @@ export async function acceptCancel(
   externalCode: string,
   documentType?: DocumentType,
 ): Promise<Accepted> {
-  const document = await deps.store.outbox.get(connection, 'document', externalCode);
+  const document = await deps.store.pushes.get(connection, 'document', externalCode);
   const storedType = (document?.payload as Document | undefined)?.documentType;
   if (documentType && storedType && documentType !== storedType) {
     throw badRequest(`documentType ${documentType} does not match document ${externalCode}, a ${storedType}`);

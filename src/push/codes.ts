@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../lib/zod-issues.js';
-import type { OutboundEntity } from '../store/index.js';
+import type { PushEntity } from '../store/index.js';
 import { DOT_SEGMENT_MESSAGE, type Document, isDotSegment } from '../wms/index.js';
 
 /**
@@ -9,7 +9,7 @@ import { DOT_SEGMENT_MESSAGE, type Document, isDotSegment } from '../wms/index.j
  * payload holding one as such a code is refused at intake rather than failing, or reaching another
  * URL, at push time.
  */
-export function dotSegmentIssues(entity: OutboundEntity, payload: Record<string, unknown>): FieldIssue[] {
+export function dotSegmentIssues(entity: PushEntity, payload: Record<string, unknown>): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const check = (path: string, value: unknown) => {
     if (typeof value === 'string' && isDotSegment(value)) issues.push({ path, message: DOT_SEGMENT_MESSAGE });

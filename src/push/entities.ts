@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { OutboundEntity } from '../store/index.js';
+import type { PushEntity } from '../store/index.js';
 import { deliveryPointSchema, documentSchema, productSchema } from '../wms/index.js';
 
 /** The ERP API's names for what it sends, as they appear in paths (`/erp/v1/{kind}/…`). */
@@ -8,7 +8,7 @@ export type IntakeKind = (typeof INTAKE_KINDS)[number];
 
 export interface KindInfo {
   kind: IntakeKind;
-  entity: Extract<OutboundEntity, 'product' | 'delivery-point' | 'document'>;
+  entity: Extract<PushEntity, 'product' | 'delivery-point' | 'document'>;
   /** The spec DTO the ERP sends and the WMS receives. */
   schema: z.ZodType<Record<string, unknown>>;
   label: string;
@@ -25,7 +25,7 @@ export const KINDS: Record<IntakeKind, KindInfo> = {
   documents: { kind: 'documents', entity: 'document', schema: documentSchema, label: 'document' },
 };
 
-export function kindOf(entity: OutboundEntity): IntakeKind | undefined {
+export function kindOf(entity: PushEntity): IntakeKind | undefined {
   return INTAKE_KINDS.find((k) => KINDS[k].entity === entity);
 }
 

@@ -4,7 +4,7 @@ import { payloadIssue } from '../lib/nul.js';
 import type { FieldIssue } from '../lib/zod-issues.js';
 import { fieldIssues } from '../lib/zod-issues.js';
 import type { Queue } from '../queue/types.js';
-import type { OutboundEntity, OutboundRecord, Store, StoreTx } from '../store/index.js';
+import type { PushEntity, PushRecord, Store, StoreTx } from '../store/index.js';
 import { dotSegmentIssues } from './codes.js';
 import { type IntakeKind, KINDS } from './entities.js';
 import { PUSH_QUEUE, type PushJob } from './job/queue.js';
@@ -17,7 +17,7 @@ export interface IntakeDeps {
 }
 
 export interface Accepted {
-  record: OutboundRecord;
+  record: PushRecord;
   /** False when the payload equals what is stored (synced or on its way): nothing new to push. */
   changed: boolean;
 }
@@ -26,12 +26,12 @@ export interface ItemResult {
   index: number;
   externalCode: string | null;
   result: 'queued' | 'unchanged' | 'invalid';
-  state?: OutboundRecord['state'];
+  state?: PushRecord['state'];
   errors?: FieldIssue[];
 }
 
 interface Desired {
-  entity: OutboundEntity;
+  entity: PushEntity;
   payload: Record<string, unknown>;
 }
 
@@ -42,7 +42,7 @@ async function upsertAll(
   items: Desired[],
   at: Date,
 ): Promise<Accepted[]> {
-  const accepted = await tx.outbox.upsertMany(
+  const accepted = await tx.pushes.upsertMany(
     items.map((item) => {
       const payload = normalizePayload(item.payload);
       return {
@@ -65,7 +65,7 @@ async function upsertAll(
 export function acceptOne(
   deps: IntakeDeps,
   connection: string,
-  entity: OutboundEntity,
+  entity: PushEntity,
   payload: Record<string, unknown>,
 ): Promise<Accepted> {
   const issue = payloadIssue(payload);

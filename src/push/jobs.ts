@@ -5,11 +5,11 @@ import { watchDeadPushJobs } from './job/internal-failure.js';
 import { PUSH_QUEUE, type PushJob } from './job/queue.js';
 
 /**
- * The outbound room's jobs: one queue of pushes. Retries of WMS errors are the handler's (own
+ * The push room's jobs: one queue of pushes. Retries of WMS errors are the handler's (own
  * backoff, Retry-After); the queue's retries only cover failures of our own (the store down).
  */
-export const outboundJobs: JobRegistration = {
-  name: 'outbound',
+export const wmsPushJobs: JobRegistration = {
+  name: 'pushes',
   register: async (deps) => {
     const ctx = pushContext(deps);
     await deps.queue.createQueue(PUSH_QUEUE, {

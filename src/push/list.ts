@@ -1,19 +1,19 @@
 import { z } from '@hono/zod-openapi';
 import {
-  OUTBOUND_ENTITIES,
-  OUTBOUND_STATES,
-  type OutboundEntity,
-  type OutboundState,
-  type OutboundSummary,
+  PUSH_ENTITIES,
+  PUSH_STATES,
+  type PushEntity,
+  type PushesSummary,
+  type PushState,
   type Store,
 } from '../store/index.js';
 
 export const recordSummarySchema = z
   .object({
     id: z.int().openapi({ description: 'Keyset cursor: pass as `before` for the next (older) page' }),
-    entity: z.enum(OUTBOUND_ENTITIES),
+    entity: z.enum(PUSH_ENTITIES),
     externalCode: z.string(),
-    state: z.enum(OUTBOUND_STATES),
+    state: z.enum(PUSH_STATES),
     inSync: z.boolean().openapi({ description: 'The WMS holds exactly the payload stored here' }),
     attempts: z.int(),
     lastPushedAt: z.string().nullable().openapi({ format: 'date-time' }),
@@ -21,7 +21,7 @@ export const recordSummarySchema = z
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
   })
-  .openapi('OutboundRecordSummary');
+  .openapi('PushSummary');
 export type RecordSummary = z.infer<typeof recordSummarySchema>;
 
 export const recordPageSchema = z
@@ -32,10 +32,10 @@ export const recordPageSchema = z
       .nullable()
       .openapi({ description: 'Pass as `before` for the next page; null on the last page' }),
   })
-  .openapi('OutboundRecordPage');
+  .openapi('PushesPage');
 export type RecordPage = z.infer<typeof recordPageSchema>;
 
-export function recordSummary(r: OutboundSummary): RecordSummary {
+export function recordSummary(r: PushesSummary): RecordSummary {
   return {
     id: r.id,
     entity: r.entity,
@@ -52,8 +52,8 @@ export function recordSummary(r: OutboundSummary): RecordSummary {
 
 export interface ListRecordsInput {
   connection: string;
-  entity: OutboundEntity;
-  state?: OutboundState | undefined;
+  entity: PushEntity;
+  state?: PushState | undefined;
   before?: number | undefined;
   limit: number;
 }
@@ -61,7 +61,7 @@ export interface ListRecordsInput {
 /** A page of one entity's records of the connection, newest first, with the cursor of the next page. */
 export async function listRecords(store: Store, input: ListRecordsInput): Promise<RecordPage> {
   // One more than asked tells whether another page follows.
-  const rows = await store.readModels.outboundPage({
+  const rows = await store.readModels.pushesPage({
     connection: input.connection,
     entity: input.entity,
     limit: input.limit + 1,
@@ -72,12 +72,12 @@ export async function listRecords(store: Store, input: ListRecordsInput): Promis
   return { records: page.map(recordSummary), nextBefore: rows.length > input.limit ? page.at(-1)!.id : null };
 }
 
-export type StateCounts = Record<OutboundState, number>;
+export type StateCounts = Record<PushState, number>;
 
 /** The connection's records counted by entity and state, zeros included. */
-export async function countRecords(store: Store, connection: string): Promise<Record<OutboundEntity, StateCounts>> {
+export async function countRecords(store: Store, connection: string): Promise<Record<PushEntity, StateCounts>> {
   const zero = (): StateCounts => ({ pending: 0, synced: 0, failed: 0 });
-  const counts = Object.fromEntries(OUTBOUND_ENTITIES.map((e) => [e, zero()])) as Record<OutboundEntity, StateCounts>;
-  for (const row of await store.readModels.outboundCounts(connection)) counts[row.entity][row.state] = row.n;
+  const counts = Object.fromEntries(PUSH_ENTITIES.map((e) => [e, zero()])) as Record<PushEntity, StateCounts>;
+  for (const row of await store.readModels.pushCounts(connection)) counts[row.entity][row.state] = row.n;
   return counts;
 }

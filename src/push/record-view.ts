@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { OutboundRecord, OutboundWait } from '../store/index.js';
-import { OUTBOUND_STATES } from '../store/index.js';
+import type { PushRecord, PushWait } from '../store/index.js';
+import { PUSH_STATES } from '../store/index.js';
 import { recordSummary } from './list.js';
 
 export const waitViewSchema = z.object({
@@ -13,7 +13,7 @@ export const recordViewSchema = z
   .object({
     entity: z.enum(['product', 'delivery-point', 'document', 'document-cancel']),
     externalCode: z.string(),
-    state: z.enum(OUTBOUND_STATES).openapi({
+    state: z.enum(PUSH_STATES).openapi({
       description:
         'pending: to be pushed (or waiting, or backing off); synced: the WMS holds this payload; failed: see lastError',
     }),
@@ -30,11 +30,11 @@ export const recordViewSchema = z
     updatedAt: z.string().openapi({ format: 'date-time' }),
     payload: z.record(z.string(), z.unknown()),
   })
-  .openapi('OutboundRecord');
+  .openapi('PushRecord');
 
 export type RecordView = z.infer<typeof recordViewSchema>;
 
-export function recordView(record: OutboundRecord, waits: readonly OutboundWait[] = []): RecordView {
+export function recordView(record: PushRecord, waits: readonly PushWait[] = []): RecordView {
   // The list's summary of the record (without its id: the ERP API names records by code), then what only a whole record has.
   const { id: _id, ...summary } = recordSummary(record);
   return {

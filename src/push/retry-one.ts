@@ -1,4 +1,4 @@
-import type { OutboundEntity } from '../store/index.js';
+import type { PushEntity } from '../store/index.js';
 import type { IntakeDeps } from './intake.js';
 import { type RecordView, recordView } from './record-view.js';
 import { retryRecord } from './retry.js';
@@ -17,7 +17,7 @@ export type RetryOneResult =
 export async function retryOne(
   deps: IntakeDeps,
   connection: string,
-  entity: OutboundEntity,
+  entity: PushEntity,
   externalCode: string,
 ): Promise<RetryOneResult> {
   const entities = entity === 'document' ? (['document', 'document-cancel'] as const) : [entity];

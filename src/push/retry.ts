@@ -1,12 +1,12 @@
-import type { OutboundEntity, OutboundRecord } from '../store/index.js';
+import type { PushEntity, PushRecord } from '../store/index.js';
 import type { IntakeDeps } from './intake.js';
 import { PUSH_QUEUE, type PushJob } from './job/queue.js';
 
 export type RetryOutcome =
-  | { outcome: 'queued'; record: OutboundRecord }
-  | { outcome: 'in-sync'; record: OutboundRecord }
+  | { outcome: 'queued'; record: PushRecord }
+  | { outcome: 'in-sync'; record: PushRecord }
   /** A push of it is running: its outcome is not known yet, so there is nothing to retry yet. */
-  | { outcome: 'busy'; record: OutboundRecord }
+  | { outcome: 'busy'; record: PushRecord }
   | { outcome: 'not-found' };
 
 /**
@@ -17,10 +17,10 @@ export type RetryOutcome =
 export async function retryRecord(
   deps: IntakeDeps,
   connection: string,
-  entity: OutboundEntity,
+  entity: PushEntity,
   externalCode: string,
 ): Promise<RetryOutcome> {
-  const record = await deps.store.outbox.get(connection, entity, externalCode);
+  const record = await deps.store.pushes.get(connection, entity, externalCode);
   if (!record) return { outcome: 'not-found' };
   if (record.state === 'synced') return { outcome: 'in-sync', record };
   // A failed record's push is over (its outcome known), even while its lease is being given back.
@@ -31,23 +31,19 @@ export async function retryRecord(
     record.lockedUntil.getTime() > deps.clock.nowMs();
   if (pushing) return { outcome: 'busy', record };
   await deps.store.transaction(async (tx) => {
-    await tx.outbox.markPending(record.id, deps.clock.now());
+    await tx.pushes.markPending(record.id, deps.clock.now());
     await deps.queue.send<PushJob>(PUSH_QUEUE, { recordId: record.id }, { tx });
   });
-  return { outcome: 'queued', record: (await deps.store.outbox.getById(record.id))! };
+  return { outcome: 'queued', record: (await deps.store.pushes.getById(record.id))! };
 }
 
 /** Every failed record of a connection (optionally one entity), retried; returns how many. */
-export async function retryFailed(
-  deps: IntakeDeps,
-  connection: string,
-  entity?: OutboundEntity,
-): Promise<OutboundRecord[]> {
-  const retried: OutboundRecord[] = [];
+export async function retryFailed(deps: IntakeDeps, connection: string, entity?: PushEntity): Promise<PushRecord[]> {
+  const retried: PushRecord[] = [];
   let afterId = 0;
   for (;;) {
     // By id, so a record that fails again meanwhile is not retried twice in one run.
-    const page = await deps.store.outbox.list({
+    const page = await deps.store.pushes.list({
       connection,
       state: 'failed',
       limit: 500,
@@ -57,7 +53,7 @@ export async function retryFailed(
     if (page.length === 0) return retried;
     afterId = page.at(-1)!.id;
     await deps.store.transaction(async (tx) => {
-      for (const record of page) await tx.outbox.markPending(record.id, deps.clock.now());
+      for (const record of page) await tx.pushes.markPending(record.id, deps.clock.now());
       await deps.queue.sendMany<PushJob>(
         PUSH_QUEUE,
         page.map((r) => ({ data: { recordId: r.id } })),

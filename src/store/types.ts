@@ -1,10 +1,10 @@
-import type { DeliveriesRepo } from './erp-deliveries/contract.js';
-import type { ConfirmationsRepo } from './feed/contract.js';
+import type { ErpDeliveriesRepo } from './erp-deliveries/contract.js';
+import type { FeedRepo } from './feed/contract.js';
 import type { InboxRepo } from './inbox/contract.js';
 import type { LedgerRepo } from './ledger/contract.js';
 import type { LimitBudgetRepo } from './limit-budgets/contract.js';
 import type { ProcessingRepo } from './processing/contract.js';
-import type { OutboxRepo } from './pushes/contract.js';
+import type { PushesRepo } from './pushes/contract.js';
 import type { ReadModelsRepo } from './read-models/contract.js';
 import type { ReconciliationRepo } from './reconciliation/contract.js';
 import type { RetentionRepo } from './retention/contract.js';
@@ -25,8 +25,8 @@ export type * from './retention/contract.js';
 export interface Repos {
   inbox: InboxRepo;
   processing: ProcessingRepo;
-  outbox: OutboxRepo;
-  confirmations: ConfirmationsRepo;
+  pushes: PushesRepo;
+  feed: FeedRepo;
   ledger: LedgerRepo;
   reconciliation: ReconciliationRepo;
   /** Pruning by age (docs/operations.md); used by `wms-sync prune` and the daily prune job. */
@@ -34,7 +34,7 @@ export interface Repos {
   /** Counts and keyset pages for operators (admin API, console). */
   readModels: ReadModelsRepo;
   /** ERP deliveries (issue 13): the push outbox, attempts, cursors, breakers. */
-  deliveries: DeliveriesRepo;
+  erpDeliveries: ErpDeliveriesRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */

@@ -3,16 +3,16 @@ import { PUSH_QUEUE } from '../../src/push/job/queue.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { ADMIN_TOKEN, admin, putProduct } from './support.js';
 
-describe('admin API: outbound records (list, get, retry, retry failed, cancel)', () => {
+describe('admin API: WMS pushes (list, get, retry, retry failed, cancel)', () => {
   let svc: TestService;
   const acme = testConnection('acme');
   const beta = testConnection('beta');
-  const base = '/admin/v1/connections/acme/outbound';
+  const base = '/admin/v1/connections/acme/pushes';
 
   async function fail(code: string, message = 'Product SKU already exists') {
-    const record = (await svc.deps.store.outbox.get('acme', 'product', code))!;
-    await svc.deps.store.outbox.recordAttempt(record.id, new Date());
-    await svc.deps.store.outbox.markFailed(
+    const record = (await svc.deps.store.pushes.get('acme', 'product', code))!;
+    await svc.deps.store.pushes.recordAttempt(record.id, new Date());
+    await svc.deps.store.pushes.markFailed(
       record.id,
       { kind: 'http', status: 400, message, body: { message }, retryable: false },
       new Date(),
@@ -20,7 +20,7 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
   }
 
   beforeAll(async () => {
-    svc = await startTestService({ label: 'admin-outbound', env: { ADMIN_TOKEN }, connections: [acme, beta] });
+    svc = await startTestService({ label: 'admin-pushes', env: { ADMIN_TOKEN }, connections: [acme, beta] });
     for (const code of ['P-1', 'P-2', 'P-3', 'P-4']) await putProduct(svc, acme.erpApiToken, code);
     await putProduct(svc, beta.erpApiToken, 'B-1');
     await fail('P-2');
@@ -49,7 +49,7 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
   it('filters by state; other connections’ records never show', async () => {
     const failed = await admin(svc, 'GET', `${base}?entity=product&state=failed`);
     expect(failed.body.records.map((r: any) => r.externalCode)).toEqual(['P-4', 'P-2']);
-    const beta = await admin(svc, 'GET', '/admin/v1/connections/beta/outbound?entity=product');
+    const beta = await admin(svc, 'GET', '/admin/v1/connections/beta/pushes?entity=product');
     expect(beta.body.records.map((r: any) => r.externalCode)).toEqual(['B-1']);
     expect((await admin(svc, 'GET', `${base}?entity=document`)).body).toEqual({ records: [], nextBefore: null });
   });
@@ -90,8 +90,8 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
     expect(res.body.retried).toEqual([expect.objectContaining({ externalCode: 'P-2', state: 'pending' })]);
     expect((await svc.deps.queue.backlog(PUSH_QUEUE)).waiting).toBe(before + 1);
     expect((await admin(svc, 'POST', `${base}/product/NOPE/retry`)).status).toBe(404);
-    const record = (await svc.deps.store.outbox.get('acme', 'product', 'P-3'))!;
-    await svc.deps.store.outbox.markSynced(record.id, record.payloadHash, new Date());
+    const record = (await svc.deps.store.pushes.get('acme', 'product', 'P-3'))!;
+    await svc.deps.store.pushes.markSynced(record.id, record.payloadHash, new Date());
     const synced = await admin(svc, 'POST', `${base}/product/P-3/retry`);
     expect(synced.status).toBe(409);
     expect(synced.body.message).toContain('synced');
@@ -134,6 +134,6 @@ describe('admin API: outbound records (list, get, retry, retry failed, cancel)',
       },
     });
     expect((await admin(svc, 'POST', `${base}/document/PO-9/cancel`)).status).toBe(404);
-    expect((await admin(svc, 'POST', '/admin/v1/connections/beta/outbound/document/PO-1/cancel')).status).toBe(404);
+    expect((await admin(svc, 'POST', '/admin/v1/connections/beta/pushes/document/PO-1/cancel')).status).toBe(404);
   });
 });

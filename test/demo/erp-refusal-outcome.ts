@@ -9,7 +9,7 @@ import { DEMO_TENANT } from '../../src/emulator/index.js';
  * closingDocumentCode, for the caller to look the service's event up.
  */
 export async function expectErpRefusal(emulatorUrl: string, erpUrl: string, c: ScenarioCodes): Promise<string> {
-  const log = await fetch(`${emulatorUrl}/_emulator/tenants/${DEMO_TENANT}/webhook-deliveries?kind=reception-close`);
+  const log = await fetch(`${emulatorUrl}/_emulator/tenants/${DEMO_TENANT}/webhook-log?kind=reception-close`);
   type Delivery = {
     status: string;
     cause: string;

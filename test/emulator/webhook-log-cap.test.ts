@@ -8,10 +8,10 @@ afterEach(async () => {
   for (const r of receivers.splice(0)) await r.close();
 });
 
-/** The delivery log used to keep every request for ever; it is capped per tenant (EMULATOR_DELIVERY_LOG_MAX). */
-describe('the webhook delivery log is capped', () => {
-  it('keeps the newest finished deliveries of a tenant, at most the cap (plus a tenth between trims)', async () => {
-    const env = await warehouseTenant({ deliveryLogMax: 20 });
+/** The webhook log used to keep every request for ever; it is capped per tenant (EMULATOR_WEBHOOK_LOG_MAX). */
+describe('the webhook log is capped', () => {
+  it('keeps the newest finished webhooks of a tenant, at most the cap (plus a tenth between trims)', async () => {
+    const env = await warehouseTenant({ webhookLogMax: 20 });
     const receiver = await startReceiver();
     receivers.push(receiver);
     await ok(env.app, 'PUT', `${T}/webhooks`, { stockRegularizationUrl: `${receiver.url}/stock` });
@@ -23,7 +23,7 @@ describe('the webhook delivery log is capped', () => {
     const log = await ok<{ id: number; status: string; request: { body: { quantity: number } } }[]>(
       env.app,
       'GET',
-      `${T}/webhook-deliveries`,
+      `${T}/webhook-log`,
     );
     expect(log.length).toBeGreaterThanOrEqual(20);
     expect(log.length).toBeLessThanOrEqual(22);

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliveryView } from '../../src/emulator/index.js';
+import type { WebhookLogEntry } from '../../src/emulator/index.js';
 import { gate, type Receiver, type Reply, startReceiver } from './receiver.js';
 import { control } from './support.js';
 import { createDocument, ok, warehouseTenant } from './warehouse-support.js';
@@ -33,7 +33,7 @@ async function configure(env: Env, url: string, extra: Record<string, unknown> =
 async function closeReception(
   env: Env,
   externalCode = 'PO-1',
-): Promise<{ receptionCode: string; closingDocumentCode: string; deliveryId: number }> {
+): Promise<{ receptionCode: string; closingDocumentCode: string; webhookId: number }> {
   await createDocument(env.app, env.token, {
     externalCode,
     documentType: 'PURCHASE_ORDER',
@@ -43,7 +43,7 @@ async function closeReception(
     documents: [externalCode],
   });
   await ok(env.app, 'POST', `${T}/receptions/${receptionCode}/lines`, { productExternalCode: 'P1', quantity: 3 });
-  const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[]; deliveries: number[] }>(
+  const closed = await ok<{ closingDocuments: { closingDocumentCode: string }[]; webhookIds: number[] }>(
     env.app,
     'POST',
     `${T}/receptions/${receptionCode}/close`,
@@ -51,11 +51,11 @@ async function closeReception(
   return {
     receptionCode,
     closingDocumentCode: closed.closingDocuments[0]!.closingDocumentCode,
-    deliveryId: closed.deliveries[0]!,
+    webhookId: closed.webhookIds[0]!,
   };
 }
 
-const log = (env: Env, query = '') => ok<DeliveryView[]>(env.app, 'GET', `${T}/webhook-deliveries${query}`);
+const log = (env: Env, query = '') => ok<WebhookLogEntry[]>(env.app, 'GET', `${T}/webhook-log${query}`);
 const integration = async (env: Env, receptionCode: string) =>
   await ok<{ status: string; closingDocuments: { integration: { status: string; message: string | null } }[] }>(
     env.app,
@@ -63,7 +63,7 @@ const integration = async (env: Env, receptionCode: string) =>
     `${T}/receptions/${receptionCode}`,
   );
 
-describe('delivery outcomes in the log', () => {
+describe('webhook outcomes in the log', () => {
   it('spec: "To reject a close document, the receiver returns success = false and message": the integration fails with that message', async () => {
     const env = await warehouseTenant();
     const r = await receiver(() => ({ status: 200, body: { success: false, message: 'Unknown supplier SUP-1' } }));
@@ -143,30 +143,26 @@ describe('delivery outcomes in the log', () => {
     expect(await ok(env.app, 'GET', `${T}/webhooks`)).toMatchObject({ timeoutMs: 45_000 });
   });
 
-  it('deliveries happen after the action returns, and each finished one is announced on state.events', async () => {
+  it('webhooks happen after the action returns, and each finished one is announced on state.events', async () => {
     const env = await warehouseTenant();
     const held = gate();
     const r = await receiver(async () => (await held.promise, { status: 200 }));
     await configure(env, r.url);
-    const seen: DeliveryView[] = [];
-    env.emulator.state.events.on('delivery', (d) => seen.push(d));
-    const { deliveryId } = await closeReception(env);
-    expect((await log(env, '?status=pending')).map((d) => d.id)).toEqual([deliveryId]);
+    const seen: WebhookLogEntry[] = [];
+    env.emulator.state.events.on('webhook', (d) => seen.push(d));
+    const { webhookId } = await closeReception(env);
+    expect((await log(env, '?status=pending')).map((d) => d.id)).toEqual([webhookId]);
     const pendingNow = await control<{ settled: boolean; pending: number }>(
       env.app,
       'POST',
-      `${T}/webhook-deliveries/settle`,
+      `${T}/webhook-log/settle`,
       { timeoutMs: 50 },
     );
     expect(pendingNow.body).toEqual({ settled: false, pending: 1 });
     held.open();
-    const settled = await control<{ settled: boolean; pending: number }>(
-      env.app,
-      'POST',
-      `${T}/webhook-deliveries/settle`,
-    );
+    const settled = await control<{ settled: boolean; pending: number }>(env.app, 'POST', `${T}/webhook-log/settle`);
     expect(settled.body).toEqual({ settled: true, pending: 0 });
-    expect(seen.map((d) => [d.id, d.status])).toEqual([[deliveryId, 'succeeded']]);
+    expect(seen.map((d) => [d.id, d.status])).toEqual([[webhookId, 'succeeded']]);
   });
 });
 
@@ -175,15 +171,15 @@ describe('re-send (spec: failed close documents are re-sent; failed stock regula
     const env = await warehouseTenant();
     const r = await receiver(() => ({ status: 503 }));
     await configure(env, r.url);
-    const { receptionCode, closingDocumentCode, deliveryId } = await closeReception(env);
+    const { receptionCode, closingDocumentCode, webhookId } = await closeReception(env);
     await env.emulator.state.webhooks.settled('acme');
     const fixed = await receiver();
     await configure(env, fixed.url);
-    const resent = await control<DeliveryView>(env.app, 'POST', `${T}/webhook-deliveries/${deliveryId}/resend`);
+    const resent = await control<WebhookLogEntry>(env.app, 'POST', `${T}/webhook-log/${webhookId}/resend`);
     expect(resent.status).toBe(202);
     expect(resent.body).toMatchObject({
       cause: 'resend',
-      originId: deliveryId,
+      originId: webhookId,
       status: 'pending',
       closingDocumentCode,
       request: { url: `${fixed.url}/rc` },
@@ -201,44 +197,44 @@ describe('re-send (spec: failed close documents are re-sent; failed stock regula
     ]);
   });
 
-  it('spec: "A failed stock regularization delivery … cannot be re-sent": 409, and nothing is sent again', async () => {
+  it('spec: "A failed stock regularization webhook … cannot be re-sent": 409, and nothing is sent again', async () => {
     const env = await warehouseTenant();
     const r = await receiver(() => ({ status: 500 }));
     await configure(env, r.url);
-    const { deliveries } = await ok<{ deliveries: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, {
+    const { webhookIds } = await ok<{ webhookIds: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, {
       productExternalCode: 'P1',
       quantity: 1,
     });
     await env.emulator.state.webhooks.settled('acme');
     expect((await log(env))[0]).toMatchObject({ kind: 'stock-regularization', status: 'failed', resendable: false });
-    const res = await control(env.app, 'POST', `${T}/webhook-deliveries/${deliveries[0]}/resend`);
+    const res = await control(env.app, 'POST', `${T}/webhook-log/${webhookIds[0]}/resend`);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'not_resendable' });
     await env.emulator.state.webhooks.settled('acme');
     expect(r.received).toHaveLength(1);
   });
 
-  it("refuses to re-send a delivery that did not fail (409), an unknown one or another tenant's (404)", async () => {
+  it("refuses to re-send a webhook that did not fail (409), an unknown one or another tenant's (404)", async () => {
     const env = await warehouseTenant();
     const r = await receiver();
     await configure(env, r.url);
-    const { deliveryId } = await closeReception(env);
+    const { webhookId } = await closeReception(env);
     await env.emulator.state.webhooks.settled('acme');
-    expect((await control(env.app, 'POST', `${T}/webhook-deliveries/${deliveryId}/resend`)).body).toMatchObject({
+    expect((await control(env.app, 'POST', `${T}/webhook-log/${webhookId}/resend`)).body).toMatchObject({
       error: 'not_failed',
     });
-    expect((await control(env.app, 'POST', `${T}/webhook-deliveries/999999/resend`)).status).toBe(404);
+    expect((await control(env.app, 'POST', `${T}/webhook-log/999999/resend`)).status).toBe(404);
     await ok(env.app, 'POST', '/tenants', { id: 'other' });
-    expect((await control(env.app, 'POST', `/tenants/other/webhook-deliveries/${deliveryId}/resend`)).status).toBe(404);
-    expect((await control(env.app, 'GET', `/tenants/other/webhook-deliveries/${deliveryId}`)).status).toBe(404);
-    expect((await control(env.app, 'GET', `${T}/webhook-deliveries/${deliveryId}`)).body).toMatchObject({
-      id: deliveryId,
+    expect((await control(env.app, 'POST', `/tenants/other/webhook-log/${webhookId}/resend`)).status).toBe(404);
+    expect((await control(env.app, 'GET', `/tenants/other/webhook-log/${webhookId}`)).status).toBe(404);
+    expect((await control(env.app, 'GET', `${T}/webhook-log/${webhookId}`)).body).toMatchObject({
+      id: webhookId,
       status: 'succeeded',
     });
   });
 });
 
-describe("optional automatic retries and duplicate deliveries (for receivers' idempotency)", () => {
+describe("optional automatic retries and duplicate webhooks (for receivers' idempotency)", () => {
   it('retries a failed close document up to `retries` times; never a stock regularization, never a success:false', async () => {
     const env = await warehouseTenant();
     let calls = 0;
@@ -267,7 +263,7 @@ describe("optional automatic retries and duplicate deliveries (for receivers' id
     ]);
   });
 
-  it('sends each successful delivery `duplicates` more times, identical', async () => {
+  it('sends each successful webhook `duplicates` more times, identical', async () => {
     const env = await warehouseTenant();
     const r = await receiver();
     await configure(env, r.url, { duplicates: 2 });
@@ -320,7 +316,7 @@ describe('PUT/GET /_emulator/tenants/{tenant}/webhooks', () => {
       { retries: 11 },
       { duplicates: -1 },
       { receptionCloseURL: 'https://x' },
-      // Credentials in a URL would be shown by GET and the delivery log, and fetch refuses such URLs anyway.
+      // Credentials in a URL would be shown by GET and the webhook log, and fetch refuses such URLs anyway.
       { stockRegularizationUrl: 'https://wms-demo:very-secret@erp.example/hooks/stock' },
     ]) {
       const res = await control(env.app, 'PUT', `${T}/webhooks`, body);
@@ -328,6 +324,6 @@ describe('PUT/GET /_emulator/tenants/{tenant}/webhooks', () => {
       expect(res.body).toMatchObject({ error: 'invalid_request' });
     }
     expect((await control(env.app, 'PUT', '/tenants/nope/webhooks', {})).status).toBe(404);
-    expect((await control(env.app, 'GET', `${T}/webhook-deliveries?status=lost`)).status).toBe(400);
+    expect((await control(env.app, 'GET', `${T}/webhook-log?status=lost`)).status).toBe(400);
   });
 });

@@ -226,11 +226,11 @@ describe('one-statement acknowledgement, processed end to end (postgres)', () =>
       { message: 'every webhook processed' },
     );
     expect(events.reduce((n, e) => n + e.duplicates, 0)).toBe(4);
-    const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', {
+    const res = await svc.app.request('/erp/v1/feed?after=0&limit=1000', {
       headers: { authorization: `Bearer ${acme.erpApiToken}` },
     });
     const page = (await res.json()) as FeedPage;
-    for (const e of events) expect(page.events.filter((f) => f.data.eventId === e.id)).toHaveLength(1);
+    for (const e of events) expect(page.entries.filter((f) => f.data.eventId === e.id)).toHaveLength(1);
     expect((await svc.deps.queue.counts(INBOUND_QUEUE)).failed).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ const RECOVERY_DEADLINE_MS = 30_000;
  * `wms-sync serve` with its DEFAULT settings (lease, poll interval, retry delay, maintenance: none
  * shortened) is SIGKILLed while webhooks stream in and its worker is processing them; restarted on
  * the same database, every event that was answered 2xx is processed exactly once in effect (one
- * confirmation, one set of ledger movements) within 30 s of the restart. Webhooks not answered
+ * feed entry, one set of ledger movements) within 30 s of the restart. Webhooks not answered
  * may or may not be stored.
  */
 export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<string, string> = {}): void {
@@ -140,10 +140,10 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       // Sent again after the restart: acknowledged as repeats, nothing processed twice.
       for (const [code, kind] of [...ackedBeforeKill].slice(0, 20)) expect(await post(child.url, code, kind)).toBe(200);
 
-      const confirmations = await store.confirmations.listAfter('acme', 0, 100_000);
+      const feedEntries = await store.feed.listAfter('acme', 0, 100_000);
       const movements = await store.ledger.list('acme', { limit: 1_000_000 });
       const perCode = new Map<string, number>();
-      for (const c of confirmations)
+      for (const c of feedEntries)
         perCode.set(c.data.closingDocumentCode as string, (perCode.get(c.data.closingDocumentCode as string) ?? 0) + 1);
       // Exactly once for every event, acknowledged or not.
       expect([...perCode.values()].every((count) => count === 1)).toBe(true);
@@ -152,10 +152,10 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
         expect(perCode.get(code), code).toBe(1);
         expect(movements.filter((m) => m.sourceEventId === event.id)).toHaveLength(LINES[kind]);
       }
-      const feed = await fetch(`${child.url}/erp/v1/events?limit=1000`, {
+      const feed = await fetch(`${child.url}/erp/v1/feed?limit=1000`, {
         headers: { authorization: `Bearer ${CONNECTION.ERP_API_TOKEN}` },
       });
-      expect(((await feed.json()) as { events: unknown[] }).events.length).toBe(Math.min(1000, confirmations.length));
+      expect(((await feed.json()) as { entries: unknown[] }).entries.length).toBe(Math.min(1000, feedEntries.length));
       await child.stop();
       child = undefined;
       // The test's deadlines are its own (30 s from the restart); vitest's only guards against a hang.

@@ -89,7 +89,7 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
       if (c.expect.outcome === 'quarantined') {
         expect(got.event.status).toBe('quarantined');
         expect(got.event.quarantineReason).toContain(c.expect.reason);
-        expect(await svc.deps.store.confirmations.bySourceEvent(got.event.id)).toEqual([]);
+        expect(await svc.deps.store.feed.bySourceEvent(got.event.id)).toEqual([]);
         return;
       }
       const processed = await until(
@@ -97,12 +97,12 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
         { message: `${file} processed` },
       );
       expect(processed).toBe(true);
-      const [confirmation, ...more] = await svc.deps.store.confirmations.bySourceEvent(got.event.id);
+      const [feedEntry, ...more] = await svc.deps.store.feed.bySourceEvent(got.event.id);
       expect(more).toEqual([]);
-      const { eventId, receivedAt, ...data } = confirmation!.data;
+      const { eventId, receivedAt, ...data } = feedEntry!.data;
       expect(eventId).toBe(got.event.id);
       expect(receivedAt).toBe(got.event.receivedAt.toISOString());
-      expect({ type: confirmation!.type, data }).toEqual(c.expect.feed);
+      expect({ type: feedEntry!.type, data }).toEqual(c.expect.feed);
     });
 
     // spec (Events, obligation 5): "A failed stock regularization delivery is not shown to the

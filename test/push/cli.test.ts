@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
-import { outboundJobs } from '../../src/push/jobs.js';
+import { wmsPushJobs } from '../../src/push/jobs.js';
 import { startWorkers } from '../../src/worker.js';
 import { runMain } from '../support/cli.js';
 import { type RunningEmulator, startEmulator } from '../support/emulator.js';
@@ -14,7 +14,7 @@ import { until } from '../support/wait.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/erp');
 
-// `wms-sync push` and `wms-sync sync` as an operator runs them, against the emulator.
+// `wms-sync push` and `wms-sync pushes` as an operator runs them, against the emulator.
 describe('CLI: push and sync', () => {
   let wms: RunningEmulator;
   const tmp = tempDir('cli-push');
@@ -33,7 +33,7 @@ describe('CLI: push and sync', () => {
       ERP_API_TOKEN: randomBytes(16).toString('hex'),
       CONNECTION_NAME: 'erp',
       QUEUE_POLL_INTERVAL_MS: '50',
-      OUTBOUND_RETRY_BASE_MS: '20',
+      PUSH_RETRY_BASE_MS: '20',
       WMS_MAX_CONCURRENCY: '4',
     };
   });
@@ -96,11 +96,11 @@ describe('CLI: push and sync', () => {
     expect(res.out).toContain('invalid item 1 (CLI-BAD): description:');
     expect(res.out).toContain('1 synced, 1 failed');
     expect(res.out).toContain('failed CLI-DUP-SKU: Product SKU already exists');
-    expect(res.out).toContain('wms-sync sync retry products');
+    expect(res.out).toContain('wms-sync pushes retry products');
   });
 
-  it('sync show prints the state; sync retry queues a failed record, which a worker then pushes', async () => {
-    const shown = await run('sync', 'show', 'products', 'CLI-DUP-SKU');
+  it('pushes show prints the state; pushes retry queues a failed record, which a worker then pushes', async () => {
+    const shown = await run('pushes', 'show', 'products', 'CLI-DUP-SKU');
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.out)).toMatchObject({
       state: 'failed',
@@ -125,24 +125,24 @@ describe('CLI: push and sync', () => {
     });
     expect(fix.status).toBe(200);
 
-    const retried = await run('sync', 'retry', 'products', 'CLI-DUP-SKU', 'NEVER-SENT');
+    const retried = await run('pushes', 'retry', 'products', 'CLI-DUP-SKU', 'NEVER-SENT');
     expect(retried.code).toBe(1);
     expect(retried.out).toContain('CLI-DUP-SKU: queued');
     expect(retried.out).toContain('NEVER-SENT: not found');
-    expect(JSON.parse((await run('sync', 'show', 'products', 'CLI-DUP-SKU')).out).state).toBe('pending');
+    expect(JSON.parse((await run('pushes', 'show', 'products', 'CLI-DUP-SKU')).out).state).toBe('pending');
 
     // A worker on the same database (what `serve` or `worker` runs) pushes it.
     const deps = await openDeps({ ...loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, { logger: silentLogger() });
     try {
-      await startWorkers(deps, [outboundJobs]);
-      await until(async () => (await deps.store.outbox.get('erp', 'product', 'CLI-DUP-SKU'))?.state === 'synced', {
+      await startWorkers(deps, [wmsPushJobs]);
+      await until(async () => (await deps.store.pushes.get('erp', 'product', 'CLI-DUP-SKU'))?.state === 'synced', {
         message: 'retried product synced',
       });
     } finally {
       await deps.queue.stop({ graceMs: 1000 });
       await deps.store.close();
     }
-    expect((await run('sync', 'retry', '--failed')).out).toContain('0 failed record(s) queued again');
+    expect((await run('pushes', 'retry', '--failed')).out).toContain('0 failed record(s) queued again');
   });
 
   it('usage errors exit 2 with the help; an unreadable file exits 1 with one line', async () => {
@@ -150,8 +150,8 @@ describe('CLI: push and sync', () => {
     expect(noKind.code).toBe(2);
     expect(noKind.err).toContain('expected one of products, delivery-points, documents');
     expect((await run('push', 'products')).code).toBe(2);
-    expect((await run('sync', 'retry', 'products')).code).toBe(2);
-    expect((await run('sync', 'retry', '--failed', 'products', 'X')).code).toBe(2);
+    expect((await run('pushes', 'retry', 'products')).code).toBe(2);
+    expect((await run('pushes', 'retry', '--failed', 'products', 'X')).code).toBe(2);
     const missing = await run('push', 'products', join(tmp.dir, 'nope.json'));
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/nope\.json/);

@@ -43,7 +43,7 @@ describe('codes "." and ".." (real emulator)', () => {
         errors: [{ path: 'externalCode', message: DOT_SEGMENT_MESSAGE }],
       });
     }
-    expect(await h.svc.deps.store.outbox.list({ connection: 'acme', limit: 10 })).toEqual([]);
+    expect(await h.svc.deps.store.pushes.list({ connection: 'acme', limit: 10 })).toEqual([]);
   });
 
   it('a document referencing a product or delivery point ".." → 400 naming each; a batch item with that code is invalid', async () => {

@@ -5,7 +5,7 @@ import { FileFormatError, readItems } from '../../src/push/files.js';
 import { documentSchema, productSchema } from '../../src/wms/index.js';
 import { tempDir } from '../support/tmp.js';
 
-const tmp = tempDir('outbound-files');
+const tmp = tempDir('push-files');
 afterAll(() => tmp.remove());
 const file = (name: string, text: string) => {
   const path = join(tmp.dir, name);

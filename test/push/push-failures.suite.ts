@@ -53,7 +53,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(await h.settled('document', doc)).toMatchObject({ state: 'synced', attempts: 3, lastError: null });
     });
 
-    it('reference look-up that keeps failing (5xx): failed after OUTBOUND_MAX_ATTEMPTS with the reason, no longer waiting', async () => {
+    it('reference look-up that keeps failing (5xx): failed after PUSH_MAX_ATTEMPTS with the reason, no longer waiting', async () => {
       const p = await productOnlyInWms();
       const doc = code('DOC');
       h.proxy.inject({
@@ -71,7 +71,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
         attempts: 6,
         lastError: { kind: 'wms', step: 'references', status: 502, message: 'Bad Gateway' },
       });
-      expect(await h.svc.deps.store.outbox.waitsOf(failed.id)).toEqual([]);
+      expect(await h.svc.deps.store.pushes.waitsOf(failed.id)).toEqual([]);
       expect(h.calls('POST', `${API}/document`)).toBe(posts);
     });
 
@@ -125,7 +125,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
     it("a failure of our own on the job's last attempt leaves the record failed with the reason", async () => {
       // A stored payload the push code cannot read (intake would refuse it): a bug-class failure, not the WMS's.
       const doc = code('DOC');
-      const { record } = await h.svc.deps.store.outbox.upsert({
+      const { record } = await h.svc.deps.store.pushes.upsert({
         connection: 'acme',
         entity: 'document',
         externalCode: doc,
@@ -159,7 +159,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
     afterAll(() => svc.close());
 
     it('a job whose worker stopped on its last attempt (lease ran out) leaves its record failed with the reason', async () => {
-      const { record } = await svc.deps.store.outbox.upsert({
+      const { record } = await svc.deps.store.pushes.upsert({
         connection: 'acme',
         entity: 'product',
         externalCode: 'P-DEAD',
@@ -172,7 +172,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
       await svc.deps.queue.send(PUSH_QUEUE, { recordId: record.id }, { retryLimit: 0, expireInSeconds: 1 });
       const failed = await until(
         async () => {
-          const r = await svc.deps.store.outbox.getById(record.id);
+          const r = await svc.deps.store.pushes.getById(record.id);
           return r?.state === 'failed' ? r : undefined;
         },
         { timeoutMs: 15_000, message: 'record failed' },
@@ -184,7 +184,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('/metrics counts records by state and the age of the oldest pending one (injected clock)', async () => {
-      await svc.deps.store.outbox.upsert({
+      await svc.deps.store.pushes.upsert({
         connection: 'acme',
         entity: 'product',
         externalCode: 'P-STUCK',
@@ -193,7 +193,7 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
         at: clock.now(),
       });
       clock.advance(600_000);
-      await svc.deps.store.outbox.upsert({
+      await svc.deps.store.pushes.upsert({
         connection: 'acme',
         entity: 'product',
         externalCode: 'P-NEW',
@@ -203,10 +203,10 @@ export function pushFailuresSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       clock.advance(5_000);
       const text = await (await svc.app.request('/metrics')).text();
-      expect(text).toMatch(/^wms_sync_outbound_records\{state="pending"\} 2$/m);
-      expect(text).toMatch(/^wms_sync_outbound_records\{state="failed"\} 1$/m);
-      expect(text).toMatch(/^wms_sync_outbound_records\{state="synced"\} 0$/m);
-      expect(text).toMatch(/^wms_sync_outbound_oldest_pending_seconds 605$/m);
+      expect(text).toMatch(/^wms_sync_wms_pushes\{state="pending"\} 2$/m);
+      expect(text).toMatch(/^wms_sync_wms_pushes\{state="failed"\} 1$/m);
+      expect(text).toMatch(/^wms_sync_wms_pushes\{state="synced"\} 0$/m);
+      expect(text).toMatch(/^wms_sync_wms_pushes_oldest_pending_seconds 605$/m);
     });
   });
 }

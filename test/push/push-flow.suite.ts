@@ -38,7 +38,7 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
         json: { items: [product(p, { description: 'Olive oil 75 cl' })] },
       });
       expect(batch.body.results[0].result).toBe('unchanged');
-      const after = (await h.svc.deps.store.outbox.get('acme', 'product', p))!;
+      const after = (await h.svc.deps.store.pushes.get('acme', 'product', p))!;
       expect(after).toMatchObject({ state: 'synced', attempts: 2 });
       expect(h.proxy.requests.length).toBe(callsBefore);
     });
@@ -110,7 +110,7 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       const [p1, p2, dp, doc] = [code('P'), code('P'), code('DP'), code('SO')];
       expect(await h.put('documents', doc, document(doc, [p1, p2], { deliveryPointExternalCode: dp }))).toBe(202);
       const waiting = await h.settled('document', doc, (r) => r.state === 'pending' && r.attempts === 0, 5000);
-      await until(async () => (await h.svc.deps.store.outbox.waitsOf(waiting.id)).length === 3);
+      await until(async () => (await h.svc.deps.store.pushes.waitsOf(waiting.id)).length === 3);
       const shown = await erp(h.svc.app, h.acme, 'GET', `/erp/v1/documents/${doc}`);
       expect(shown.body.waitingFor.map((w: { externalCode: string }) => w.externalCode).sort()).toEqual(
         [dp, p1, p2].sort(),
@@ -121,11 +121,11 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.put('delivery-points', dp, deliveryPoint(dp));
       await h.settled('product', p1);
       await h.settled('delivery-point', dp);
-      expect((await h.svc.deps.store.outbox.get('acme', 'document', doc))?.state).toBe('pending');
+      expect((await h.svc.deps.store.pushes.get('acme', 'document', doc))?.state).toBe('pending');
       await h.put('products', p2, product(p2));
       const synced = await h.settled('document', doc);
       expect(synced).toMatchObject({ state: 'synced', attempts: 1 });
-      expect(await h.svc.deps.store.outbox.waitsOf(synced.id)).toEqual([]);
+      expect(await h.svc.deps.store.pushes.waitsOf(synced.id)).toEqual([]);
       const inWms = await wmsGet(h, `/document/${doc}`);
       expect(inWms.body).toMatchObject({
         externalCode: doc,
@@ -148,7 +148,7 @@ export function pushFlowSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.put('documents', doc, document(doc, [p], { documentType: 'PURCHASE_ORDER' }));
       expect((await erp(h.svc.app, h.acme, 'POST', `/erp/v1/documents/${doc}/cancel`)).status).toBe(202);
       const cancel = await h.settled('document-cancel', doc, (r) => r.state === 'pending', 2000);
-      await until(async () => (await h.svc.deps.store.outbox.waitsOf(cancel.id)).length === 1);
+      await until(async () => (await h.svc.deps.store.pushes.waitsOf(cancel.id)).length === 1);
       await h.put('products', p, product(p));
       expect((await h.settled('document-cancel', doc)).state).toBe('synced');
       expect((await wmsGet(h, `/document/${doc}`)).status).toBe(200);

@@ -1,6 +1,6 @@
 import type { Clock } from '../../src/lib/clock.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
-import type { OutboundEntity, OutboundRecord } from '../../src/store/index.js';
+import type { PushEntity, PushRecord } from '../../src/store/index.js';
 import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { type FaultyProxy, startFaultyProxy } from '../support/faulty-proxy.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -14,12 +14,7 @@ export interface PushHarness {
   acme: ConnectionConfig;
   put(kind: string, code: string, body: unknown): Promise<number>;
   /** The record once `done` holds for it (default: not pending any more). */
-  settled(
-    entity: OutboundEntity,
-    code: string,
-    done?: (r: OutboundRecord) => boolean,
-    timeoutMs?: number,
-  ): Promise<OutboundRecord>;
+  settled(entity: PushEntity, code: string, done?: (r: PushRecord) => boolean, timeoutMs?: number): Promise<PushRecord>;
   /** Calls the proxy forwarded or answered for `method` on paths matching `glob`. */
   calls(method: string, glob: string): number;
   close(): Promise<void>;
@@ -33,10 +28,10 @@ export interface PushHarness {
 export const FAST_PUSH_ENV = {
   WMS_TIMEOUT_MS: '10000',
   WMS_MAX_CONCURRENCY: '4',
-  OUTBOUND_RETRY_BASE_MS: '20',
-  OUTBOUND_RETRY_MAX_MS: '2000',
-  OUTBOUND_MAX_ATTEMPTS: '6',
-  OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: '60',
+  PUSH_RETRY_BASE_MS: '20',
+  PUSH_RETRY_MAX_MS: '2000',
+  PUSH_MAX_ATTEMPTS: '6',
+  PUSH_DEPENDENCY_TIMEOUT_SECONDS: '60',
   QUEUE_POLL_INTERVAL_MS: '50',
   WORKER_CONCURRENCY: '2',
   WORKER_BATCH_SIZE: '10',
@@ -73,7 +68,7 @@ export async function startPushHarness(
     settled: (entity, code, done = (r) => r.state !== 'pending', timeoutMs = 10_000) =>
       until(
         async () => {
-          const r = await svc.deps.store.outbox.get('acme', entity, code);
+          const r = await svc.deps.store.pushes.get('acme', entity, code);
           return r && done(r) ? r : undefined;
         },
         { timeoutMs, message: `${entity} ${code} settled` },

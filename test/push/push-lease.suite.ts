@@ -56,7 +56,7 @@ export function pushLeaseSuite(dialect: 'sqlite' | 'postgres'): void {
 
       const final = await until(
         async () => {
-          const record = (await h.svc.deps.store.outbox.get('acme', 'product', 'LEASE-1'))!;
+          const record = (await h.svc.deps.store.pushes.get('acme', 'product', 'LEASE-1'))!;
           const held = await wmsGet(h, '/product/LEASE-1');
           // The push that synced "three" gives its lease back right after (it wakes waiters first).
           const done =

@@ -10,7 +10,7 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`push jobs when things go wrong (${dialect})`, () => {
     let h: PushHarness;
     beforeAll(async () => {
-      h = await startPushHarness(`push-res-${dialect}`, dialect, { OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: '2' });
+      h = await startPushHarness(`push-res-${dialect}`, dialect, { PUSH_DEPENDENCY_TIMEOUT_SECONDS: '2' });
     });
     afterEach(() => h.proxy.clear());
     afterAll(async () => h.close());
@@ -84,7 +84,7 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
       await until(() => h.proxy.requests.some((r) => r.outcome === 'held' && r.path === `${API}/product`), {
         message: 'the retry sent',
       });
-      const pending = (await h.svc.deps.store.outbox.get('acme', 'product', p))!;
+      const pending = (await h.svc.deps.store.pushes.get('acme', 'product', p))!;
       expect(pending).toMatchObject({ state: 'pending', lastError: { status: 429, retryable: true } });
       h.proxy.release();
       expect(await h.settled('product', p)).toMatchObject({ state: 'synced', attempts: 2 });
@@ -93,7 +93,7 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(1000);
     });
 
-    it('a WMS that keeps failing: failed after OUTBOUND_MAX_ATTEMPTS with the last error; retried once it is back', async () => {
+    it('a WMS that keeps failing: failed after PUSH_MAX_ATTEMPTS with the last error; retried once it is back', async () => {
       const p = code('P');
       h.proxy.inject({
         method: 'POST',
@@ -124,7 +124,7 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
         message: `gave up after waiting 2 s for product ${p} (not sent to wms-sync and not in the WMS)`,
         waitingFor: [{ entity: 'product', externalCode: p, state: 'unknown' }],
       });
-      expect(await h.svc.deps.store.outbox.waitsOf(failed.id)).toEqual([]);
+      expect(await h.svc.deps.store.pushes.waitsOf(failed.id)).toEqual([]);
       expect(await wmsDocuments(doc)).toHaveLength(0);
       await h.put('products', p, product(p));
       await h.settled('product', p);

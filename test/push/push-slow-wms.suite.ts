@@ -59,7 +59,7 @@ export function pushSlowWmsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(res.status).toBe(202);
       const record = await until(
         async () => {
-          const r = await svc.deps.store.outbox.get('acme', 'product', 'SLOW-1');
+          const r = await svc.deps.store.pushes.get('acme', 'product', 'SLOW-1');
           return r?.state === 'synced' ? r : undefined;
         },
         { timeoutMs: 20_000, message: 'the product synced' },

@@ -39,8 +39,8 @@ describe('POST /erp/v1/{kind}:batch', () => {
         { index: 4, externalCode: null, result: 'invalid' },
       ]);
       expect(await queued()).toBe(before + 1);
-      expect((await svc.deps.store.outbox.get('acme', 'product', a))?.payload.description).toBe(`Product ${a}`);
-      expect(await svc.deps.store.outbox.get('acme', 'product', b)).toBeUndefined();
+      expect((await svc.deps.store.pushes.get('acme', 'product', a))?.payload.description).toBe(`Product ${a}`);
+      expect(await svc.deps.store.pushes.get('acme', 'product', b)).toBeUndefined();
     });
 
     it('takes 1,000 delivery points in one request', async () => {
@@ -49,7 +49,7 @@ describe('POST /erp/v1/{kind}:batch', () => {
       expect(res.status).toBe(202);
       expect(res.body.summary).toEqual({ queued: 1000, unchanged: 0, invalid: 0 });
       expect(
-        await svc.deps.store.outbox.getMany(
+        await svc.deps.store.pushes.getMany(
           'acme',
           'delivery-point',
           items.map((i) => i.externalCode),
@@ -91,7 +91,7 @@ describe('POST /erp/v1/{kind}:batch', () => {
         status: 400,
         body: { error: 'validation_failed', details: [{ path: 'items' }] },
       });
-      expect(await svc.deps.store.outbox.get('acme', 'product', `${p}-0`)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'product', `${p}-0`)).toBeUndefined();
       expect((await erp(svc.app, acme, 'POST', '/erp/v1/products:batch', { json: { items: [] } })).status).toBe(400);
       expect((await erp(svc.app, acme, 'POST', '/erp/v1/products:batch', { json: [product(p)] })).status).toBe(400);
     });
@@ -117,7 +117,7 @@ describe('POST /erp/v1/{kind}:batch', () => {
         json: { items: [product(p)] },
       });
       expect(res.status).toBe(401);
-      expect(await svc.deps.store.outbox.get('acme', 'product', p)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'product', p)).toBeUndefined();
     });
   });
 });

@@ -31,7 +31,7 @@ export function routesNulSuite(dialect: 'sqlite' | 'postgres'): void {
         details: [{ path: 'description' }],
       });
       expect(res.body.message).toMatch(/description: .*U\+0000/);
-      expect(await svc.deps.store.outbox.get('acme', 'product', p)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'product', p)).toBeUndefined();
       expect(await queued()).toBe(before);
     });
 
@@ -67,7 +67,7 @@ export function routesNulSuite(dialect: 'sqlite' | 'postgres'): void {
         result: 'invalid',
         errors: [{ path: 'observations' }],
       });
-      expect(await svc.deps.store.outbox.get('acme', 'document', good)).toBeDefined();
+      expect(await svc.deps.store.pushes.get('acme', 'document', good)).toBeDefined();
     });
   });
 }

@@ -62,7 +62,7 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
         json: document(doc, ['P1', 'P2'], { deliveryPointExternalCode: d }),
       });
       expect(res.status).toBe(202);
-      const stored = await svc.deps.store.outbox.get('acme', 'document', doc);
+      const stored = await svc.deps.store.pushes.get('acme', 'document', doc);
       expect(stored?.payload).toMatchObject({
         documentType: 'CLIENT_EXPEDITION',
         lines: [{ lineNumber: 1, productExternalCode: 'P1' }, { lineNumber: 2 }],
@@ -76,7 +76,7 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
         json: product(p, { description: 'Other tenant' }),
       });
       expect(res.status).toBe(202);
-      expect((await svc.deps.store.outbox.get('acme', 'product', p))?.payload.description).toBe(`Product ${p}`);
+      expect((await svc.deps.store.pushes.get('acme', 'product', p))?.payload.description).toBe(`Product ${p}`);
     });
   });
 
@@ -132,7 +132,7 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
         'lines[0].lineNumber',
         'lines[0].productExternalCode',
       ]);
-      expect(await svc.deps.store.outbox.get('acme', 'document', doc)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'document', doc)).toBeUndefined();
     });
 
     it('400 when the body names another code than the path', async () => {
@@ -149,7 +149,7 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
         json: product(p, { observations: 'x'.repeat(5000) }),
       });
       expect(res).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
-      expect(await svc.deps.store.outbox.get('acme', 'product', p)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'product', p)).toBeUndefined();
     });
   });
 
@@ -165,7 +165,7 @@ describe('PUT /erp/v1/{kind}/{externalCode}', () => {
       expect(wrong.status).toBe(401);
       // Authentication comes before reading the body: a bad body without a token is still a 401.
       expect((await erp(svc.app, null, 'PUT', `/erp/v1/products/${p}`, { body: '{' })).status).toBe(401);
-      expect(await svc.deps.store.outbox.get('acme', 'product', p)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'product', p)).toBeUndefined();
     });
 
     it("a connection's token cannot read or change another connection's record", async () => {

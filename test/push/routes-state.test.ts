@@ -21,14 +21,14 @@ describe('ERP API: sync state, cancel, retry', () => {
     it('shows a failed record with the WMS error body, its attempts and when it was last pushed', async () => {
       const p = code('P');
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
-      const record = (await svc.deps.store.outbox.get('acme', 'product', p))!;
-      await svc.deps.store.outbox.recordAttempt(record.id, at);
+      const record = (await svc.deps.store.pushes.get('acme', 'product', p))!;
+      await svc.deps.store.pushes.recordAttempt(record.id, at);
       const wms = {
         status: 400,
         message: 'Product SKU already exists',
         body: { title: 'Product SKU already exists', status: '400' },
       };
-      await svc.deps.store.outbox.markFailed(record.id, wms, at);
+      await svc.deps.store.pushes.markFailed(record.id, wms, at);
       const res = await erp(svc.app, acme, 'GET', `/erp/v1/products/${p}`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -43,8 +43,8 @@ describe('ERP API: sync state, cancel, retry', () => {
     it('shows what a document waits for, and its cancel', async () => {
       const d = code('DOC');
       await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${d}`, { json: document(d, ['P-NOT-YET']) });
-      const record = (await svc.deps.store.outbox.get('acme', 'document', d))!;
-      await svc.deps.store.outbox.setWaits(record.id, 'acme', [{ entity: 'product', externalCode: 'P-NOT-YET' }], at);
+      const record = (await svc.deps.store.pushes.get('acme', 'document', d))!;
+      await svc.deps.store.pushes.setWaits(record.id, 'acme', [{ entity: 'product', externalCode: 'P-NOT-YET' }], at);
       const res = await erp(svc.app, acme, 'GET', `/erp/v1/documents/${d}`);
       expect(res.body).toMatchObject({
         state: 'pending',
@@ -131,7 +131,7 @@ describe('ERP API: sync state, cancel, retry', () => {
         (await erp(svc.app, null, 'POST', `/erp/v1/documents/${d}/cancel`, { json: { documentType: 'CLIENT_RETURN' } }))
           .status,
       ).toBe(401);
-      expect(await svc.deps.store.outbox.get('acme', 'document-cancel', d)).toBeUndefined();
+      expect(await svc.deps.store.pushes.get('acme', 'document-cancel', d)).toBeUndefined();
     });
   });
 
@@ -141,8 +141,8 @@ describe('ERP API: sync state, cancel, retry', () => {
       await erp(svc.app, acme, 'PUT', `/erp/v1/documents/${d}`, { json: document(d, ['P1']) });
       await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/cancel`);
       for (const entity of ['document', 'document-cancel'] as const) {
-        const r = (await svc.deps.store.outbox.get('acme', entity, d))!;
-        await svc.deps.store.outbox.markFailed(r.id, { message: 'boom' }, at);
+        const r = (await svc.deps.store.pushes.get('acme', entity, d))!;
+        await svc.deps.store.pushes.markFailed(r.id, { message: 'boom' }, at);
       }
       const before = await queued();
       const res = await erp(svc.app, acme, 'POST', `/erp/v1/documents/${d}/retry`);
@@ -157,25 +157,25 @@ describe('ERP API: sync state, cancel, retry', () => {
     it('409 while a push of a pending record runs; once the push has failed the record, 202 even before its lease is given back', async () => {
       const p = code('P');
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
-      const r = (await svc.deps.store.outbox.get('acme', 'product', p))!;
+      const r = (await svc.deps.store.pushes.get('acme', 'product', p))!;
       const now = svc.deps.clock.now();
-      expect(await svc.deps.store.outbox.claim(r.id, 'a-pusher', new Date(now.getTime() + 60_000), now)).toBeDefined();
+      expect(await svc.deps.store.pushes.claim(r.id, 'a-pusher', new Date(now.getTime() + 60_000), now)).toBeDefined();
       const running = await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`);
       expect(running.status).toBe(409);
       expect(running.body.message).toMatch(/being pushed right now/);
       // The push's outcome is known (failed): only the lease is still being given back.
-      await svc.deps.store.outbox.markFailed(r.id, { message: 'boom' }, now);
+      await svc.deps.store.pushes.markFailed(r.id, { message: 'boom' }, now);
       const retried = await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`);
       expect(retried.status).toBe(202);
       expect(retried.body.retried[0]).toMatchObject({ state: 'pending' });
-      await svc.deps.store.outbox.release(r.id, 'a-pusher');
+      await svc.deps.store.pushes.release(r.id, 'a-pusher');
     });
 
     it('409 for a synced record, 404 for an unknown one, 401 without a token', async () => {
       const p = code('P');
       await erp(svc.app, acme, 'PUT', `/erp/v1/products/${p}`, { json: product(p) });
-      const r = (await svc.deps.store.outbox.get('acme', 'product', p))!;
-      await svc.deps.store.outbox.markSynced(r.id, r.payloadHash, at);
+      const r = (await svc.deps.store.pushes.get('acme', 'product', p))!;
+      await svc.deps.store.pushes.markSynced(r.id, r.payloadHash, at);
       expect((await erp(svc.app, acme, 'POST', `/erp/v1/products/${p}/retry`)).body).toMatchObject({
         error: 'conflict',
         details: { state: 'synced' },
@@ -209,7 +209,7 @@ describe('ERP API: sync state, cancel, retry', () => {
     expect(paths).toContain('/erp/v1/documents/{externalCode}/cancel');
     expect(doc.components?.securitySchemes).toHaveProperty('erpBearer');
     expect(doc.components?.schemas).toHaveProperty('RestAPIProductDTO');
-    expect(doc.components?.schemas).toHaveProperty('OutboundRecord');
+    expect(doc.components?.schemas).toHaveProperty('PushRecord');
     const put = (doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[
       '/erp/v1/products/{externalCode}'
     ]!.put!;

@@ -14,7 +14,7 @@ const RETENTION = {
   INBOUND_RETENTION_DAYS: '10',
   INBOUND_REJECTED_RETENTION_DAYS: '5',
   DEDUPE_RETENTION_DAYS: '30',
-  CONFIRMATION_RETENTION_DAYS: '15',
+  FEED_RETENTION_DAYS: '15',
   LEDGER_RETENTION_DAYS: '15',
   RECONCILE_RETENTION_DAYS: '20',
 };
@@ -132,7 +132,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
           `${name}: day 40 ${settled[name]}, day ${DAYS - 1} ${n}`,
         ).toBeLessThanOrEqual(3);
       }
-      // hard bounds from the settings: 3 deliveries and 2 confirmations a day, the reception's lines
+      // hard bounds from the settings: 3 deliveries and 2 feed entries a day, the reception's lines
       // and the regularization as movements, at most one opening balance per product/lot
       const lines = (
         fixture('reception-close').lines as { externalCode: string; lotCode?: string | null; quantity: number }[]
@@ -152,7 +152,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
       )!;
       const stored = (await svc.deps.store.inbox.findByKey('acme', `reception-close:REC-${DAYS - 20}`))!;
       expect(stored).toMatchObject({ status: 'processed', payload: '' });
-      const feed = (await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).length;
+      const feed = (await svc.deps.store.feed.listAfter('acme', 0, 1000)).length;
       const res = await postWebhook(svc.app, acme, old.kind, old.body);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ success: true, message: expect.stringContaining('Already received') });
@@ -162,7 +162,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
         payload: '',
       });
       expect(await svc.deps.store.inbox.list({ status: 'received', limit: 10 })).toEqual([]);
-      expect((await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).length).toBe(feed);
+      expect((await svc.deps.store.feed.listAfter('acme', 0, 1000)).length).toBe(feed);
       // and it cannot be processed again: nothing is left to process
       expect(await retryEvent(svc.deps, stored.id)).toEqual({ ok: false, reason: 'pruned' });
     });

@@ -32,14 +32,14 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         let hooked = false;
         const id = await store.transaction(async (tx) => {
           const { event } = await tx.inbox.record({ connection: 'c5', kind: 'k', dedupeKey, payload: '{}', at });
-          await tx.confirmations.append({ connection: 'c5', type: 'stock.adjusted', dedupeKey, data: { n: 1 }, at });
+          await tx.feed.append({ connection: 'c5', type: 'stock.adjusted', dedupeKey, data: { n: 1 }, at });
           tx.afterCommit(() => (hooked = true));
           expect(hooked).toBe(false);
           return event.id;
         });
         expect(hooked).toBe(true);
         expect(await store.inbox.get(id)).toBeDefined();
-        expect(await store.confirmations.listAfter('c5', 0, 10)).toHaveLength(1);
+        expect(await store.feed.listAfter('c5', 0, 10)).toHaveLength(1);
       });
 
       it('rolls everything back when the function throws, and skips afterCommit', async () => {
@@ -48,7 +48,7 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         await expect(
           store.transaction(async (tx) => {
             await tx.inbox.record({ connection: 'c6', kind: 'k', dedupeKey, payload: '{}', at });
-            await tx.outbox.upsert({
+            await tx.pushes.upsert({
               connection: 'c6',
               entity: 'product',
               externalCode: 'P',
@@ -62,7 +62,7 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         ).rejects.toThrow('abort');
         expect(hooked).toBe(false);
         expect(await store.inbox.findByKey('c6', dedupeKey)).toBeUndefined();
-        expect(await store.outbox.get('c6', 'product', 'P')).toBeUndefined();
+        expect(await store.pushes.get('c6', 'product', 'P')).toBeUndefined();
       });
 
       it('concurrent transactions each see their own writes and all commit', async () => {

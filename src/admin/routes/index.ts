@@ -17,10 +17,10 @@ import { registerEventsList } from './events-list.js';
 import { registerEventsRetry } from './events-retry.js';
 import { registerFeed } from './feed.js';
 import { registerOverview } from './overview.js';
-import { registerOutboundGet } from './push-get.js';
-import { registerOutboundRetry } from './push-retry.js';
-import { registerOutboundList } from './pushes-list.js';
-import { registerOutboundRetryFailed } from './pushes-retry-failed.js';
+import { registerPushGet } from './push-get.js';
+import { registerPushRetry } from './push-retry.js';
+import { registerPushesList } from './pushes-list.js';
+import { registerPushesRetryFailed } from './pushes-retry-failed.js';
 import { registerReconciliationGet } from './reconciliation-get.js';
 import { registerReconciliationList } from './reconciliation-list.js';
 import { registerReconciliationStart } from './reconciliation-start.js';
@@ -37,10 +37,10 @@ const registrars: AdminRouteRegistrar[] = [
   registerEventRetry,
   // Operator console read models and actions (issue 12); retry-failed before the per-record routes.
   registerOverview,
-  registerOutboundList,
-  registerOutboundRetryFailed,
-  registerOutboundGet,
-  registerOutboundRetry,
+  registerPushesList,
+  registerPushesRetryFailed,
+  registerPushGet,
+  registerPushRetry,
   registerDocumentCancel,
   registerReconciliationList,
   registerReconciliationStart,

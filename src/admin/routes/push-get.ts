@@ -8,9 +8,9 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
-  path: `${ADMIN_PREFIX}/connections/{connection}/outbound/{entity}/{externalCode}`,
+  path: `${ADMIN_PREFIX}/connections/{connection}/pushes/{entity}/{externalCode}`,
   tags: ['Admin'],
-  summary: 'One outbound record with its payload, sync state and what it waits for',
+  summary: 'One WMS push with its payload, sync state and what it waits for',
   security: ADMIN_SECURITY,
   request: { params: recordParams },
   responses: {
@@ -20,8 +20,8 @@ const route = createRoute({
   },
 });
 
-/** GET /admin/v1/connections/{connection}/outbound/{entity}/{externalCode} */
-export const registerOutboundGet: AdminRouteRegistrar = (app, deps) => {
+/** GET /admin/v1/connections/{connection}/pushes/{entity}/{externalCode} */
+export const registerPushGet: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const { connection, entity, externalCode } = c.req.valid('param');
     const record = await getRecord(deps.store, mustGetConnection(deps, connection).name, entity, externalCode);

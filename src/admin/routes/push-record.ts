@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { NUL_MESSAGE } from '../../lib/nul.js';
-import { OUTBOUND_ENTITIES } from '../../store/index.js';
+import { PUSH_ENTITIES } from '../../store/index.js';
 import { connectionParams } from './params.js';
 
-/** Path parameters naming one outbound record of a connection. */
+/** Path parameters naming one WMS push of a connection. */
 export const recordParams = connectionParams.extend({
-  entity: z.enum(OUTBOUND_ENTITIES).openapi({ param: { name: 'entity', in: 'path' }, example: 'product' }),
+  entity: z.enum(PUSH_ENTITIES).openapi({ param: { name: 'entity', in: 'path' }, example: 'product' }),
   externalCode: z
     .string()
     .min(1)

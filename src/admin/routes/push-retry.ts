@@ -9,7 +9,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
-  path: `${ADMIN_PREFIX}/connections/{connection}/outbound/{entity}/{externalCode}/retry`,
+  path: `${ADMIN_PREFIX}/connections/{connection}/pushes/{entity}/{externalCode}/retry`,
   tags: ['Admin'],
   summary: 'Push a failed or waiting record again now',
   description:
@@ -27,8 +27,8 @@ const route = createRoute({
   },
 });
 
-/** POST /admin/v1/connections/{connection}/outbound/{entity}/{externalCode}/retry */
-export const registerOutboundRetry: AdminRouteRegistrar = (app, deps) => {
+/** POST /admin/v1/connections/{connection}/pushes/{entity}/{externalCode}/retry */
+export const registerPushRetry: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const { connection, entity, externalCode } = c.req.valid('param');
     const result = await retryOne(deps, mustGetConnection(deps, connection).name, entity, externalCode);

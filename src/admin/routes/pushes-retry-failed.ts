@@ -2,14 +2,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { retryFailed } from '../../push/retry.js';
 import { optionalJsonBody } from '../../reconcile/routes/optional-json.js';
-import { OUTBOUND_ENTITIES } from '../../store/index.js';
+import { PUSH_ENTITIES } from '../../store/index.js';
 import { connectionErrors, connectionParams, mustGetConnection, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
 export const retryFailedBodySchema = z
   .object({
     entity: z
-      .enum(OUTBOUND_ENTITIES)
+      .enum(PUSH_ENTITIES)
       .optional()
       .openapi({ description: 'Only failed records of this entity (all entities when left out)' }),
   })
@@ -18,7 +18,7 @@ export const retryFailedBodySchema = z
 
 const route = createRoute({
   method: 'post',
-  path: `${ADMIN_PREFIX}/connections/{connection}/outbound/retry-failed`,
+  path: `${ADMIN_PREFIX}/connections/{connection}/pushes/retry-failed`,
   tags: ['Admin'],
   summary: 'Push every failed record of a connection (or of one entity) again',
   description:
@@ -40,11 +40,11 @@ const route = createRoute({
   },
 });
 
-/** POST /admin/v1/connections/{connection}/outbound/retry-failed */
-export const registerOutboundRetryFailed: AdminRouteRegistrar = (app, deps) => {
+/** POST /admin/v1/connections/{connection}/pushes/retry-failed */
+export const registerPushesRetryFailed: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const connection = mustGetConnection(deps, c.req.valid('param').connection).name;
-    const entity = (c.req.valid('json') as { entity?: (typeof OUTBOUND_ENTITIES)[number] } | undefined)?.entity;
+    const entity = (c.req.valid('json') as { entity?: (typeof PUSH_ENTITIES)[number] } | undefined)?.entity;
     const retried = await retryFailed(deps, connection, entity);
     return c.json({ retried: retried.length }, 202);
   });

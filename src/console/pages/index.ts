@@ -7,9 +7,9 @@ import { registerEventsActions } from './events-actions.js';
 import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
 import { registerOverview } from './overview.js';
-import { registerOutboundDetail } from './push-detail.js';
-import { registerOutboundActions } from './pushes-actions.js';
-import { registerOutboundList } from './pushes-list.js';
+import { registerPushDetail } from './push-detail.js';
+import { registerPushesActions } from './pushes-actions.js';
+import { registerPushesList } from './pushes-list.js';
 import { registerReconciliationRun } from './reconciliation-run.js';
 import { registerReconciliations } from './reconciliations.js';
 
@@ -20,9 +20,9 @@ export const PAGES: PageRegistrar[] = [
   registerEventsList,
   registerEventDetail,
   registerEventEdit,
-  registerOutboundActions,
-  registerOutboundList,
-  registerOutboundDetail,
+  registerPushesActions,
+  registerPushesList,
+  registerPushDetail,
   registerReconciliations,
   registerReconciliationRun,
   registerFeed,

@@ -1,6 +1,6 @@
 import { getRecord } from '../../push/get-record.js';
 import type { RecordView } from '../../push/record-view.js';
-import { OUTBOUND_ENTITIES, type OutboundEntity } from '../../store/index.js';
+import { PUSH_ENTITIES, type PushEntity } from '../../store/index.js';
 import { pageHref } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../page.js';
 import { ActionButton } from '../ui/actions.js';
@@ -13,8 +13,8 @@ import { errorPage } from './errors.js';
 import { ENTITY_LABELS } from './overview.js';
 import { recordHref } from './pushes-list.js';
 
-export function isEntity(value: string | undefined): value is OutboundEntity {
-  return (OUTBOUND_ENTITIES as readonly string[]).includes(value ?? '');
+export function isEntity(value: string | undefined): value is PushEntity {
+  return (PUSH_ENTITIES as readonly string[]).includes(value ?? '');
 }
 
 function StateCard(props: { record: RecordView }) {
@@ -41,9 +41,9 @@ function StateCard(props: { record: RecordView }) {
   );
 }
 
-/** GET …/outbound/{entity}/{code}: a record with its payload, state, last error and actions. */
-export const registerOutboundDetail: PageRegistrar = (app, deps) => {
-  app.get('/console/connections/:connection/outbound/:entity/:code', async (c) => {
+/** GET …/pushes/{entity}/{code}: a record with its payload, state, last error and actions. */
+export const registerPushDetail: PageRegistrar = (app, deps) => {
+  app.get('/console/connections/:connection/pushes/:entity/:code', async (c) => {
     const connection = pathConnection(c, deps).name;
     const entity = c.req.param('entity');
     const code = c.req.param('code');
@@ -56,12 +56,12 @@ export const registerOutboundDetail: PageRegistrar = (app, deps) => {
     return renderPage(
       c,
       `${code} · ${ENTITY_LABELS[entity]}`,
-      frameFor(c, deps, connection, 'outbound'),
+      frameFor(c, deps, connection, 'pushes'),
       <>
         <PageHead
           crumbs={
             <>
-              <a href={`${pageHref(connection, 'outbound')}?entity=${entity}`}>{ENTITY_LABELS[entity]}</a> /
+              <a href={`${pageHref(connection, 'pushes')}?entity=${entity}`}>{ENTITY_LABELS[entity]}</a> /
             </>
           }
           title={code}

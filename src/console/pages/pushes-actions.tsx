@@ -20,8 +20,8 @@ export async function backTo(c: ConsoleContext, fallback: string): Promise<strin
 }
 
 /** POST retry of one record, POST cancel of a document, and the bulk retry of failed records (confirm, then POST). */
-export const registerOutboundActions: PageRegistrar = (app, deps) => {
-  app.post('/console/connections/:connection/outbound/:entity/:code/retry', async (c) => {
+export const registerPushesActions: PageRegistrar = (app, deps) => {
+  app.post('/console/connections/:connection/pushes/:entity/:code/retry', async (c) => {
     const connection = pathConnection(c, deps).name;
     const { entity, code } = c.req.param();
     if (!isEntity(entity)) return errorPage(c, deps, 404, 'Not found', `No record kind "${entity}"`);
@@ -40,10 +40,10 @@ export const registerOutboundActions: PageRegistrar = (app, deps) => {
     return c.redirect(await backTo(c, recordHref(connection, entity, code)), 303);
   });
 
-  app.post('/console/connections/:connection/outbound/document/:code/cancel', async (c) => {
+  app.post('/console/connections/:connection/pushes/document/:code/cancel', async (c) => {
     const connection = pathConnection(c, deps).name;
     const code = c.req.param('code');
-    if (!(await deps.store.outbox.get(connection, 'document', code)))
+    if (!(await deps.store.pushes.get(connection, 'document', code)))
       return errorPage(c, deps, 404, 'Not found', `No document ${code} for connection ${connection}`);
     try {
       const { changed } = await acceptCancel(deps, connection, code);
@@ -57,7 +57,7 @@ export const registerOutboundActions: PageRegistrar = (app, deps) => {
     return c.redirect(recordHref(connection, 'document', code), 303);
   });
 
-  app.get('/console/connections/:connection/outbound/retry-failed', async (c) => {
+  app.get('/console/connections/:connection/pushes/retry-failed', async (c) => {
     const connection = pathConnection(c, deps).name;
     const entity = c.req.query('entity');
     if (entity !== undefined && !isEntity(entity))
@@ -65,11 +65,11 @@ export const registerOutboundActions: PageRegistrar = (app, deps) => {
     const counts = await countRecords(deps.store, connection);
     const failed = entity ? counts[entity].failed : Object.values(counts).reduce((n, s) => n + s.failed, 0);
     const what = entity ? `failed ${ENTITY_LABELS[entity].toLowerCase()}` : 'failed records of every kind';
-    const list = withQuery(`${connectionBase(connection)}/outbound`, { entity: entity ?? 'product', state: 'failed' });
+    const list = withQuery(`${connectionBase(connection)}/pushes`, { entity: entity ?? 'product', state: 'failed' });
     return renderPage(
       c,
       'Retry failed records',
-      frameFor(c, deps, connection, 'outbound'),
+      frameFor(c, deps, connection, 'pushes'),
       <>
         <PageHead
           title="Retry failed records"
@@ -79,7 +79,7 @@ export const registerOutboundActions: PageRegistrar = (app, deps) => {
           title={`Retry ${what}`}
           count={failed}
           what={what}
-          action={`${connectionBase(connection)}/outbound/retry-failed`}
+          action={`${connectionBase(connection)}/pushes/retry-failed`}
           csrf={c.get('session').csrf}
           fields={entity ? { entity } : {}}
           cancelHref={list}
@@ -89,13 +89,13 @@ export const registerOutboundActions: PageRegistrar = (app, deps) => {
     );
   });
 
-  app.post('/console/connections/:connection/outbound/retry-failed', async (c) => {
+  app.post('/console/connections/:connection/pushes/retry-failed', async (c) => {
     const connection = pathConnection(c, deps).name;
     const entity = (await c.req.parseBody()).entity;
     if (entity !== undefined && (typeof entity !== 'string' || !isEntity(entity)))
       return errorPage(c, deps, 400, 'Bad request', 'No such record kind');
     const retried = await retryFailed(deps, connection, entity);
     setFlash(c, { tone: 'ok', message: `${retried.length.toLocaleString('en-US')} failed record(s) queued again.` });
-    return c.redirect(withQuery(`${connectionBase(connection)}/outbound`, { entity: entity ?? 'product' }), 303);
+    return c.redirect(withQuery(`${connectionBase(connection)}/pushes`, { entity: entity ?? 'product' }), 303);
   });
 };

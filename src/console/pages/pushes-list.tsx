@@ -1,6 +1,6 @@
-import { outboundQuery } from '../../admin/routes/pushes-list.js';
+import { pushesQuery } from '../../admin/routes/pushes-list.js';
 import { listRecords, type RecordSummary } from '../../push/list.js';
-import { OUTBOUND_ENTITIES, OUTBOUND_STATES, type OutboundEntity } from '../../store/index.js';
+import { PUSH_ENTITIES, PUSH_STATES, type PushEntity } from '../../store/index.js';
 import { connectionBase } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../page.js';
 import { ActionButton } from '../ui/actions.js';
@@ -14,19 +14,19 @@ import { ENTITY_LABELS } from './overview.js';
 
 export const PAGE_SIZE = 50;
 
-export function recordHref(connection: string, entity: OutboundEntity, code: string): string {
-  return `${connectionBase(connection)}/outbound/${entity}/${encodeURIComponent(code)}`;
+export function recordHref(connection: string, entity: PushEntity, code: string): string {
+  return `${connectionBase(connection)}/pushes/${entity}/${encodeURIComponent(code)}`;
 }
 
-/** GET …/outbound?entity=&state=&before=: one entity's records, newest first, keyset pages. */
-export const registerOutboundList: PageRegistrar = (app, deps) => {
-  app.get('/console/connections/:connection/outbound', async (c) => {
+/** GET …/pushes?entity=&state=&before=: one entity's records, newest first, keyset pages. */
+export const registerPushesList: PageRegistrar = (app, deps) => {
+  app.get('/console/connections/:connection/pushes', async (c) => {
     const connection = pathConnection(c, deps).name;
-    const parsed = outboundQuery.safeParse({ entity: 'product', limit: PAGE_SIZE, ...c.req.query() });
-    if (!parsed.success) return badQuery(c, deps, connection, 'outbound', parsed.error);
+    const parsed = pushesQuery.safeParse({ entity: 'product', limit: PAGE_SIZE, ...c.req.query() });
+    if (!parsed.success) return badQuery(c, deps, connection, 'pushes', parsed.error);
     const q = parsed.data;
     const page = await listRecords(deps.store, { connection, ...q });
-    const base = `${connectionBase(connection)}/outbound`;
+    const base = `${connectionBase(connection)}/pushes`;
     const here = `${base}?${new URLSearchParams(c.req.query()).toString()}`;
     const csrf = c.get('session').csrf;
     const columns: Column<RecordSummary>[] = [
@@ -57,11 +57,11 @@ export const registerOutboundList: PageRegistrar = (app, deps) => {
     ];
     return renderPage(
       c,
-      `Outbound records · ${connection}`,
-      frameFor(c, deps, connection, 'outbound'),
+      `WMS pushes · ${connection}`,
+      frameFor(c, deps, connection, 'pushes'),
       <>
         <PageHead
-          title="Outbound records"
+          title="WMS pushes"
           subtitle="What the ERP asked to exist in the WMS, and whether it does: the sync state, the WMS's error for failed ones, the attempts."
           actions={
             <a class="btn" href={withQuery(`${base}/retry-failed`, { entity: q.entity })}>
@@ -70,7 +70,7 @@ export const registerOutboundList: PageRegistrar = (app, deps) => {
           }
         />
         <nav class="tabs" aria-label="Record kinds">
-          {OUTBOUND_ENTITIES.map((e) => (
+          {PUSH_ENTITIES.map((e) => (
             <a href={withQuery(base, { entity: e, state: q.state })} class={e === q.entity ? 'active' : undefined}>
               {ENTITY_LABELS[e]}
             </a>
@@ -84,7 +84,7 @@ export const registerOutboundList: PageRegistrar = (app, deps) => {
               name: 'state',
               label: 'State',
               value: q.state,
-              options: [{ value: '', label: 'Any state' }, ...OUTBOUND_STATES.map((s) => ({ value: s, label: s }))],
+              options: [{ value: '', label: 'Any state' }, ...PUSH_STATES.map((s) => ({ value: s, label: s }))],
             },
           ]}
         />

@@ -11,7 +11,7 @@ const TONES: Record<string, Tone> = {
   rejected_by_erp: 'warn',
   // an attempt that failed and will be tried again
   error: 'warn',
-  // outbound records
+  // WMS pushes
   synced: 'ok',
   pending: 'info',
   // reconciliation runs and items

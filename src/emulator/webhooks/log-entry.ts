@@ -1,23 +1,23 @@
 import type { WebhookKind } from '../../wms/index.js';
 
-// The delivery log as the control API and the `delivery` event show it: types only, imported by
+// The webhook log as the control API and the `webhook` event show it: types only, imported by
 // events.ts without the log's code (and its context), so the emulator's types form no cycle.
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export type WebhookLogStatus = 'pending' | 'succeeded' | 'failed';
 /** Why a request was made: the event itself, an automatic retry, a duplicate, or an operator's re-send. */
-export type DeliveryCause = 'event' | 'retry' | 'duplicate' | 'resend';
+export type WebhookCause = 'event' | 'retry' | 'duplicate' | 'resend';
 
-/** One row of the delivery log, as the control API and the `delivery` event show it. */
-export interface DeliveryView {
+/** One row of the webhook log, as the control API and the `webhook` event show it. */
+export interface WebhookLogEntry {
   id: number;
   tenant: string;
   kind: WebhookKind;
   closingDocumentCode: string | null;
-  cause: DeliveryCause;
-  /** The delivery this one repeats (retry, duplicate, re-send). */
+  cause: WebhookCause;
+  /** The webhook this one repeats (retry, duplicate, re-send). */
   originId: number | null;
   attempt: number;
-  status: DeliveryStatus;
+  status: WebhookLogStatus;
   /** spec: failed close documents can be re-sent; "a failed stock regularization ... cannot be re-sent". */
   resendable: boolean;
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: unknown };

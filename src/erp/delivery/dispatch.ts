@@ -21,15 +21,15 @@ export async function dispatchFeed(
   let total = 0;
   for (;;) {
     const { added, more } = await store.transaction(async (tx) => {
-      const cursor = await tx.deliveries.lockCursor(connection.name, at);
-      const rows = await tx.confirmations.listAfter(connection.name, cursor, DISPATCH_BATCH);
+      const cursor = await tx.erpDeliveries.lockCursor(connection.name, at);
+      const rows = await tx.feed.listAfter(connection.name, cursor, DISPATCH_BATCH);
       if (rows.length === 0) return { added: 0, more: false };
       const wanted = rows.filter((r) => types.has(r.type));
-      const n = await tx.deliveries.enqueue(
+      const n = await tx.erpDeliveries.enqueue(
         connection.name,
         wanted.map((r) => ({
           connection: connection.name,
-          confirmationId: r.id,
+          feedEntryId: r.id,
           type: r.type,
           orderKey: orderKeyOf(r.type, r.data, r.id),
           feedAt: r.createdAt,

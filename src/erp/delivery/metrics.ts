@@ -29,7 +29,7 @@ export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetri
       registers: [registry],
       async collect() {
         this.reset();
-        const rows = await store.deliveries.summary();
+        const rows = await store.erpDeliveries.summary();
         for (const r of rows) this.set({ connection: r.connection, status: r.status }, r.n);
         for (const c of new Set(rows.map((r) => r.connection))) {
           for (const s of DELIVERY_STATUSES)
@@ -44,7 +44,7 @@ export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetri
       registers: [registry],
       async collect() {
         this.reset();
-        for (const r of await store.deliveries.summary())
+        for (const r of await store.erpDeliveries.summary())
           if (r.status === 'dead') this.set({ connection: r.connection }, r.n);
       },
     });
@@ -55,7 +55,7 @@ export function deliveryMetrics(registry: Registry, store: Store): DeliveryMetri
       registers: [registry],
       async collect() {
         this.reset();
-        for (const b of await store.deliveries.breakers())
+        for (const b of await store.erpDeliveries.breakers())
           this.set({ connection: b.connection }, b.state === 'open' ? 1 : 0);
       },
     });

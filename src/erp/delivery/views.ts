@@ -1,5 +1,5 @@
 import type { Delivery, DeliveryAttempt, DeliveryFilter, Store } from '../../store/index.js';
-import { type FeedEvent, toFeedEvent } from '../feed/read.js';
+import { type ErpFeedEntry, toErpFeedEntry } from '../feed/read.js';
 import { webhookIdOf } from './webhook-id.js';
 
 /*
@@ -11,8 +11,8 @@ export interface DeliverySummary {
   id: number;
   connection: string;
   webhookId: string;
-  /** The feed event's id (the cursor of GET /erp/v1/events). */
-  eventId: number;
+  /** The feed entry's id (the cursor of GET /erp/v1/feed). */
+  feedEntryId: number;
   type: Delivery['type'];
   orderKey: string;
   status: Delivery['status'];
@@ -38,8 +38,8 @@ export interface AttemptView {
 
 export interface DeliveryDetail {
   delivery: DeliverySummary;
-  /** The JSON body the ERP receives; null when retention pruned the feed event. */
-  event: FeedEvent | null;
+  /** The JSON body the ERP receives; null when retention pruned the feed entry. */
+  entry: ErpFeedEntry | null;
   attempts: AttemptView[];
 }
 
@@ -54,8 +54,8 @@ export function deliverySummary(d: Delivery): DeliverySummary {
   return {
     id: d.id,
     connection: d.connection,
-    webhookId: webhookIdOf(d.connection, d.confirmationId),
-    eventId: d.confirmationId,
+    webhookId: webhookIdOf(d.connection, d.feedEntryId),
+    feedEntryId: d.feedEntryId,
     type: d.type,
     orderKey: d.orderKey,
     status: d.status,
@@ -88,8 +88,8 @@ export async function listDeliveries(
   page: { limit: number; before?: number | undefined },
 ): Promise<DeliveryPage> {
   const [rows, total] = await Promise.all([
-    store.deliveries.list({ ...filter, limit: page.limit, ...(page.before ? { beforeId: page.before } : {}) }),
-    store.deliveries.count(filter),
+    store.erpDeliveries.list({ ...filter, limit: page.limit, ...(page.before ? { beforeId: page.before } : {}) }),
+    store.erpDeliveries.count(filter),
   ]);
   return {
     deliveries: rows.map(deliverySummary),
@@ -99,15 +99,15 @@ export async function listDeliveries(
 }
 
 export async function deliveryDetail(store: Store, id: number): Promise<DeliveryDetail | undefined> {
-  const d = await store.deliveries.get(id);
+  const d = await store.erpDeliveries.get(id);
   if (!d) return undefined;
-  const [event, attempts] = await Promise.all([
-    store.confirmations.get(d.connection, d.confirmationId),
-    store.deliveries.attemptsOf(id),
+  const [entry, attempts] = await Promise.all([
+    store.feed.get(d.connection, d.feedEntryId),
+    store.erpDeliveries.attemptsOf(id),
   ]);
   return {
     delivery: deliverySummary(d),
-    event: event ? toFeedEvent(event) : null,
+    entry: entry ? toErpFeedEntry(entry) : null,
     attempts: attempts.map(attemptView),
   };
 }
@@ -120,11 +120,11 @@ export type ResendOne = { ok: true; delivery: DeliverySummary } | { ok: false; r
  * refused: it is on its way.
  */
 export async function resendOne(store: Store, id: number, at: Date): Promise<ResendOne> {
-  const d = await store.deliveries.get(id);
+  const d = await store.erpDeliveries.get(id);
   if (!d) return { ok: false, reason: 'not_found' };
   if (d.status === 'pending') return { ok: false, reason: 'pending' };
-  await store.deliveries.resend({ ids: [id] }, at, 1, ['dead', 'delivered']);
-  return { ok: true, delivery: deliverySummary((await store.deliveries.get(id))!) };
+  await store.erpDeliveries.resend({ ids: [id] }, at, 1, ['dead', 'delivered']);
+  return { ok: true, delivery: deliverySummary((await store.erpDeliveries.get(id))!) };
 }
 
 /** Most deliveries one bulk resend puts back (an operator repeats it for more). */
@@ -137,8 +137,8 @@ export async function resendDead(
   at: Date,
   dryRun: boolean,
 ): Promise<{ matched: number; resent: number; dryRun: boolean }> {
-  const matched = await store.deliveries.count({ ...filter, status: 'dead' });
+  const matched = await store.erpDeliveries.count({ ...filter, status: 'dead' });
   if (dryRun) return { matched, resent: 0, dryRun };
-  const ids = await store.deliveries.resend({ ...filter, status: 'dead' }, at, RESEND_MAX, ['dead']);
+  const ids = await store.erpDeliveries.resend({ ...filter, status: 'dead' }, at, RESEND_MAX, ['dead']);
   return { matched, resent: ids.length, dryRun };
 }

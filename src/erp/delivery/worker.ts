@@ -5,7 +5,7 @@ import type { ConnectionConfig, ErpWebhookConfig } from '../../lib/connections.j
 import type { Logger } from '../../lib/logger.js';
 import type { BreakerRow, ClaimedDelivery, DeliveryResult } from '../../store/erp-deliveries/contract.js';
 import type { Store } from '../../store/types.js';
-import { toFeedEvent } from '../feed/read.js';
+import { toErpFeedEntry } from '../feed/read.js';
 import { CLOSED, stepBreaker } from './breaker.js';
 import { classify } from './classify.js';
 import { dispatchFeed } from './dispatch.js';
@@ -32,7 +32,7 @@ export interface DeliveryWorkerDeps {
 }
 
 /**
- * How often the loop mends order keys left without a head mark (`DeliveriesRepo.repairHeads`):
+ * How often the loop mends order keys left without a head mark (`ErpDeliveriesRepo.repairHeads`):
  * at its first run, then once a minute. Only a process of an older version, running beside this
  * one during a rolling deploy, leaves such keys; the check reads two indexes of pending deliveries.
  */
@@ -40,7 +40,7 @@ const HEADS_CHECK_MS = 60_000;
 
 /**
  * The push loop of one process: dispatches new feed events into deliveries, leases due ones (in
- * order per key, see DeliveriesRepo.claim), POSTs them signed with up to `concurrency` in flight,
+ * order per key, see ErpDeliveriesRepo.claim), POSTs them signed with up to `concurrency` in flight,
  * and records each attempt. Woken at once by a commit that appended to a feed in this process,
  * by a finished request, and every `pollMs` (other processes' events, retries coming due).
  */
@@ -139,7 +139,7 @@ export class DeliveryWorker {
       }
       if (performance.now() - this.#headsCheckedAt >= HEADS_CHECK_MS) {
         this.#headsCheckedAt = performance.now();
-        const mended = await this.#d.store.deliveries.repairHeads();
+        const mended = await this.#d.store.erpDeliveries.repairHeads();
         if (mended > 0)
           this.#d.logger.warn(
             { keys: mended },
@@ -148,7 +148,7 @@ export class DeliveryWorker {
       }
       if (performance.now() - this.#breakersReadAt >= this.#d.settings.pollMs) {
         this.#breakersReadAt = performance.now();
-        for (const b of await this.#d.store.deliveries.breakers()) this.#breakers.set(b.connection, b);
+        for (const b of await this.#d.store.erpDeliveries.breakers()) this.#breakers.set(b.connection, b);
       }
       const free = this.#d.settings.concurrency - this.#inFlight.size;
       // Under load, claim in batches (a quarter of the slots): each claim reads past the leased
@@ -158,7 +158,7 @@ export class DeliveryWorker {
         .filter((c) => (this.#breakers.get(c.name)?.state ?? 'closed') === 'closed')
         .map((c) => c.name);
       const leaseUntil = new Date(now.getTime() + this.#d.settings.timeoutMs * 2 + 30_000);
-      const claimed = await this.#d.store.deliveries.claim({
+      const claimed = await this.#d.store.erpDeliveries.claim({
         connections: closed,
         owner: this.#owner,
         now,
@@ -170,14 +170,14 @@ export class DeliveryWorker {
         const b = this.#breakers.get(c.name);
         if (b?.state !== 'open' || !b.nextProbeAt || b.nextProbeAt > now) continue;
         if (
-          !(await this.#d.store.deliveries.takeProbe(
+          !(await this.#d.store.erpDeliveries.takeProbe(
             c.name,
             now,
             new Date(now.getTime() + this.#d.settings.breakerProbeMs),
           ))
         )
           continue;
-        const probe = await this.#d.store.deliveries.claimProbe({
+        const probe = await this.#d.store.erpDeliveries.claimProbe({
           connection: c.name,
           owner: this.#owner,
           now,
@@ -209,10 +209,10 @@ export class DeliveryWorker {
           at,
         };
       } else {
-        const body = JSON.stringify(toFeedEvent(event));
+        const body = JSON.stringify(toErpFeedEntry(event));
         const headers = signMessage(
           connection.erpWebhook.secrets,
-          webhookIdOf(delivery.connection, delivery.confirmationId),
+          webhookIdOf(delivery.connection, delivery.feedEntryId),
           at,
           body,
         );
@@ -284,7 +284,7 @@ export class DeliveryWorker {
         while (this.#results.length > 0) {
           const batch = this.#results.splice(0);
           try {
-            await this.#d.store.deliveries.finish(
+            await this.#d.store.erpDeliveries.finish(
               this.#owner,
               batch.map((b) => b.result),
             );
@@ -310,7 +310,7 @@ export class DeliveryWorker {
       // The common case, everything fine and the breaker closed: no write.
       if (known.state === 'closed' && known.failures === 0 && outcomes.every((ok) => ok)) continue;
       const before = known.state;
-      const row = await this.#d.store.deliveries.updateBreaker(
+      const row = await this.#d.store.erpDeliveries.updateBreaker(
         name,
         (current) => stepBreaker(current, outcomes, settings, now),
         now,
@@ -323,7 +323,7 @@ export class DeliveryWorker {
         );
       if (before === 'open' && row.state === 'closed') {
         // Deliveries held by the breaker (not by their own failures) go now, not at their retry times.
-        const n = await this.#d.store.deliveries.rescheduleNow(name, now);
+        const n = await this.#d.store.erpDeliveries.rescheduleNow(name, now);
         this.#d.logger.info({ connection: name, rescheduled: n }, 'ERP endpoint back: circuit breaker closed');
       }
     }

@@ -3,19 +3,19 @@ import type { ServiceDeps } from '../../deps.js';
 import { ERP_SECURITY, type ErpEnv, erpAuth } from '../../lib/erp-auth.js';
 import { notFound } from '../../lib/errors.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
-import { getFeedEvent, listFeed } from './read.js';
-import { feedEventSchema, feedIdParamsSchema, feedPageSchema, feedQuerySchema } from './schemas.js';
+import { getFeedEntry, listFeed } from './read.js';
+import { feedEntrySchema, feedIdParamsSchema, feedPageSchema, feedQuerySchema } from './schemas.js';
 
 const listRoute = createRoute({
   method: 'get',
-  path: '/erp/v1/events',
+  path: '/erp/v1/feed',
   tags: ['ERP feed'],
-  summary: 'Confirmations after a cursor, oldest first',
+  summary: 'Feed entries after a cursor, oldest first',
   description: 'The pull side of ERP delivery. The connection is the one the bearer token belongs to.',
   security: ERP_SECURITY,
   request: { query: feedQuerySchema },
   responses: {
-    200: { description: 'A page of events', content: { 'application/json': { schema: feedPageSchema } } },
+    200: { description: 'A page of feed entries', content: { 'application/json': { schema: feedPageSchema } } },
     400: errorResponse('Bad cursor or limit'),
     401: errorResponse('Missing or wrong bearer token'),
   },
@@ -23,32 +23,32 @@ const listRoute = createRoute({
 
 const getRoute = createRoute({
   method: 'get',
-  path: '/erp/v1/events/{id}',
+  path: '/erp/v1/feed/{id}',
   tags: ['ERP feed'],
-  summary: 'One confirmation by id',
+  summary: 'One feed entry by id',
   security: ERP_SECURITY,
   request: { params: feedIdParamsSchema },
   responses: {
-    200: { description: 'The event', content: { 'application/json': { schema: feedEventSchema } } },
+    200: { description: 'The feed entry', content: { 'application/json': { schema: feedEntrySchema } } },
     400: errorResponse('Bad id'),
     401: errorResponse('Missing or wrong bearer token'),
-    404: errorResponse('No such event for this connection'),
+    404: errorResponse('No such feed entry for this connection'),
   },
 });
 
-/** `GET /erp/v1/events` and `GET /erp/v1/events/{id}`, behind the ERP bearer token. */
+/** `GET /erp/v1/feed` and `GET /erp/v1/feed/{id}`, behind the ERP bearer token. */
 export function erpFeedRoutes(deps: Pick<ServiceDeps, 'store' | 'connections'>): OpenAPIHono<ErpEnv> {
   const app = new OpenAPIHono<ErpEnv>();
-  app.use('/erp/v1/events', erpAuth(deps.connections));
-  app.use('/erp/v1/events/*', erpAuth(deps.connections));
+  app.use('/erp/v1/feed', erpAuth(deps.connections));
+  app.use('/erp/v1/feed/*', erpAuth(deps.connections));
   app.openapi(listRoute, async (c) => {
     const { after, limit } = c.req.valid('query');
     return c.json(await listFeed(deps.store, { connection: c.get('connection').name, after, limit }), 200);
   });
   app.openapi(getRoute, async (c) => {
-    const event = await getFeedEvent(deps.store, { connection: c.get('connection').name, id: c.req.valid('param').id });
-    if (!event) throw notFound(`No event ${c.req.valid('param').id}`);
-    return c.json(event, 200);
+    const entry = await getFeedEntry(deps.store, { connection: c.get('connection').name, id: c.req.valid('param').id });
+    if (!entry) throw notFound(`No feed entry ${c.req.valid('param').id}`);
+    return c.json(entry, 200);
   });
   return app;
 }

@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { CONFIRMATION_TYPES } from '../../store/values.js';
+import { FEED_ENTRY_TYPES } from '../../store/values.js';
 
-export const feedEventSchema = z
+export const feedEntrySchema = z
   .object({
-    id: z.int().min(1).meta({ description: 'Cursor of the event: increasing, never reused', example: 42 }),
-    type: z.enum(CONFIRMATION_TYPES),
+    id: z.int().min(1).meta({ description: 'Cursor of the entry: increasing, never reused', example: 42 }),
+    type: z.enum(FEED_ENTRY_TYPES),
     createdAt: z.iso.datetime().meta({ example: '2026-11-20T10:00:00.000Z' }),
     data: z
       .record(z.string(), z.unknown())
-      .meta({ description: 'Shape per type: see docs/webhooks.md, "Confirmations"' }),
+      .meta({ description: 'Shape per type: see docs/webhooks.md, "Feed entries"' }),
   })
-  .meta({ id: 'FeedEvent' });
+  .meta({ id: 'FeedEntry' });
 
 export const feedPageSchema = z
   .object({
-    events: z.array(feedEventSchema),
+    entries: z.array(feedEntrySchema),
     next: z
       .int()
       .min(0)
@@ -28,7 +28,7 @@ export const feedQuerySchema = z.object({
   after: cursor
     .min(0, 'expected a non-negative integer')
     .default(0)
-    .meta({ description: 'Return events with an id above this one', example: 0 }),
+    .meta({ description: 'Return entries with an id above this one', example: 0 }),
   limit: z.coerce
     .number({ error: 'expected an integer from 1 to 1000' })
     .int('expected an integer from 1 to 1000')

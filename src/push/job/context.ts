@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { Queue } from '../../queue/types.js';
 import type { Store } from '../../store/index.js';
 import type { WmsClients } from '../../wms-client/index.js';
-import { outboundMetrics } from './metrics.js';
+import { pushMetrics } from './metrics.js';
 
 /** Everything a push needs, built once per worker. */
 export interface PushContext {
@@ -17,7 +17,7 @@ export interface PushContext {
   logger: Logger;
   connections: ConnectionRegistry;
   clients: WmsClients;
-  settings: Config['outbound'];
+  settings: Config['push'];
   /** How long a push may hold a record's lease: every call of a push with its timeout, and slack. */
   leaseMs: number;
   pushes: Counter<'entity' | 'outcome'>;
@@ -30,15 +30,15 @@ export interface PushContext {
 const CALLS_PER_PUSH = 6;
 
 export function pushContext(deps: ServiceDeps): PushContext {
-  const metrics = outboundMetrics(deps.metrics);
+  const metrics = pushMetrics(deps.metrics);
   return {
     store: deps.store,
     queue: deps.queue,
     clock: deps.clock,
-    logger: deps.logger.child({ room: 'outbound' }),
+    logger: deps.logger.child({ room: 'pushes' }),
     connections: deps.connections,
     clients: deps.wms,
-    settings: deps.config.outbound,
+    settings: deps.config.push,
     leaseMs: CALLS_PER_PUSH * deps.config.wms.timeoutMs + 60_000,
     pushes: metrics.pushes,
     random: Math.random,

@@ -1,4 +1,4 @@
-import type { OutboundRef } from '../../store/index.js';
+import type { PushRef } from '../../store/index.js';
 import { type WmsError, wmsMessage } from '../../wms-client/index.js';
 
 /** What is stored in `last_error` and shown by GET: the WMS's own message and body first. */
@@ -13,7 +13,7 @@ export interface PushFailure {
   body?: unknown;
   retryable?: boolean;
   attempts?: number;
-  waitingFor?: (OutboundRef & { state: string })[];
+  waitingFor?: (PushRef & { state: string })[];
   at: string;
 }
 

@@ -22,7 +22,7 @@ export async function handlePush(
   const outcomes: Outcome[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const now = ctx.clock.now();
-    const record = await ctx.store.outbox.claim(job.recordId, owner, new Date(now.getTime() + ctx.leaseMs), now);
+    const record = await ctx.store.pushes.claim(job.recordId, owner, new Date(now.getTime() + ctx.leaseMs), now);
     if (!record) {
       await comeBackAfterLease(ctx, job.recordId);
       return outcomes;
@@ -70,7 +70,7 @@ export async function handlePush(
 async function release(ctx: PushContext, recordId: number, lease: PushLease) {
   if (lease.released) return lease.after;
   lease.released = true;
-  lease.after = await ctx.store.outbox.release(recordId, lease.owner);
+  lease.after = await ctx.store.pushes.release(recordId, lease.owner);
   return lease.after;
 }
 
@@ -84,7 +84,7 @@ function log(ctx: PushContext, entity: string, externalCode: string, outcome: Ou
 
 /** A reference this record waited for was synced while we held its lease (its wake-up found the lease taken). */
 async function wokenMeanwhile(ctx: PushContext, recordId: number, waitedFor: number): Promise<boolean> {
-  return (await ctx.store.outbox.waitsOf(recordId)).length < waitedFor;
+  return (await ctx.store.pushes.waitsOf(recordId)).length < waitedFor;
 }
 
 /** How soon a job that found the lease held looks again (sooner if the lease runs out sooner). */
@@ -96,7 +96,7 @@ const COME_BACK_MS = 2000;
  * push), and a holder that died mid-push: the lease runs out and a successor takes over.
  */
 async function comeBackAfterLease(ctx: PushContext, recordId: number): Promise<void> {
-  const held = await ctx.store.outbox.getById(recordId);
+  const held = await ctx.store.pushes.getById(recordId);
   if (!held?.lockedUntil || held.state !== 'pending') return;
   const waitMs = Math.min(COME_BACK_MS, Math.max(0, held.lockedUntil.getTime() - ctx.clock.nowMs())) + 100;
   await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId }, { startAfter: new Date(Date.now() + waitMs) });

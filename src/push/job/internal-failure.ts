@@ -1,7 +1,7 @@
 import { backoffDelayMs } from '../../lib/backoff.js';
 import { errorMessage } from '../../lib/errors.js';
 import type { Queue } from '../../queue/types.js';
-import type { OutboundRecord } from '../../store/index.js';
+import type { PushRecord } from '../../store/index.js';
 import type { PushContext } from './context.js';
 import type { PushFailure } from './failure.js';
 import { PUSH_QUEUE, type PushJob } from './queue.js';
@@ -13,7 +13,7 @@ import { PUSH_QUEUE, type PushJob } from './queue.js';
  */
 export async function recordInternalFailure(
   ctx: PushContext,
-  record: OutboundRecord,
+  record: PushRecord,
   err: unknown,
   final: boolean,
 ): Promise<void> {
@@ -25,8 +25,8 @@ export async function recordInternalFailure(
     at: at.toISOString(),
   };
   try {
-    if (final) await ctx.store.outbox.markFailed(record.id, failure, at, record.payloadHash);
-    else await ctx.store.outbox.noteError(record.id, failure, at);
+    if (final) await ctx.store.pushes.markFailed(record.id, failure, at, record.payloadHash);
+    else await ctx.store.pushes.noteError(record.id, failure, at);
   } catch (noted) {
     ctx.logger.error(
       { recordId: record.id, err: errorMessage(err), noteErr: errorMessage(noted) },
@@ -49,7 +49,7 @@ export async function failRecordOfDeadJob(ctx: PushContext, jobId: string, error
   for (let retry = 0; ; retry++) {
     try {
       const job = await ctx.queue.getJob<PushJob>(PUSH_QUEUE, jobId);
-      const record = job ? await ctx.store.outbox.getById(job.data.recordId) : undefined;
+      const record = job ? await ctx.store.pushes.getById(job.data.recordId) : undefined;
       if (record?.state !== 'pending') return;
       const at = ctx.clock.now();
       const failure: PushFailure = {
@@ -58,7 +58,7 @@ export async function failRecordOfDeadJob(ctx: PushContext, jobId: string, error
         attempts: record.attempts,
         at: at.toISOString(),
       };
-      await ctx.store.outbox.markFailed(record.id, failure, at, record.payloadHash);
+      await ctx.store.pushes.markFailed(record.id, failure, at, record.payloadHash);
       ctx.logger.warn({ recordId: record.id, jobId }, 'push job died: record marked failed');
       return;
     } catch (err) {

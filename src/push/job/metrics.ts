@@ -14,9 +14,9 @@ function counter<L extends string>(
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-export function outboundMetrics(registry: Registry) {
+export function pushMetrics(registry: Registry) {
   return {
-    pushes: counter(registry, 'wms_sync_outbound_pushes_total', 'Push job outcomes per entity', [
+    pushes: counter(registry, 'wms_sync_wms_push_outcomes_total', 'Push job outcomes per entity', [
       'entity',
       'outcome',
     ] as const),
@@ -24,19 +24,19 @@ export function outboundMetrics(registry: Registry) {
 }
 
 /**
- * Gauges read at scrape time: outbound records per state, and how long the pending record that
+ * Gauges read at scrape time: WMS pushes per state, and how long the pending record that
  * changed least recently has been without a change. A push that stalls (no job left, nothing
  * recorded) shows here as an age that only grows.
  */
-export function registerOutboundGauges(registry: Registry, deps: { store: Pick<Store, 'outbox'>; clock: Clock }): void {
-  if (registry.getSingleMetric('wms_sync_outbound_records')) return;
-  let summary: ReturnType<Store['outbox']['stateSummary']> | undefined;
+export function registerPushGauges(registry: Registry, deps: { store: Pick<Store, 'pushes'>; clock: Clock }): void {
+  if (registry.getSingleMetric('wms_sync_wms_pushes')) return;
+  let summary: ReturnType<Store['pushes']['stateSummary']> | undefined;
   // Both gauges are collected in one scrape: one query serves them.
   const read = () =>
-    (summary ??= deps.store.outbox.stateSummary().finally(() => setImmediate(() => (summary = undefined))));
+    (summary ??= deps.store.pushes.stateSummary().finally(() => setImmediate(() => (summary = undefined))));
   new Gauge<'state'>({
-    name: 'wms_sync_outbound_records',
-    help: 'Outbound records (what the ERP asked to exist in the WMS) by state',
+    name: 'wms_sync_wms_pushes',
+    help: 'WMS pushes (what the ERP asked to exist in the WMS) by state',
     labelNames: ['state'],
     registers: [registry],
     async collect() {
@@ -44,8 +44,8 @@ export function registerOutboundGauges(registry: Registry, deps: { store: Pick<S
     },
   });
   new Gauge({
-    name: 'wms_sync_outbound_oldest_pending_seconds',
-    help: 'Seconds since the pending outbound record that changed least recently last changed (0 when none is pending)',
+    name: 'wms_sync_wms_pushes_oldest_pending_seconds',
+    help: 'Seconds since the pending WMS push that changed least recently last changed (0 when none is pending)',
     registers: [registry],
     async collect() {
       const { oldestPendingChange } = await read();

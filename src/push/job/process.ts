@@ -1,5 +1,5 @@
 import { backoffDelayMs } from '../../lib/backoff.js';
-import type { OutboundRecord } from '../../store/index.js';
+import type { PushRecord } from '../../store/index.js';
 import { type WmsClient, WmsError } from '../../wms-client/index.js';
 import type { PushContext } from './context.js';
 import { type PushFailure, type PushStep, wmsFailure } from './failure.js';
@@ -22,7 +22,7 @@ export type Outcome =
 export interface PushLease {
   owner: string;
   released: boolean;
-  after?: OutboundRecord | undefined;
+  after?: PushRecord | undefined;
 }
 
 /**
@@ -34,7 +34,7 @@ export interface PushLease {
  */
 export async function processRecord(
   ctx: PushContext,
-  record: OutboundRecord,
+  record: PushRecord,
   job: PushJob,
   lease: PushLease,
 ): Promise<Outcome> {
@@ -52,7 +52,7 @@ export async function processRecord(
       message: `connection "${record.connection}" is not configured`,
       at: now.toISOString(),
     };
-    await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+    await ctx.store.pushes.markFailed(record.id, failure, now, record.payloadHash);
     return { kind: 'failed', failure };
   }
   const client = ctx.clients.get(connection);
@@ -63,14 +63,14 @@ export async function processRecord(
     const waiting = await awaitReferences(ctx, client, record, job);
     if (waiting) return waiting;
     step = 'push';
-    attempt = await ctx.store.outbox.recordAttempt(record.id, now);
+    attempt = await ctx.store.pushes.recordAttempt(record.id, now);
     await sendRecord(client, record, attempt);
   } catch (err) {
     if (!(err instanceof WmsError)) throw err;
     // The service is stopping and let the call go: not the WMS's failure. The job runs again.
     if (ctx.stopping?.aborted) throw new Error('push interrupted: the service is stopping');
     // A reference that could not be looked up is a failed attempt of this record too.
-    attempt ??= await ctx.store.outbox.recordAttempt(record.id, ctx.clock.now());
+    attempt ??= await ctx.store.pushes.recordAttempt(record.id, ctx.clock.now());
     return failOrRetry(ctx, record, job, err, attempt, step);
   }
   await markSyncedAndRelease(ctx, record, lease, ctx.clock.now());
@@ -78,19 +78,14 @@ export async function processRecord(
   return { kind: 'synced' };
 }
 
-async function markSyncedAndRelease(
-  ctx: PushContext,
-  record: OutboundRecord,
-  lease: PushLease,
-  at: Date,
-): Promise<void> {
-  lease.after = await ctx.store.outbox.markSynced(record.id, record.payloadHash, at, lease.owner);
+async function markSyncedAndRelease(ctx: PushContext, record: PushRecord, lease: PushLease, at: Date): Promise<void> {
+  lease.after = await ctx.store.pushes.markSynced(record.id, record.payloadHash, at, lease.owner);
   lease.released = true;
 }
 
 async function failOrRetry(
   ctx: PushContext,
-  record: OutboundRecord,
+  record: PushRecord,
   job: PushJob,
   err: WmsError,
   attempts: number,
@@ -102,14 +97,14 @@ async function failOrRetry(
     // Equal jitter: one record's retries never come at once, and still spread.
     const policy = { baseMs: ctx.settings.retryBaseMs, maxMs: ctx.settings.retryMaxMs, jitter: 'equal' } as const;
     const delayMs = backoffDelayMs(policy, retry, { retryAfterMs: err.retryAfterMs, random: ctx.random() });
-    await ctx.store.outbox.noteError(record.id, wmsFailure(err, now, attempts, step), now);
+    await ctx.store.pushes.noteError(record.id, wmsFailure(err, now, attempts, step), now);
     // Sent by the caller once the lease is given back, so the retry never finds it still held.
     return { kind: 'retrying', delayMs, error: err, next: { recordId: record.id, retry: retry + 1 } };
   }
   const failure = wmsFailure(err, now, attempts, step);
   // A record seen failed never still shows what it waited for.
-  if (step === 'references') await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
-  await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+  if (step === 'references') await ctx.store.pushes.setWaits(record.id, record.connection, [], now);
+  await ctx.store.pushes.markFailed(record.id, failure, now, record.payloadHash);
   return { kind: 'failed', failure };
 }
 
@@ -118,13 +113,13 @@ async function failOrRetry(
  * The waits end and the jobs are queued in one transaction, so a failure in between never leaves a
  * waiter without its wake-up until its deadline.
  */
-async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<void> {
+async function wakeWaiters(ctx: PushContext, record: PushRecord): Promise<void> {
   // Most pushes have no waiter: one read instead of a transaction. A waiter that registers after
   // this read looks at our record again after registering, and finds it synced (marked above).
   const target = { entity: record.entity, externalCode: record.externalCode };
-  if (!(await ctx.store.outbox.hasWaiters(record.connection, target))) return;
+  if (!(await ctx.store.pushes.hasWaiters(record.connection, target))) return;
   await ctx.store.transaction(async (tx) => {
-    const waiters = await tx.outbox.releaseWaiters(record.connection, {
+    const waiters = await tx.pushes.releaseWaiters(record.connection, {
       entity: record.entity,
       externalCode: record.externalCode,
     });
@@ -141,7 +136,7 @@ async function wakeWaiters(ctx: PushContext, record: OutboundRecord): Promise<vo
 async function awaitReferences(
   ctx: PushContext,
   client: WmsClient,
-  record: OutboundRecord,
+  record: PushRecord,
   job: PushJob,
 ): Promise<Outcome | undefined> {
   const refs = referencesOf(record);
@@ -149,17 +144,17 @@ async function awaitReferences(
   const now = ctx.clock.now();
   const first = await missingReferences(ctx.store, client, record.connection, refs);
   if (first.length === 0) {
-    await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
+    await ctx.store.pushes.setWaits(record.id, record.connection, [], now);
     return undefined;
   }
-  let since = await ctx.store.outbox.setWaits(record.id, record.connection, first, now);
+  let since = await ctx.store.pushes.setWaits(record.id, record.connection, first, now);
   const missing = await missingReferences(ctx.store, undefined, record.connection, first);
   if (missing.length === 0) {
-    await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
+    await ctx.store.pushes.setWaits(record.id, record.connection, [], now);
     return undefined;
   }
   if (missing.length < first.length)
-    since = await ctx.store.outbox.setWaits(record.id, record.connection, missing, now);
+    since = await ctx.store.pushes.setWaits(record.id, record.connection, missing, now);
   const startedMs = (since ?? now).getTime();
   const timeoutMs = ctx.settings.dependencyTimeoutSeconds * 1000;
   if (now.getTime() - startedMs >= timeoutMs) {
@@ -170,8 +165,8 @@ async function awaitReferences(
       at: now.toISOString(),
     };
     // Waits first: a record seen failed never still shows what it waited for.
-    await ctx.store.outbox.setWaits(record.id, record.connection, [], now);
-    await ctx.store.outbox.markFailed(record.id, failure, now, record.payloadHash);
+    await ctx.store.pushes.setWaits(record.id, record.connection, [], now);
+    await ctx.store.pushes.markFailed(record.id, failure, now, record.payloadHash);
     return { kind: 'failed', failure };
   }
   // One deadline job per wait: sent when the wait begins, or again when an early one finds it moved.

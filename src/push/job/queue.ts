@@ -1,4 +1,5 @@
-/** The queue every outbound push goes through (all connections; the WMS client bounds each one). */
+/** The queue every WMS push goes through (all connections; the WMS client bounds each one). */
+// The queue's stored name: jobs already waiting in a database are found under it.
 export const PUSH_QUEUE = 'outbound-push';
 
 export interface PushJob {

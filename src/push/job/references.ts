@@ -1,20 +1,20 @@
-import type { OutboundRecord, OutboundRef, Store } from '../../store/index.js';
+import type { PushRecord, PushRef, Store } from '../../store/index.js';
 import type { Document, DocumentCancel } from '../../wms/index.js';
 import { type WmsClient, WmsError } from '../../wms-client/index.js';
 
 /** A reference that is not in the WMS yet, and why. */
-export interface MissingRef extends OutboundRef {
+export interface MissingRef extends PushRef {
   /** pending / failed: sent to wms-sync, not synced yet; unknown: neither sent to us nor in the WMS. */
   state: 'pending' | 'failed' | 'unknown';
   error?: string;
 }
 
 /** What must exist in the WMS before this record can be pushed: a document's products and delivery point, a cancel's document. */
-export function referencesOf(record: Pick<OutboundRecord, 'entity' | 'payload'>): OutboundRef[] {
+export function referencesOf(record: Pick<PushRecord, 'entity' | 'payload'>): PushRef[] {
   if (record.entity === 'document') {
     const doc = record.payload as Document;
     const products = [...new Set((doc.lines ?? []).map((l) => l.productExternalCode))];
-    const refs: OutboundRef[] = products.map((externalCode) => ({ entity: 'product', externalCode }));
+    const refs: PushRef[] = products.map((externalCode) => ({ entity: 'product', externalCode }));
     if (doc.deliveryPointExternalCode)
       refs.push({ entity: 'delivery-point', externalCode: doc.deliveryPointExternalCode });
     return refs;
@@ -32,15 +32,15 @@ export function referencesOf(record: Pick<OutboundRecord, 'entity' | 'payload'>)
  * a cancel's unknown document is left for the WMS to judge (it answers 404).
  */
 export async function missingReferences(
-  store: Pick<Store, 'outbox'>,
+  store: Pick<Store, 'pushes'>,
   client: WmsClient | undefined,
   connection: string,
-  refs: readonly OutboundRef[],
+  refs: readonly PushRef[],
 ): Promise<MissingRef[]> {
   const missing: MissingRef[] = [];
   for (const entity of new Set(refs.map((r) => r.entity))) {
     const codes = refs.filter((r) => r.entity === entity).map((r) => r.externalCode);
-    const known = new Map((await store.outbox.getMany(connection, entity, codes)).map((r) => [r.externalCode, r]));
+    const known = new Map((await store.pushes.getMany(connection, entity, codes)).map((r) => [r.externalCode, r]));
     for (const externalCode of codes) {
       const record = known.get(externalCode);
       if (record) {
@@ -63,7 +63,7 @@ export async function missingReferences(
   return missing;
 }
 
-async function existsInWms(client: WmsClient, entity: OutboundRef['entity'], code: string): Promise<boolean> {
+async function existsInWms(client: WmsClient, entity: PushRef['entity'], code: string): Promise<boolean> {
   try {
     if (entity === 'product') await client.products.get(code);
     else await client.deliveryPoints.get(code);
@@ -79,7 +79,7 @@ function errorText(lastError: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
-const NAMES: Record<OutboundRef['entity'], string> = {
+const NAMES: Record<PushRef['entity'], string> = {
   product: 'product',
   'delivery-point': 'delivery point',
   document: 'document',

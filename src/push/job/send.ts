@@ -1,4 +1,4 @@
-import type { OutboundRecord } from '../../store/index.js';
+import type { PushRecord } from '../../store/index.js';
 import {
   type DeliveryPointInput,
   type DocumentCancel,
@@ -56,7 +56,7 @@ async function upsert<T extends { externalCode: string }>(
  * externalCode as idempotency key", so the repeat returns that earlier document as it was) gets an
  * update after the create, so the WMS holds this version and not the earlier one.
  */
-export async function sendRecord(client: WmsClient, record: OutboundRecord, attempt: number): Promise<void> {
+export async function sendRecord(client: WmsClient, record: PushRecord, attempt: number): Promise<void> {
   const syncedBefore = record.syncedHash !== null;
   switch (record.entity) {
     case 'product':

@@ -36,6 +36,6 @@ export const registerCancel: RouteRegistrar = (app, deps) => {
     const { externalCode } = c.req.valid('param');
     const { documentType } = c.req.valid('json');
     const { record, changed } = await acceptCancel(deps, c.var.connection.name, externalCode, documentType);
-    return c.json(recordView(record, await deps.store.outbox.waitsOf(record.id)), changed ? 202 : 200);
+    return c.json(recordView(record, await deps.store.pushes.waitsOf(record.id)), changed ? 202 : 200);
   });
 };

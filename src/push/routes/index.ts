@@ -14,13 +14,13 @@ import { registerRetry } from './retry.js';
  * The ERP intake API under /erp/v1 (Bearer ERP token; the token names the connection). Mounted by
  * app.ts; its routes and schemas join the service's OpenAPI document.
  */
-export function outboundRoutes(deps: ServiceDeps): OpenAPIHono<ErpEnv> {
+export function pushRoutes(deps: ServiceDeps): OpenAPIHono<ErpEnv> {
   const app = new OpenAPIHono<ErpEnv>({
     defaultHook: (result) => {
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
-  // Only this room's paths: other rooms' /erp/v1 routes (the confirmations feed) bring their own.
+  // Only this room's paths: other rooms' /erp/v1 routes (the feed entries feed) bring their own.
   const auth = erpAuth(deps.connections);
   for (const kind of INTAKE_KINDS) {
     app.use(`/erp/v1/${kind}/*`, auth);

@@ -47,7 +47,7 @@ export const registerPut: RouteRegistrar = (app, deps) => {
         );
       }
       const { record, changed } = await acceptOne(deps, c.var.connection.name, KINDS[kind].entity, body);
-      const waits = await deps.store.outbox.waitsOf(record.id);
+      const waits = await deps.store.pushes.waitsOf(record.id);
       return c.json(recordView(record, waits), changed ? 202 : 200);
     });
   }

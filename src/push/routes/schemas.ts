@@ -42,7 +42,7 @@ export const documentViewSchema = recordViewSchema
   .extend({
     cancel: recordViewSchema.nullable().openapi({ description: 'The cancel requested for this document, if any' }),
   })
-  .openapi('OutboundDocumentRecord');
+  .openapi('PushedDocument');
 
 export const itemResultSchema = z
   .object({

@@ -1,18 +1,18 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from '../sqlite/delivery-schema.js';
-import type { confirmations } from '../sqlite/schema.js';
-import type { ConfirmationType, DeliveryAttemptOutcome, DeliveryStatus } from '../values.js';
+import type { feedEntries } from '../sqlite/schema.js';
+import type { DeliveryAttemptOutcome, DeliveryStatus, FeedEntryType } from '../values.js';
 
 export type Delivery = InferSelectModel<typeof tables.erpDeliveries>;
 export type DeliveryAttempt = InferSelectModel<typeof tables.erpDeliveryAttempts>;
 export type DeliveryBreaker = InferSelectModel<typeof tables.erpDeliveryBreakers>;
-/** A feed row (the same type as types.ts's `Confirmation`, named here without importing it: no cycle). */
-type Confirmation = InferSelectModel<typeof confirmations>;
+/** A feed row (the same type as types.ts's `FeedEntry`, named here without importing it: no cycle). */
+type FeedEntry = InferSelectModel<typeof feedEntries>;
 
 export interface NewDelivery {
   connection: string;
-  confirmationId: number;
-  type: ConfirmationType;
+  feedEntryId: number;
+  type: FeedEntryType;
   orderKey: string;
   feedAt: Date;
 }
@@ -20,7 +20,7 @@ export interface NewDelivery {
 /** A delivery leased to one sender, with the feed event it carries (undefined when pruned). */
 export interface ClaimedDelivery {
   delivery: Delivery;
-  event: Confirmation | undefined;
+  event: FeedEntry | undefined;
 }
 
 export interface ClaimQuery {
@@ -50,7 +50,7 @@ export interface DeliveryResult {
 export interface DeliveryFilter {
   connection?: string;
   status?: DeliveryStatus;
-  type?: ConfirmationType;
+  type?: FeedEntryType;
   orderKey?: string;
   /** `createdFrom <= created_at < createdTo`. */
   createdFrom?: Date;
@@ -71,7 +71,7 @@ export interface BreakerRow {
 }
 
 /** ERP deliveries (issue 13): the push outbox, its attempts, cursors and circuit breakers. */
-export interface DeliveriesRepo {
+export interface ErpDeliveriesRepo {
   /**
    * The connection's dispatch cursor (0 before the first dispatch). Inside a transaction on
    * Postgres it locks the cursor row until commit, so two dispatchers never enqueue the same range.

@@ -1,13 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { erpDeliveryBreakers as b } from '../pg/delivery-schema.js';
-import type { BreakerRow, DeliveriesRepo } from './contract.js';
+import type { BreakerRow, ErpDeliveriesRepo } from './contract.js';
 
 /** The stored circuit breaker of each connection's ERP endpoint, shared by every process. */
 export function pgBreakers(
   orm: PgOrm,
   tx: <T>(fn: (o: PgOrm) => Promise<T>) => Promise<T>,
-): Pick<DeliveriesRepo, 'breakers' | 'updateBreaker' | 'takeProbe'> {
+): Pick<ErpDeliveriesRepo, 'breakers' | 'updateBreaker' | 'takeProbe'> {
   return {
     breakers: () => orm.select().from(b),
 

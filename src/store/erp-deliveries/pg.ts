@@ -1,15 +1,15 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
 import { erpDeliveryAttempts as a, erpDeliveryCursors as c, erpDeliveries as d } from '../pg/delivery-schema.js';
-import { confirmations } from '../pg/schema.js';
-import type { ClaimedDelivery, DeliveriesRepo } from './contract.js';
+import { feedEntries } from '../pg/schema.js';
+import type { ClaimedDelivery, ErpDeliveriesRepo } from './contract.js';
 import { deliveryWhere } from './filter.js';
 import { pgBreakers } from './pg-breakers.js';
 import { claimable, FIRST, lockKeys, refreshHeads } from './pg-order.js';
 
 type WithTx = <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>;
 
-export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx): DeliveriesRepo {
+export function pgErpDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx): ErpDeliveriesRepo {
   const tx = <T>(fn: (o: PgOrm) => Promise<T>) => (inTransaction ? fn(orm) : withTx(fn));
 
   const withEvents = async (o: PgOrm, ids: number[]): Promise<ClaimedDelivery[]> => {
@@ -17,15 +17,15 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
     const rows = await o.select().from(d).where(inArray(d.id, ids)).orderBy(asc(d.id));
     const events = await o
       .select()
-      .from(confirmations)
+      .from(feedEntries)
       .where(
         inArray(
-          confirmations.id,
-          rows.map((r) => r.confirmationId),
+          feedEntries.id,
+          rows.map((r) => r.feedEntryId),
         ),
       );
     const byId = new Map(events.map((e) => [e.id, e]));
-    return rows.map((delivery) => ({ delivery, event: byId.get(delivery.confirmationId) }));
+    return rows.map((delivery) => ({ delivery, event: byId.get(delivery.feedEntryId) }));
   };
 
   const leased = async (o: PgOrm, candidates: ReturnType<typeof sql>, owner: string, until: Date) => {
@@ -37,7 +37,7 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
 
   return {
     lockCursor: async (connection, at) => {
-      await orm.insert(c).values({ connection, lastConfirmationId: 0, updatedAt: at }).onConflictDoNothing();
+      await orm.insert(c).values({ connection, lastFeedEntryId: 0, updatedAt: at }).onConflictDoNothing();
       const result = await orm.execute<{ last_confirmation_id: string | number }>(
         sql`SELECT last_confirmation_id FROM erp_delivery_cursors WHERE connection = ${connection} FOR UPDATE`,
       );
@@ -67,7 +67,7 @@ export function pgDeliveries(orm: PgOrm, inTransaction: boolean, withTx: WithTx)
           await lockKeys(o, ids);
           await refreshHeads(o, ids);
         }
-        await o.update(c).set({ lastConfirmationId: cursor, updatedAt: at }).where(eq(c.connection, connection));
+        await o.update(c).set({ lastFeedEntryId: cursor, updatedAt: at }).where(eq(c.connection, connection));
         return added;
       }),
 

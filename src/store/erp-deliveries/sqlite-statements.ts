@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Confirmation } from '../feed/contract.js';
+import type { FeedEntry } from '../feed/contract.js';
 import type { Delivery, DeliveryBreaker } from './contract.js';
 
 // The claim's order rule in one statement: due, not leased, and no earlier pending delivery of
@@ -116,10 +116,10 @@ export interface RawDelivery {
   updated_at: number;
   delivered_at: number | null;
 }
-export interface RawConfirmation {
+export interface RawFeedEntry {
   id: number;
   connection: string;
-  type: Confirmation['type'];
+  type: FeedEntry['type'];
   dedupe_key: string;
   source_event_id: number | null;
   data: string;
@@ -140,7 +140,7 @@ export function deliveryOf(r: RawDelivery): Delivery {
   return {
     id: r.id,
     connection: r.connection,
-    confirmationId: r.confirmation_id,
+    feedEntryId: r.confirmation_id,
     type: r.type,
     orderKey: r.order_key,
     status: r.status,
@@ -158,7 +158,7 @@ export function deliveryOf(r: RawDelivery): Delivery {
   };
 }
 
-export function confirmationOf(r: RawConfirmation): Confirmation {
+export function feedEntryOf(r: RawFeedEntry): FeedEntry {
   return {
     id: r.id,
     connection: r.connection,

@@ -7,22 +7,22 @@ import type {
   BreakerRow,
   ClaimedDelivery,
   ClaimQuery,
-  DeliveriesRepo,
   DeliveryResult,
+  ErpDeliveriesRepo,
   NewDelivery,
 } from './contract.js';
 import { deliveryWhere } from './filter.js';
 import {
   breakerOf,
-  confirmationOf,
   deliveryOf,
+  feedEntryOf,
   prepare,
   type RawBreaker,
-  type RawConfirmation,
   type RawDelivery,
+  type RawFeedEntry,
 } from './sqlite-statements.js';
 
-export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Database): DeliveriesRepo {
+export function sqliteErpDeliveries(orm: SqliteOrm, run: Run, raw: Database.Database): ErpDeliveriesRepo {
   let prepared: ReturnType<typeof prepare> | undefined;
   // Lazily: the tables exist only after migrate().
   const st = () => (prepared ??= prepare(raw));
@@ -31,8 +31,8 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
     if (ids.length === 0) return [];
     const json = JSON.stringify(ids);
     const rows = (st().byIds.all(json) as RawDelivery[]).map(deliveryOf);
-    const events = new Map((st().events.all(json) as RawConfirmation[]).map((e) => [e.id, confirmationOf(e)]));
-    return rows.map((delivery) => ({ delivery, event: events.get(delivery.confirmationId) }));
+    const events = new Map((st().events.all(json) as RawFeedEntry[]).map((e) => [e.id, feedEntryOf(e)]));
+    return rows.map((delivery) => ({ delivery, event: events.get(delivery.feedEntryId) }));
   };
 
   /**
@@ -65,8 +65,8 @@ export function sqliteDeliveries(orm: SqliteOrm, run: Run, raw: Database.Databas
         const added: { connection: string; order_key: string }[] = [];
         for (const r of rows) {
           if (
-            st().enqueue.run(r.connection, r.confirmationId, r.type, r.orderKey, at, r.feedAt.getTime(), at, at)
-              .changes > 0
+            st().enqueue.run(r.connection, r.feedEntryId, r.type, r.orderKey, at, r.feedAt.getTime(), at, at).changes >
+            0
           )
             added.push({ connection: r.connection, order_key: r.orderKey });
         }

@@ -1,12 +1,12 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from '../sqlite/schema.js';
-import type { ConfirmationType } from '../values.js';
+import type { FeedEntryType } from '../values.js';
 
-export type Confirmation = InferSelectModel<typeof tables.confirmations>;
+export type FeedEntry = InferSelectModel<typeof tables.feedEntries>;
 
-export interface NewConfirmation {
+export interface NewFeedEntry {
   connection: string;
-  type: ConfirmationType;
+  type: FeedEntryType;
   /** Makes appending idempotent: a second append with the same key returns the first row. */
   dedupeKey: string;
   sourceEventId?: number | null;
@@ -15,10 +15,10 @@ export interface NewConfirmation {
 }
 
 /** The ERP feed: append-only, id = cursor, ids committed in increasing order. */
-export interface ConfirmationsRepo {
-  append(input: NewConfirmation): Promise<{ confirmation: Confirmation; created: boolean }>;
-  listAfter(connection: string, afterId: number, limit: number): Promise<Confirmation[]>;
-  get(connection: string, id: number): Promise<Confirmation | undefined>;
+export interface FeedRepo {
+  append(input: NewFeedEntry): Promise<{ feedEntry: FeedEntry; created: boolean }>;
+  listAfter(connection: string, afterId: number, limit: number): Promise<FeedEntry[]>;
+  get(connection: string, id: number): Promise<FeedEntry | undefined>;
   /** The feed entries an inbound event produced. */
-  bySourceEvent(eventId: number): Promise<Confirmation[]>;
+  bySourceEvent(eventId: number): Promise<FeedEntry[]>;
 }

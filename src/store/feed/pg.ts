@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
-import { confirmations as t } from '../pg/schema.js';
-import type { ConfirmationsRepo } from './contract.js';
-import { confirmationRow } from './rows.js';
+import { feedEntries as t } from '../pg/schema.js';
+import type { FeedRepo } from './contract.js';
+import { feedEntryRow } from './rows.js';
 
 /**
  * Identity values are handed out at insert time but become visible at commit time, so two
@@ -11,25 +11,25 @@ import { confirmationRow } from './rows.js';
  */
 const FEED_LOCK = 0x77_6d_73_01;
 
-export function pgConfirmations(
+export function pgFeed(
   orm: PgOrm,
   inTransaction: boolean,
   withTx: <T>(fn: (orm: PgOrm) => Promise<T>) => Promise<T>,
-): ConfirmationsRepo {
-  const append: ConfirmationsRepo['append'] = async (input) => {
-    if (!inTransaction) return withTx((txOrm) => pgConfirmations(txOrm, true, withTx).append(input));
+): FeedRepo {
+  const append: FeedRepo['append'] = async (input) => {
+    if (!inTransaction) return withTx((txOrm) => pgFeed(txOrm, true, withTx).append(input));
     await orm.execute(sql`SELECT pg_advisory_xact_lock(${FEED_LOCK})`);
     const [inserted] = await orm
       .insert(t)
-      .values(confirmationRow(input))
+      .values(feedEntryRow(input))
       .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
       .returning();
-    if (inserted) return { confirmation: inserted, created: true };
+    if (inserted) return { feedEntry: inserted, created: true };
     const [existing] = await orm
       .select()
       .from(t)
       .where(and(eq(t.connection, input.connection), eq(t.dedupeKey, input.dedupeKey)));
-    return { confirmation: existing!, created: false };
+    return { feedEntry: existing!, created: false };
   };
 
   return {

@@ -1,9 +1,9 @@
-import type { NewConfirmation } from './contract.js';
+import type { NewFeedEntry } from './contract.js';
 
 // The insert row built once for both dialects: the column mapping lives here, the SQL (conflict
 // targets, RETURNING) in each dialect's repo.
 
-export function confirmationRow(input: NewConfirmation) {
+export function feedEntryRow(input: NewFeedEntry) {
   return {
     connection: input.connection,
     type: input.type,

@@ -1,5 +1,5 @@
 import type { ProcessingRepo } from '../processing/contract.js';
-import type { ConfirmationsRepo } from './contract.js';
+import type { FeedRepo } from './contract.js';
 
 /**
  * Tells listeners in this process that a connection's feed grew, once the append is committed:
@@ -24,7 +24,7 @@ export function feedSignal() {
       }
     },
     /** The repo, reporting each new row's connection to `onAppend` (the caller decides when to emit). */
-    watch(repo: ConfirmationsRepo, onAppend: (connection: string) => void): ConfirmationsRepo {
+    watch(repo: FeedRepo, onAppend: (connection: string) => void): FeedRepo {
       return {
         ...repo,
         append: async (input) => {
@@ -34,14 +34,14 @@ export function feedSignal() {
         },
       };
     },
-    /** The same for the processing path, which appends confirmations with its own batched statements. */
+    /** The same for the processing path, which appends feed entries with its own batched statements. */
     watchProcessing(repo: ProcessingRepo, onAppend: (connection: string) => void): ProcessingRepo {
       return {
         ...repo,
         complete: async (events, at) => {
           const results = await repo.complete(events, at);
           results.forEach((r, i) => {
-            if (r.created) onAppend(events[i]!.confirmation.connection);
+            if (r.created) onAppend(events[i]!.feedEntry.connection);
           });
           return results;
         },

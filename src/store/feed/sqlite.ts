@@ -1,27 +1,27 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
-import { confirmations as t } from '../sqlite/schema.js';
-import type { ConfirmationsRepo } from './contract.js';
-import { confirmationRow } from './rows.js';
+import { feedEntries as t } from '../sqlite/schema.js';
+import type { FeedRepo } from './contract.js';
+import { feedEntryRow } from './rows.js';
 
-export function sqliteConfirmations(orm: SqliteOrm, run: Run): ConfirmationsRepo {
+export function sqliteFeed(orm: SqliteOrm, run: Run): FeedRepo {
   return {
     append: (input) =>
       run(() => {
         const inserted = orm
           .insert(t)
-          .values(confirmationRow(input))
+          .values(feedEntryRow(input))
           .onConflictDoNothing({ target: [t.connection, t.dedupeKey] })
           .returning()
           .get();
-        if (inserted) return { confirmation: inserted, created: true };
+        if (inserted) return { feedEntry: inserted, created: true };
         const existing = orm
           .select()
           .from(t)
           .where(and(eq(t.connection, input.connection), eq(t.dedupeKey, input.dedupeKey)))
           .get();
-        return { confirmation: existing!, created: false };
+        return { feedEntry: existing!, created: false };
       }),
 
     listAfter: (connection, afterId, limit) =>

@@ -12,13 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { EditChange } from '../inbox/edit-change.js';
-import type {
-  ConfirmationType,
-  InboundAttemptOutcome,
-  InboundStatus,
-  OutboundEntity,
-  OutboundState,
-} from '../values.js';
+import type { FeedEntryType, InboundAttemptOutcome, InboundStatus, PushEntity, PushState } from '../values.js';
 
 // Mirrors src/store/sqlite/schema.ts column for column (checked in src/store/schema-parity.ts).
 
@@ -68,17 +62,17 @@ export const inboundEvents = pgTable(
   ],
 );
 
-export const outboundRecords = pgTable(
+export const wmsPushes = pgTable(
   'outbound_records',
   {
     id: id(),
     connection: text('connection').notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     payloadHash: text('payload_hash').notNull(),
     syncedHash: text('synced_hash'),
-    state: text('state').$type<OutboundState>().notNull(),
+    state: text('state').$type<PushState>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: jsonb('last_error').$type<unknown>(),
     lastPushedAt: ts('last_pushed_at'),
@@ -97,13 +91,13 @@ export const outboundRecords = pgTable(
   ],
 );
 
-export const outboundWaits = pgTable(
+export const wmsPushWaits = pgTable(
   'outbound_waits',
   {
     id: id(),
     connection: text('connection').notNull(),
     recordId: bigint('record_id', { mode: 'number' }).notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     createdAt: ts('created_at').notNull(),
   },
@@ -113,12 +107,12 @@ export const outboundWaits = pgTable(
   ],
 );
 
-export const confirmations = pgTable(
+export const feedEntries = pgTable(
   'confirmations',
   {
     id: id(),
     connection: text('connection').notNull(),
-    type: text('type').$type<ConfirmationType>().notNull(),
+    type: text('type').$type<FeedEntryType>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     sourceEventId: bigint('source_event_id', { mode: 'number' }),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),

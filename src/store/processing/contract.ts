@@ -1,4 +1,4 @@
-import type { NewConfirmation } from '../feed/contract.js';
+import type { NewFeedEntry } from '../feed/contract.js';
 import type { InboundEvent } from '../inbox/contract.js';
 import type { NewLedgerMovement } from '../ledger/contract.js';
 
@@ -7,7 +7,7 @@ export interface ProcessedEvent {
   eventId: number;
   connection: string;
   movements: NewLedgerMovement[];
-  confirmation: NewConfirmation;
+  feedEntry: NewFeedEntry;
 }
 
 export interface QuarantinedEvent {
@@ -35,12 +35,12 @@ export interface ProcessingRepo {
   ): Promise<{ externalCode: string; payload: Record<string, unknown> }[]>;
   /**
    * Records each event's outcome: its ledger movements (those not recorded yet), status
-   * `processed`, a `processed` attempt, and its confirmation (appended once per dedupe key: the id
+   * `processed`, a `processed` attempt, and its feed entry (appended once per dedupe key: the id
    * of the one appended, or of the one already there, `created` false). Call
    * it on a transaction's repos: on Postgres it takes the feed-order lock, held until the commit.
    * Results in input order.
    */
-  complete(events: readonly ProcessedEvent[], at: Date): Promise<{ confirmationId: number; created: boolean }[]>;
+  complete(events: readonly ProcessedEvent[], at: Date): Promise<{ feedEntryId: number; created: boolean }[]>;
   /** Quarantines each event still `received`, with a `quarantined` attempt; true for those it quarantined. */
   quarantine(events: readonly QuarantinedEvent[], at: Date): Promise<boolean[]>;
 }

@@ -3,7 +3,7 @@ import { type RecordRow, toEvent } from '../inbox/pg.js';
 import type { PgOrm } from '../pg/database.js';
 import type { ProcessingRepo } from './contract.js';
 
-/** The feed-order lock of `confirmations.ts`: ids commit in the order they were drawn. */
+/** The feed-order lock of `feed entries.ts`: ids commit in the order they were drawn. */
 const FEED_LOCK = 0x77_6d_73_01;
 
 /**
@@ -20,7 +20,7 @@ const DOCUMENTS = {
   text: `SELECT external_code, payload FROM outbound_records WHERE connection = $1 AND entity = 'document' AND external_code = ANY($2::text[])`,
 };
 // A batch's rows travel as one JSON parameter: serializing it is one native JSON.stringify, where
-// text arrays are escaped element by element in JavaScript (the confirmations' JSON most of all).
+// text arrays are escaped element by element in JavaScript (the feed entries' JSON most of all).
 // Movements, `processed` and the attempts are one statement (data-modifying CTEs all run to
 // completion), one round trip.
 const RECORD_PROCESSED = {
@@ -44,19 +44,19 @@ const RECORD_ATTEMPTS = {
          SELECT e, c, $3, r, $4 FROM unnest($1::bigint[], $2::text[], $5::text[]) AS u(e, c, r)`,
 };
 const FEED_ORDER = { name: 'wms_sync_processing_feed_lock', text: 'SELECT pg_advisory_xact_lock($1)' };
-const CONFIRMATION_COLUMNS = 'id, connection, dedupe_key';
-const APPEND_CONFIRMATIONS = {
-  name: 'wms_sync_processing_confirmations',
+const FEED_ENTRY_COLUMNS = 'id, connection, dedupe_key';
+const APPEND_FEED_ENTRIES = {
+  name: 'wms_sync_processing_feed',
   text: `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
          SELECT c, ty, d, s, da, a
          FROM json_to_recordset($1::json) AS x(n int, c text, ty text, d text, s bigint, da jsonb, a timestamptz)
          ORDER BY n
          ON CONFLICT (connection, dedupe_key) DO NOTHING
-         RETURNING ${CONFIRMATION_COLUMNS}`,
+         RETURNING ${FEED_ENTRY_COLUMNS}`,
 };
-const CONFIRMATIONS_BY_KEY = {
-  name: 'wms_sync_processing_confirmations_by_key',
-  text: `SELECT ${CONFIRMATION_COLUMNS.split(', ')
+const FEED_ENTRIES_BY_KEY = {
+  name: 'wms_sync_processing_feed_by_key',
+  text: `SELECT ${FEED_ENTRY_COLUMNS.split(', ')
     .map((col) => `f.${col}`)
     .join(', ')}
          FROM confirmations f JOIN unnest($1::text[], $2::text[]) AS u(c, d) ON f.connection = u.c AND f.dedupe_key = u.d`,
@@ -69,7 +69,7 @@ const QUARANTINE = {
          RETURNING e.id`,
 };
 
-interface ConfirmationRow {
+interface FeedEntryRow {
   id: string;
   connection: string;
   dedupe_key: string;
@@ -115,8 +115,8 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
       await query(RECORD_PROCESSED, [JSON.stringify(movements), events.map((e) => e.eventId), at]);
       // Last: the lock is held until this transaction commits.
       await query(FEED_ORDER, [FEED_LOCK]);
-      const inputs = events.map((e) => e.confirmation);
-      const { rows } = await query<ConfirmationRow>(APPEND_CONFIRMATIONS, [
+      const inputs = events.map((e) => e.feedEntry);
+      const { rows } = await query<FeedEntryRow>(APPEND_FEED_ENTRIES, [
         JSON.stringify(
           inputs.map((i, n) => ({
             n,
@@ -133,7 +133,7 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
       const missing = inputs.filter((i) => !created.has(keyOf(i.connection, i.dedupeKey)));
       const existing = new Map<string, number>();
       if (missing.length > 0) {
-        const found = await query<ConfirmationRow>(CONFIRMATIONS_BY_KEY, [
+        const found = await query<FeedEntryRow>(FEED_ENTRIES_BY_KEY, [
           missing.map((i) => i.connection),
           missing.map((i) => i.dedupeKey),
         ]);
@@ -143,8 +143,8 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
         const key = keyOf(i.connection, i.dedupeKey);
         const id = created.get(key);
         return id === undefined
-          ? { confirmationId: existing.get(key)!, created: false }
-          : { confirmationId: id, created: true };
+          ? { feedEntryId: existing.get(key)!, created: false }
+          : { feedEntryId: id, created: true };
       });
     },
 

@@ -8,7 +8,7 @@ import type { ProcessingRepo } from './contract.js';
  * connection, so they are plain SQL prepared once: building a drizzle query, preparing it and
  * mapping its rows cost several times running it (CPU profiles of `wms-sync serve` under load).
  * Times are bound as epoch milliseconds and JSON as text, the columns' storage forms; results are
- * only what processing reads (an id, not the confirmation's whole JSON read back).
+ * only what processing reads (an id, not the feed entry's whole JSON read back).
  */
 function prepare(raw: SqliteDatabase['raw']) {
   return {
@@ -33,13 +33,13 @@ function prepare(raw: SqliteDatabase['raw']) {
     recordAttempt: raw.prepare(
       `INSERT INTO inbound_attempts (event_id, connection, outcome, error, created_at) VALUES (?, ?, ?, ?, ?)`,
     ),
-    appendConfirmation: raw
+    appendFeedEntry: raw
       .prepare(
         `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (connection, dedupe_key) DO NOTHING RETURNING id`,
       )
       .pluck(),
-    confirmationByKey: raw.prepare(`SELECT id FROM confirmations WHERE connection = ? AND dedupe_key = ?`).pluck(),
+    feedEntryByKey: raw.prepare(`SELECT id FROM confirmations WHERE connection = ? AND dedupe_key = ?`).pluck(),
   };
 }
 
@@ -84,8 +84,8 @@ export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): Processi
           }
           st.markProcessed.run({ at: ms, id: e.eventId });
           st.recordAttempt.run(e.eventId, e.connection, 'processed', null, ms);
-          const c = e.confirmation;
-          const id = st.appendConfirmation.get(
+          const c = e.feedEntry;
+          const id = st.appendFeedEntry.get(
             c.connection,
             c.type,
             c.dedupeKey,
@@ -93,8 +93,8 @@ export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): Processi
             JSON.stringify(c.data),
             c.at.getTime(),
           ) as number | undefined;
-          if (id !== undefined) return { confirmationId: id, created: true };
-          return { confirmationId: st.confirmationByKey.get(c.connection, c.dedupeKey) as number, created: false };
+          if (id !== undefined) return { feedEntryId: id, created: true };
+          return { feedEntryId: st.feedEntryByKey.get(c.connection, c.dedupeKey) as number, created: false };
         });
       }),
 

@@ -1,11 +1,11 @@
 import { and, eq, getTableColumns, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { coalesce } from '../../lib/coalesce.js';
 import type { PgOrm } from '../pg/database.js';
-import { outboundRecords as t, outboundWaits as w } from '../pg/schema.js';
-import type { OutboundRecord, OutboundRef, OutboxRepo } from './contract.js';
+import { wmsPushes as t, wmsPushWaits as w } from '../pg/schema.js';
+import type { PushesRepo, PushRecord, PushRef } from './contract.js';
 
 type Batched = Pick<
-  OutboxRepo,
+  PushesRepo,
   'claim' | 'release' | 'recordAttempt' | 'markSynced' | 'hasWaiters' | 'getMany' | 'setWaits'
 >;
 
@@ -58,21 +58,21 @@ function batchedStatements(orm: PgOrm) {
       )
       .where(and(sql`${t.id} = v.id`, or(isNull(t.lockedBy), sql`${t.lockedUntil} < v.at`), lockedInOrder))
       .returning(columns)
-      .prepare('wms_sync_outbox_claim_many'),
+      .prepare('wms_sync_pushes_claim_many'),
     release: orm
       .update(t)
       .set({ lockedBy: null, lockedUntil: null })
       .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('owners', 'text')}) AS v(id, owner)`)
       .where(and(sql`${t.id} = v.id`, sql`${t.lockedBy} = v.owner`, lockedInOrder))
       .returning(columns)
-      .prepare('wms_sync_outbox_release_many'),
+      .prepare('wms_sync_pushes_release_many'),
     recordAttempt: orm
       .update(t)
       .set({ attempts: sql`${t.attempts} + 1`, lastPushedAt: sql`v.at`, updatedAt: sql`v.at` })
       .from(sql`unnest(${arr('ids', 'bigint')}, ${arr('ats', 'timestamptz')}) AS v(id, at)`)
       .where(and(sql`${t.id} = v.id`, lockedInOrder))
       .returning({ id: t.id, attempts: t.attempts })
-      .prepare('wms_sync_outbox_record_attempt_many'),
+      .prepare('wms_sync_pushes_record_attempt_many'),
     markSynced: orm
       .update(t)
       .set({
@@ -90,21 +90,21 @@ function batchedStatements(orm: PgOrm) {
       )
       .where(and(sql`${t.id} = v.id`, lockedInOrder))
       .returning(columns)
-      .prepare('wms_sync_outbox_mark_synced_many'),
+      .prepare('wms_sync_pushes_mark_synced_many'),
     hasWaiters: orm
       .selectDistinct({ connection: w.connection, entity: w.entity, externalCode: w.externalCode })
       .from(w)
       .where(amongKeys(sql`${w.connection}`, sql`${w.entity}`, sql`${w.externalCode}`))
-      .prepare('wms_sync_outbox_has_waiters_many'),
+      .prepare('wms_sync_pushes_has_waiters_many'),
     lookUp: orm
       .select()
       .from(t)
       .where(amongKeys(sql`${t.connection}`, sql`${t.entity}`, sql`${t.externalCode}`))
-      .prepare('wms_sync_outbox_look_up_many'),
+      .prepare('wms_sync_pushes_look_up_many'),
     clearWaits: orm
       .delete(w)
       .where(sql`${w.recordId} = ANY(${arr('ids', 'bigint')})`)
-      .prepare('wms_sync_outbox_clear_waits_many'),
+      .prepare('wms_sync_pushes_clear_waits_many'),
   };
 }
 
@@ -118,14 +118,14 @@ const iso = (d: Date) => d.toISOString();
  * on its own, as the single-row statements did: a lease is taken only where it is free or ran out
  * (of two jobs claiming one record in one batch, one gets it), released only by its owner.
  */
-export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' | 'setWaits'>): Batched {
+export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' | 'setWaits'>): Batched {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   let built: ReturnType<typeof batchedStatements> | undefined;
   const st = () => (built ??= batchedStatements(orm));
   const opts = { maxInFlight: IN_FLIGHT, maxBatch: MAX_BATCH };
   const byKey = <I extends { id: number }>() => ({ ...opts, key: (i: I) => i.id });
 
-  const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, OutboundRecord | undefined>(
+  const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, PushRecord | undefined>(
     async (inputs) => {
       // The same record twice in one batch: the statement's join picks one; the caller learns which by the owner.
       const rows = await st().claim.execute({
@@ -134,15 +134,15 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
         untils: inputs.map((i) => iso(i.until)),
         ats: inputs.map((i) => iso(i.at)),
       });
-      const won = new Map(rows.map((r) => [`${r.id}\u0001${r.lockedBy}`, r as OutboundRecord]));
+      const won = new Map(rows.map((r) => [`${r.id}\u0001${r.lockedBy}`, r as PushRecord]));
       return inputs.map((i) => won.get(`${i.id}\u0001${i.owner}`));
     },
     opts,
   );
 
-  const release = coalesce<{ id: number; owner: string }, OutboundRecord | undefined>(async (inputs) => {
+  const release = coalesce<{ id: number; owner: string }, PushRecord | undefined>(async (inputs) => {
     const rows = await st().release.execute({ ids: inputs.map((i) => i.id), owners: inputs.map((i) => i.owner) });
-    const released = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
+    const released = new Map(rows.map((r) => [r.id, r as PushRecord]));
     // Not ours any more (rare): the record as it is, as the single-row release answers.
     return Promise.all(inputs.map(async (i) => released.get(i.id) ?? byId(i.id)));
   }, byKey());
@@ -153,7 +153,7 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
     return inputs.map((i) => attempts.get(i.id) ?? 0);
   }, byKey());
 
-  const markSynced = coalesce<{ id: number; hash: string; at: Date; owner: string | null }, OutboundRecord | undefined>(
+  const markSynced = coalesce<{ id: number; hash: string; at: Date; owner: string | null }, PushRecord | undefined>(
     async (inputs) => {
       const rows = await st().markSynced.execute({
         ids: inputs.map((i) => i.id),
@@ -161,7 +161,7 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
         ats: inputs.map((i) => iso(i.at)),
         owners: inputs.map((i) => i.owner),
       });
-      const after = new Map(rows.map((r) => [r.id, r as OutboundRecord]));
+      const after = new Map(rows.map((r) => [r.id, r as PushRecord]));
       return inputs.map((i) => after.get(i.id));
     },
     { ...byKey<{ id: number }>(), lingerMs: MARK_LINGER_MS },
@@ -171,7 +171,7 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
 
   // A read, run after each caller's own mark committed: a waiter registering meanwhile still finds
   // the record synced when it looks again (see `wakeWaiters`), as with one read per push.
-  const hasWaiters = coalesce<{ connection: string; target: OutboundRef }, boolean>(
+  const hasWaiters = coalesce<{ connection: string; target: PushRef }, boolean>(
     async (inputs) => {
       const rows = await st().hasWaiters.execute({
         connections: inputs.map((i) => i.connection),
@@ -185,19 +185,19 @@ export function pgBatchedOutbox(orm: PgOrm, direct: Pick<OutboxRepo, 'getMany' |
   );
 
   // A read, run after each caller's own writes committed (a waiter's second look comes after its waits are stored).
-  const lookUp = coalesce<
-    { connection: string; entity: OutboundRef['entity']; codes: readonly string[] },
-    OutboundRecord[]
-  >(async (inputs) => {
-    const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
-    const rows = await st().lookUp.execute({
-      connections: keys.map((k) => k.connection),
-      entities: keys.map((k) => k.entity),
-      codes: keys.map((k) => k.code),
-    });
-    const found = new Map(rows.map((r) => [key(r.connection, r.entity, r.externalCode), r as OutboundRecord]));
-    return inputs.map((i) => i.codes.flatMap((code) => found.get(key(i.connection, i.entity, code)) ?? []));
-  }, opts);
+  const lookUp = coalesce<{ connection: string; entity: PushRef['entity']; codes: readonly string[] }, PushRecord[]>(
+    async (inputs) => {
+      const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
+      const rows = await st().lookUp.execute({
+        connections: keys.map((k) => k.connection),
+        entities: keys.map((k) => k.entity),
+        codes: keys.map((k) => k.code),
+      });
+      const found = new Map(rows.map((r) => [key(r.connection, r.entity, r.externalCode), r as PushRecord]));
+      return inputs.map((i) => i.codes.flatMap((code) => found.get(key(i.connection, i.entity, code)) ?? []));
+    },
+    opts,
+  );
 
   // Only the job holding a record's lease writes its waits, and it waits for this to finish.
   const clearWaits = coalesce<number, undefined>(async (recordIds) => {

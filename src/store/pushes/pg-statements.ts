@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
-import { outboundRecords as t } from '../pg/schema.js';
+import { wmsPushes as t } from '../pg/schema.js';
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -8,20 +8,20 @@ const p = (name: string) => sql.placeholder(name);
  * The push path's statements, built once and named, so Postgres parses and plans each once per
  * connection and drizzle does not build them again per push (three of them run per pushed record).
  */
-export function pgOutboxStatements(orm: PgOrm) {
+export function pgPushesStatements(orm: PgOrm) {
   return {
     claim: orm
       .update(t)
       .set({ lockedBy: sql`${p('owner')}`, lockedUntil: sql`${p('until')}::timestamptz` })
       .where(and(eq(t.id, p('id')), or(isNull(t.lockedBy), lt(t.lockedUntil, sql`${p('at')}::timestamptz`))))
       .returning()
-      .prepare('wms_sync_outbox_claim'),
+      .prepare('wms_sync_pushes_claim'),
     release: orm
       .update(t)
       .set({ lockedBy: null, lockedUntil: null })
       .where(and(eq(t.id, p('id')), eq(t.lockedBy, p('owner'))))
       .returning()
-      .prepare('wms_sync_outbox_release'),
+      .prepare('wms_sync_pushes_release'),
     recordAttempt: orm
       .update(t)
       .set({
@@ -31,7 +31,7 @@ export function pgOutboxStatements(orm: PgOrm) {
       })
       .where(eq(t.id, p('id')))
       .returning({ attempts: t.attempts })
-      .prepare('wms_sync_outbox_record_attempt'),
+      .prepare('wms_sync_pushes_record_attempt'),
     markSynced: orm
       .update(t)
       .set({
@@ -46,8 +46,8 @@ export function pgOutboxStatements(orm: PgOrm) {
       })
       .where(eq(t.id, p('id')))
       .returning()
-      .prepare('wms_sync_outbox_mark_synced'),
+      .prepare('wms_sync_pushes_mark_synced'),
   };
 }
 
-export type PgOutboxStatements = ReturnType<typeof pgOutboxStatements>;
+export type PgPushesStatements = ReturnType<typeof pgPushesStatements>;

@@ -1,13 +1,13 @@
 import { and, asc, eq, min, notInArray, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
-import { outboundWaits as w } from '../pg/schema.js';
-import type { OutboxRepo } from './contract.js';
+import { wmsPushWaits as w } from '../pg/schema.js';
+import type { PushesRepo } from './contract.js';
 
-type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
+type WaitsRepo = Pick<PushesRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
 
 const key = (entity: string, code: string) => `${entity}\u0001${code}`;
 
-export function pgOutboxWaits(orm: PgOrm): WaitsRepo {
+export function pgPushWaits(orm: PgOrm): WaitsRepo {
   return {
     // Three statements without a transaction of their own (they may run inside the caller's):
     // a record's wait set is only written by the job holding that record's push lease.

@@ -1,24 +1,24 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
-import { outboundRecords as t } from '../pg/schema.js';
-import { OUTBOUND_STATES } from '../values.js';
-import type { OutboundRecord, OutboundUpsert, OutboxRepo } from './contract.js';
-import { pgBatchedOutbox } from './pg-batched.js';
-import { type PgOutboxStatements, pgOutboxStatements } from './pg-statements.js';
-import { pgOutboxWaits } from './pg-waits.js';
-import { outboundRow, outboundUpdate } from './rows.js';
+import { wmsPushes as t } from '../pg/schema.js';
+import { PUSH_STATES } from '../values.js';
+import type { PushesRepo, PushRecord, PushUpsert } from './contract.js';
+import { pgBatchedPushes } from './pg-batched.js';
+import { type PgPushesStatements, pgPushesStatements } from './pg-statements.js';
+import { pgPushWaits } from './pg-waits.js';
+import { pushRow, pushUpdate } from './rows.js';
 
 /** Codes per IN list: keeps statements small and far under Postgres's 65,535 parameters. */
 const CHUNK = 1000;
 
 /** `batched`: on the pool, the push path's statements are shared by concurrent pushes (outbox-batched.ts); a transaction's run one by one. */
-export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): OutboxRepo {
+export function pgPushes(orm: PgOrm, options: { batched?: boolean } = {}): PushesRepo {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   // Built on first use: a transaction's repos rarely push.
-  let built: PgOutboxStatements | undefined;
-  const st = () => (built ??= pgOutboxStatements(orm));
-  const repo: OutboxRepo = {
-    ...pgOutboxWaits(orm),
+  let built: PgPushesStatements | undefined;
+  const st = () => (built ??= pgPushesStatements(orm));
+  const repo: PushesRepo = {
+    ...pgPushWaits(orm),
     upsert: async (input) => {
       const key = and(
         eq(t.connection, input.connection),
@@ -31,14 +31,14 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       }
       const [record] = await orm
         .insert(t)
-        .values(outboundRow(input))
-        .onConflictDoUpdate({ target: [t.connection, t.entity, t.externalCode], set: outboundUpdate(input) })
+        .values(pushRow(input))
+        .onConflictDoUpdate({ target: [t.connection, t.entity, t.externalCode], set: pushUpdate(input) })
         .returning();
       return { record: record!, changed: true };
     },
 
     upsertMany: async (inputs) => {
-      const results: { record: OutboundRecord; changed: boolean }[] = [];
+      const results: { record: PushRecord; changed: boolean }[] = [];
       for (let i = 0; i < inputs.length; i += CHUNK)
         results.push(...(await upsertChunk(orm, inputs.slice(i, i + CHUNK))));
       return results;
@@ -118,10 +118,7 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
     },
 
     stateSummary: async () => {
-      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<
-        (typeof OUTBOUND_STATES)[number],
-        number
-      >;
+      const counts = Object.fromEntries(PUSH_STATES.map((s) => [s, 0])) as Record<(typeof PUSH_STATES)[number], number>;
       for (const r of await orm.select({ state: t.state, n: sql<string>`count(*)` }).from(t).groupBy(t.state))
         counts[r.state] = Number(r.n);
       const [oldest] = await orm
@@ -135,10 +132,7 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
     },
 
     summarize: async (ids) => {
-      const counts = Object.fromEntries(OUTBOUND_STATES.map((s) => [s, 0])) as Record<
-        (typeof OUTBOUND_STATES)[number],
-        number
-      >;
+      const counts = Object.fromEntries(PUSH_STATES.map((s) => [s, 0])) as Record<(typeof PUSH_STATES)[number], number>;
       const rows = await orm
         .select({ state: t.state, n: sql<string>`count(*)` })
         .from(t)
@@ -148,7 +142,7 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
       return counts;
     },
   };
-  return options.batched ? { ...repo, ...pgBatchedOutbox(orm, repo) } : repo;
+  return options.batched ? { ...repo, ...pgBatchedPushes(orm, repo) } : repo;
 }
 
 /**
@@ -159,8 +153,8 @@ export function pgOutbox(orm: PgOrm, options: { batched?: boolean } = {}): Outbo
 const amongCodes = (codes: readonly string[]) => sql`${t.externalCode} = ANY(${sql.param(codes)}::text[])`;
 
 /** The records of these keys that exist: one query per (connection, entity) among them. */
-async function readKeys(orm: PgOrm, inputs: readonly OutboundUpsert[]): Promise<Map<string, OutboundRecord>> {
-  const found = new Map<string, OutboundRecord>();
+async function readKeys(orm: PgOrm, inputs: readonly PushUpsert[]): Promise<Map<string, PushRecord>> {
+  const found = new Map<string, PushRecord>();
   for (const group of groupBy(inputs, (i) => `${i.connection}\u0001${i.entity}`)) {
     const rows = await orm
       .select()
@@ -189,17 +183,17 @@ const keyOf = (r: { connection: string; entity: string; externalCode: string }) 
  */
 async function upsertChunk(
   orm: PgOrm,
-  inputs: readonly OutboundUpsert[],
-): Promise<{ record: OutboundRecord; changed: boolean }[]> {
+  inputs: readonly PushUpsert[],
+): Promise<{ record: PushRecord; changed: boolean }[]> {
   if (inputs.length === 0) return [];
   const existing = await readKeys(orm, inputs);
   const toWrite = inputs.filter((i) => {
     const row = existing.get(keyOf(i));
     return !(row && row.payloadHash === i.payloadHash && row.state !== 'failed');
   });
-  let written = new Map<string, OutboundRecord>();
+  let written = new Map<string, PushRecord>();
   if (toWrite.length > 0) {
-    const column = <T>(f: (i: OutboundUpsert) => T) => sql.param(toWrite.map(f));
+    const column = <T>(f: (i: PushUpsert) => T) => sql.param(toWrite.map(f));
     await orm.execute(sql`
       INSERT INTO ${t} (connection, entity, external_code, payload, payload_hash, state, created_at, updated_at)
       SELECT v.connection, v.entity, v.code, p.payload, v.hash, 'pending', v.at, v.at

@@ -1,9 +1,9 @@
-import type { OutboundUpsert } from './contract.js';
+import type { PushUpsert } from './contract.js';
 
 // Insert rows built once for both dialects: the column mapping lives here, the SQL (conflict
 // targets, RETURNING) in each dialect's repo.
 
-export function outboundRow(input: OutboundUpsert) {
+export function pushRow(input: PushUpsert) {
   return {
     connection: input.connection,
     entity: input.entity,
@@ -16,8 +16,8 @@ export function outboundRow(input: OutboundUpsert) {
   };
 }
 
-/** What an upsert changes on an existing outbound record: new payload, back to pending. */
-export function outboundUpdate(input: OutboundUpsert) {
+/** What an upsert changes on an existing WMS push: new payload, back to pending. */
+export function pushUpdate(input: PushUpsert) {
   return {
     payload: input.payload,
     payloadHash: input.payloadHash,

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { SqliteOrm } from '../sqlite/database.js';
-import { outboundRecords as t, outboundWaits as w } from '../sqlite/schema.js';
+import { wmsPushes as t, wmsPushWaits as w } from '../sqlite/schema.js';
 
 const p = (name: string) => sql.placeholder(name);
 /** A placeholder where drizzle expects a value (`set`): plain SQL, bound as given. */
@@ -101,10 +101,10 @@ function prepare(orm: SqliteOrm) {
   };
 }
 
-export type OutboxStatements = ReturnType<typeof prepare>;
+export type PushesStatements = ReturnType<typeof prepare>;
 
 /** Prepared on first use (the tables exist only once the store is migrated). */
-export function lazyOutboxStatements(orm: SqliteOrm): () => OutboxStatements {
-  let statements: OutboxStatements | undefined;
+export function lazyPushesStatements(orm: SqliteOrm): () => PushesStatements {
+  let statements: PushesStatements | undefined;
   return () => (statements ??= prepare(orm));
 }

@@ -1,15 +1,15 @@
 import { and, asc, eq, min, notInArray, sql } from 'drizzle-orm';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
-import { outboundWaits as w } from '../sqlite/schema.js';
-import type { OutboxRepo } from './contract.js';
-import type { OutboxStatements } from './sqlite-statements.js';
+import { wmsPushWaits as w } from '../sqlite/schema.js';
+import type { PushesRepo } from './contract.js';
+import type { PushesStatements } from './sqlite-statements.js';
 
-type WaitsRepo = Pick<OutboxRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
+type WaitsRepo = Pick<PushesRepo, 'setWaits' | 'waitsOf' | 'releaseWaiters' | 'hasWaiters'>;
 
 const key = (entity: string, code: string) => `${entity}\u0001${code}`;
 
-export function sqliteOutboxWaits(orm: SqliteOrm, run: Run, statements: () => OutboxStatements): WaitsRepo {
+export function sqlitePushWaits(orm: SqliteOrm, run: Run, statements: () => PushesStatements): WaitsRepo {
   return {
     setWaits: (recordId, connection, targets, at) =>
       // One synchronous run: nothing interleaves on the single SQLite connection.

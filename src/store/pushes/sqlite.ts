@@ -1,26 +1,26 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { SqliteDatabase, SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
-import { outboundRecords as t } from '../sqlite/schema.js';
-import { OUTBOUND_STATES } from '../values.js';
-import type { OutboundUpsert, OutboxRepo } from './contract.js';
-import { sqliteBatchedOutbox } from './sqlite-batched.js';
-import type { OutboxStatements } from './sqlite-statements.js';
-import { sqliteOutboxWaits } from './sqlite-waits.js';
+import { wmsPushes as t } from '../sqlite/schema.js';
+import { PUSH_STATES } from '../values.js';
+import type { PushesRepo, PushUpsert } from './contract.js';
+import { sqliteBatchedPushes } from './sqlite-batched.js';
+import type { PushesStatements } from './sqlite-statements.js';
+import { sqlitePushWaits } from './sqlite-waits.js';
 
 /** Codes per IN list, well under SQLite's limit of host parameters. */
 const CHUNK = 500;
 
 /** `batchedOn`: outside a transaction, the push path's writes of concurrent pushes share one transaction (outbox-batched.ts). */
-export function sqliteOutbox(
+export function sqlitePushes(
   orm: SqliteOrm,
   run: Run,
-  statements: () => OutboxStatements,
+  statements: () => PushesStatements,
   batchedOn?: SqliteDatabase['raw'],
-): OutboxRepo {
+): PushesRepo {
   const s = statements;
   const byId = (id: number) => s().byId.get({ id });
-  const upsertOne = (input: OutboundUpsert) => {
+  const upsertOne = (input: PushUpsert) => {
     const key = { connection: input.connection, entity: input.entity, code: input.externalCode };
     const existing = s().byKey.get(key);
     if (existing && existing.payloadHash === input.payloadHash && existing.state !== 'failed') {
@@ -34,8 +34,8 @@ export function sqliteOutbox(
     })!;
     return { record, changed: true };
   };
-  const repo: OutboxRepo = {
-    ...sqliteOutboxWaits(orm, run, statements),
+  const repo: PushesRepo = {
+    ...sqlitePushWaits(orm, run, statements),
     upsert: (input) => run(() => upsertOne(input)),
 
     // SQLite runs each statement in microseconds: the loop over prepared statements is the fast form.
@@ -111,8 +111,8 @@ export function sqliteOutbox(
 
     stateSummary: () =>
       run(() => {
-        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<
-          (typeof OUTBOUND_STATES)[number],
+        const counts = Object.fromEntries(PUSH_STATES.map((state) => [state, 0])) as Record<
+          (typeof PUSH_STATES)[number],
           number
         >;
         for (const r of orm.select({ state: t.state, n: sql<number>`count(*)` }).from(t).groupBy(t.state).all())
@@ -127,13 +127,13 @@ export function sqliteOutbox(
 
     summarize: (ids) =>
       run(() => {
-        const counts = Object.fromEntries(OUTBOUND_STATES.map((state) => [state, 0])) as Record<
-          (typeof OUTBOUND_STATES)[number],
+        const counts = Object.fromEntries(PUSH_STATES.map((state) => [state, 0])) as Record<
+          (typeof PUSH_STATES)[number],
           number
         >;
         for (const r of s().summarize.all({ ids: JSON.stringify(ids) })) counts[r.state] = Number(r.n);
         return counts;
       }),
   };
-  return batchedOn ? { ...repo, ...sqliteBatchedOutbox(batchedOn, run, statements) } : repo;
+  return batchedOn ? { ...repo, ...sqliteBatchedPushes(batchedOn, run, statements) } : repo;
 }

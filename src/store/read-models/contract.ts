@@ -1,10 +1,10 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type * as tables from '../sqlite/schema.js';
-import type { InboundStatus, OutboundEntity, OutboundState } from '../values.js';
+import type { InboundStatus, PushEntity, PushState } from '../values.js';
 
 // The row types as types.ts defines them, inferred here too so the two files do not import each other.
-type Confirmation = InferSelectModel<typeof tables.confirmations>;
-type OutboundRecord = InferSelectModel<typeof tables.outboundRecords>;
+type FeedEntry = InferSelectModel<typeof tables.feedEntries>;
+type PushRecord = InferSelectModel<typeof tables.wmsPushes>;
 
 /** How many inbound events of one kind are in one status. */
 export interface InboundCount {
@@ -13,20 +13,20 @@ export interface InboundCount {
   n: number;
 }
 
-/** How many outbound records of one entity are in one state. */
-export interface OutboundCount {
-  entity: OutboundEntity;
-  state: OutboundState;
+/** How many WMS pushes of one entity are in one state. */
+export interface PushCount {
+  entity: PushEntity;
+  state: PushState;
   n: number;
 }
 
-/** An outbound record without its payload (lists show the state, not the body). */
-export type OutboundSummary = Omit<OutboundRecord, 'payload'>;
+/** An WMS push without its payload (lists show the state, not the body). */
+export type PushesSummary = Omit<PushRecord, 'payload'>;
 
-export interface OutboundPageQuery {
+export interface PushesPageQuery {
   connection: string;
-  entity: OutboundEntity;
-  state?: OutboundState;
+  entity: PushEntity;
+  state?: PushState;
   /** Newest first: records with an id below this one. */
   beforeId?: number;
   limit: number;
@@ -39,10 +39,10 @@ export interface OutboundPageQuery {
 export interface ReadModelsRepo {
   /** The connection's inbound events received at or after `since`, counted by kind and status. */
   inboundCounts(connection: string, since: Date): Promise<InboundCount[]>;
-  /** The connection's outbound records counted by entity and state. */
-  outboundCounts(connection: string): Promise<OutboundCount[]>;
+  /** The connection's WMS pushes counted by entity and state. */
+  pushCounts(connection: string): Promise<PushCount[]>;
   /** A page of one entity's records (of one state, or all), newest first. */
-  outboundPage(query: OutboundPageQuery): Promise<OutboundSummary[]>;
-  /** The connection's feed newest first: confirmations with an id below `beforeId` (all when undefined). */
-  feedBefore(connection: string, beforeId: number | undefined, limit: number): Promise<Confirmation[]>;
+  pushesPage(query: PushesPageQuery): Promise<PushesSummary[]>;
+  /** The connection's feed newest first: feed entries with an id below `beforeId` (all when undefined). */
+  feedBefore(connection: string, beforeId: number | undefined, limit: number): Promise<FeedEntry[]>;
 }

@@ -1,12 +1,12 @@
-import { OUTBOUND_STATES, type OutboundState } from '../values.js';
+import { PUSH_STATES, type PushState } from '../values.js';
 
 /**
- * The states an outbound page reads. A page of every state is read as one keyset page per state
+ * The states an pushes page reads. A page of every state is read as one keyset page per state
  * (each a range of the (connection, entity, state, id) index) merged here: three short index
  * scans instead of sorting every record of the entity.
  */
-export function pageStates(state: OutboundState | undefined): readonly OutboundState[] {
-  return state ? [state] : OUTBOUND_STATES;
+export function pageStates(state: PushState | undefined): readonly PushState[] {
+  return state ? [state] : PUSH_STATES;
 }
 
 /** Merges per-state pages (each newest first) into one page of at most `limit`, newest first. */

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, getTableColumns, gte, lt } from 'drizzle-orm';
 import type { PgOrm } from '../pg/database.js';
-import { confirmations, inboundEvents, outboundRecords } from '../pg/schema.js';
+import { feedEntries, inboundEvents, wmsPushes } from '../pg/schema.js';
 import type { ReadModelsRepo } from './contract.js';
 import { mergeNewestFirst, pageStates } from './pages.js';
 
-const { payload: _payload, ...summary } = getTableColumns(outboundRecords);
+const { payload: _payload, ...summary } = getTableColumns(wmsPushes);
 
 export function pgReadModels(orm: PgOrm): ReadModelsRepo {
   return {
@@ -15,29 +15,29 @@ export function pgReadModels(orm: PgOrm): ReadModelsRepo {
         .where(and(eq(inboundEvents.connection, connection), gte(inboundEvents.receivedAt, since)))
         .groupBy(inboundEvents.kind, inboundEvents.status),
 
-    outboundCounts: (connection) =>
+    pushCounts: (connection) =>
       orm
-        .select({ entity: outboundRecords.entity, state: outboundRecords.state, n: count() })
-        .from(outboundRecords)
-        .where(eq(outboundRecords.connection, connection))
-        .groupBy(outboundRecords.entity, outboundRecords.state),
+        .select({ entity: wmsPushes.entity, state: wmsPushes.state, n: count() })
+        .from(wmsPushes)
+        .where(eq(wmsPushes.connection, connection))
+        .groupBy(wmsPushes.entity, wmsPushes.state),
 
-    outboundPage: async (q) =>
+    pushesPage: async (q) =>
       mergeNewestFirst(
         await Promise.all(
           pageStates(q.state).map((state) =>
             orm
               .select(summary)
-              .from(outboundRecords)
+              .from(wmsPushes)
               .where(
                 and(
-                  eq(outboundRecords.connection, q.connection),
-                  eq(outboundRecords.entity, q.entity),
-                  eq(outboundRecords.state, state),
-                  q.beforeId !== undefined ? lt(outboundRecords.id, q.beforeId) : undefined,
+                  eq(wmsPushes.connection, q.connection),
+                  eq(wmsPushes.entity, q.entity),
+                  eq(wmsPushes.state, state),
+                  q.beforeId !== undefined ? lt(wmsPushes.id, q.beforeId) : undefined,
                 ),
               )
-              .orderBy(desc(outboundRecords.id))
+              .orderBy(desc(wmsPushes.id))
               .limit(q.limit),
           ),
         ),
@@ -47,14 +47,14 @@ export function pgReadModels(orm: PgOrm): ReadModelsRepo {
     feedBefore: (connection, beforeId, limit) =>
       orm
         .select()
-        .from(confirmations)
+        .from(feedEntries)
         .where(
           and(
-            eq(confirmations.connection, connection),
-            beforeId !== undefined ? lt(confirmations.id, beforeId) : undefined,
+            eq(feedEntries.connection, connection),
+            beforeId !== undefined ? lt(feedEntries.id, beforeId) : undefined,
           ),
         )
-        .orderBy(desc(confirmations.id))
+        .orderBy(desc(feedEntries.id))
         .limit(limit),
   };
 }

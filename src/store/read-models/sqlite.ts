@@ -1,11 +1,11 @@
 import { and, count, desc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
 import type { SqliteOrm } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
-import { confirmations, inboundEvents, outboundRecords } from '../sqlite/schema.js';
+import { feedEntries, inboundEvents, wmsPushes } from '../sqlite/schema.js';
 import type { ReadModelsRepo } from './contract.js';
 import { mergeNewestFirst, pageStates } from './pages.js';
 
-const { payload: _payload, ...summary } = getTableColumns(outboundRecords);
+const { payload: _payload, ...summary } = getTableColumns(wmsPushes);
 
 export function sqliteReadModels(orm: SqliteOrm, run: Run): ReadModelsRepo {
   return {
@@ -33,32 +33,32 @@ export function sqliteReadModels(orm: SqliteOrm, run: Run): ReadModelsRepo {
           .all();
       }),
 
-    outboundCounts: (connection) =>
+    pushCounts: (connection) =>
       run(() =>
         orm
-          .select({ entity: outboundRecords.entity, state: outboundRecords.state, n: count() })
-          .from(outboundRecords)
-          .where(eq(outboundRecords.connection, connection))
-          .groupBy(outboundRecords.entity, outboundRecords.state)
+          .select({ entity: wmsPushes.entity, state: wmsPushes.state, n: count() })
+          .from(wmsPushes)
+          .where(eq(wmsPushes.connection, connection))
+          .groupBy(wmsPushes.entity, wmsPushes.state)
           .all(),
       ),
 
-    outboundPage: (q) =>
+    pushesPage: (q) =>
       run(() =>
         mergeNewestFirst(
           pageStates(q.state).map((state) =>
             orm
               .select(summary)
-              .from(outboundRecords)
+              .from(wmsPushes)
               .where(
                 and(
-                  eq(outboundRecords.connection, q.connection),
-                  eq(outboundRecords.entity, q.entity),
-                  eq(outboundRecords.state, state),
-                  q.beforeId !== undefined ? lt(outboundRecords.id, q.beforeId) : undefined,
+                  eq(wmsPushes.connection, q.connection),
+                  eq(wmsPushes.entity, q.entity),
+                  eq(wmsPushes.state, state),
+                  q.beforeId !== undefined ? lt(wmsPushes.id, q.beforeId) : undefined,
                 ),
               )
-              .orderBy(desc(outboundRecords.id))
+              .orderBy(desc(wmsPushes.id))
               .limit(q.limit)
               .all(),
           ),
@@ -70,14 +70,14 @@ export function sqliteReadModels(orm: SqliteOrm, run: Run): ReadModelsRepo {
       run(() =>
         orm
           .select()
-          .from(confirmations)
+          .from(feedEntries)
           .where(
             and(
-              eq(confirmations.connection, connection),
-              beforeId !== undefined ? lt(confirmations.id, beforeId) : undefined,
+              eq(feedEntries.connection, connection),
+              beforeId !== undefined ? lt(feedEntries.id, beforeId) : undefined,
             ),
           )
-          .orderBy(desc(confirmations.id))
+          .orderBy(desc(feedEntries.id))
           .limit(limit)
           .all(),
       ),

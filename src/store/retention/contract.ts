@@ -14,7 +14,7 @@ export interface LedgerPruneCounts {
 /**
  * Retention of the service's tables (docs/operations.md). Each method handles rows older than
  * `before`, in bounded chunks (other writers interleave), and with `dryRun` only counts. Nothing
- * an event could still need is removed: the rows an event wrote (confirmation, movements) stay as
+ * an event could still need is removed: the rows an event wrote (feed entry, movements) stay as
  * long as its raw body does, since processing it again would write them again.
  */
 export interface RetentionRepo {
@@ -25,8 +25,8 @@ export interface RetentionRepo {
   pruneEventBodies(status: 'processed' | 'rejected', before: Date, at: Date, dryRun: boolean): Promise<number>;
   /** Deletes events whose body is gone and which were neither received nor repeated since `before`. */
   pruneEventKeys(before: Date, dryRun: boolean): Promise<number>;
-  /** Deletes confirmations created before `before` whose event has no body any more (or that have no event). */
-  pruneConfirmations(before: Date, dryRun: boolean): Promise<number>;
+  /** Deletes feed entries created before `before` whose event has no body any more (or that have no event). */
+  pruneFeed(before: Date, dryRun: boolean): Promise<number>;
   /**
    * Ledger movements created and timed before `before` (and whose event has no body any more):
    * those inside their pair's baseline are removed; the others are replaced by one opening-balance

@@ -151,7 +151,7 @@ export function retentionRepo(db: RetentionDb): RetentionRepo {
       );
     },
 
-    pruneConfirmations: (before, dryRun) => {
+    pruneFeed: (before, dryRun) => {
       const where = `c.created_at < ? AND ${EVENT_GONE('c')}`;
       return chunked(
         db,

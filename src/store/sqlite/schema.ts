@@ -1,13 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { EditChange } from '../inbox/edit-change.js';
-import type {
-  ConfirmationType,
-  InboundAttemptOutcome,
-  InboundStatus,
-  OutboundEntity,
-  OutboundState,
-} from '../values.js';
+import type { FeedEntryType, InboundAttemptOutcome, InboundStatus, PushEntity, PushState } from '../values.js';
 
 // Column names and inferred row types match src/store/pg/schema.ts exactly; the compile-time
 // check in src/store/schema-parity.ts fails the type check when they drift apart.
@@ -57,17 +51,17 @@ export const inboundEvents = sqliteTable(
   ],
 );
 
-export const outboundRecords = sqliteTable(
+export const wmsPushes = sqliteTable(
   'outbound_records',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     payloadHash: text('payload_hash').notNull(),
     syncedHash: text('synced_hash'),
-    state: text('state').$type<OutboundState>().notNull(),
+    state: text('state').$type<PushState>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error', { mode: 'json' }).$type<unknown>(),
     lastPushedAt: ts('last_pushed_at'),
@@ -88,13 +82,13 @@ export const outboundRecords = sqliteTable(
 );
 
 /** What a waiting record (a document, a cancel) waits for: one row per missing reference. */
-export const outboundWaits = sqliteTable(
+export const wmsPushWaits = sqliteTable(
   'outbound_waits',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
     recordId: integer('record_id').notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     createdAt: ts('created_at').notNull(),
   },
@@ -104,13 +98,13 @@ export const outboundWaits = sqliteTable(
   ],
 );
 
-export const confirmations = sqliteTable(
+export const feedEntries = sqliteTable(
   'confirmations',
   {
     // AUTOINCREMENT: ids never go back, so the id is a safe cursor for the ERP feed.
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
-    type: text('type').$type<ConfirmationType>().notNull(),
+    type: text('type').$type<FeedEntryType>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     sourceEventId: integer('source_event_id'),
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),

@@ -43,14 +43,14 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
     store = createSqliteStore({ file: env.SQLITE_FILE! });
     await store.migrate();
     const at = new Date();
-    await store.confirmations.append({
+    await store.feed.append({
       connection: 'acme',
       type: 'reception.closed',
       dedupeKey: 'a',
       data: { code: 'OK' },
       at,
     });
-    await store.confirmations.append({
+    await store.feed.append({
       connection: 'acme',
       type: 'reception.closed',
       dedupeKey: 'b',
@@ -68,12 +68,12 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
     const worker = spawnCli(['worker'], env);
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     await receiver.received(1);
-    await until(async () => (await store.deliveries.count({ status: 'dead' })) === 1, { timeoutMs: 20_000 });
+    await until(async () => (await store.erpDeliveries.count({ status: 'dead' })) === 1, { timeoutMs: 20_000 });
     worker.kill('SIGTERM');
     await exited;
     expect(receiver.receipts.map((r) => (r.body.data as { code: string }).code)).toEqual(['OK']);
     expect(receiver.badSignatures).toBe(0);
-    deadId = (await store.deliveries.list({ status: 'dead', limit: 1 }))[0]!.id;
+    deadId = (await store.erpDeliveries.list({ status: 'dead', limit: 1 }))[0]!.id;
   });
 
   it('deliveries list, show and resend', async () => {
@@ -99,7 +99,7 @@ describe('CLI: worker push, deliveries list|show|resend', () => {
     const resend = await runMain(['deliveries', 'resend', String(deadId)], env);
     expect(resend.code).toBe(0);
     expect(resend.out).toContain(`delivery ${deadId}: pending again (evt_acme_`);
-    expect((await store.deliveries.get(deadId))!.status).toBe('pending');
+    expect((await store.erpDeliveries.get(deadId))!.status).toBe('pending');
     const again = await runMain(['deliveries', 'resend', String(deadId), '99999'], env);
     expect(again.code).toBe(1);
     expect(again.err).toContain('pending: it is on its way already');

@@ -5,7 +5,7 @@ import type { Clock } from '../../../src/lib/clock.js';
 import type { Config } from '../../../src/lib/config.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import type { Store } from '../../../src/store/types.js';
-import type { ConfirmationType } from '../../../src/store/values.js';
+import type { FeedEntryType } from '../../../src/store/values.js';
 import { startTestService, type TestService, testConnection } from '../../support/service.js';
 import { type Answer, type Receiver, startReceiver } from './receiver.js';
 
@@ -16,7 +16,7 @@ export interface HarnessOptions {
   dialect?: 'sqlite' | 'postgres';
   clock?: Clock;
   settings?: Partial<Config['delivery']>;
-  events?: ConfirmationType[];
+  events?: FeedEntryType[];
   answer?: (id: string, body: Record<string, unknown>, hit: number) => Answer;
 }
 
@@ -74,16 +74,16 @@ export async function deliveryHarness(options: HarnessOptions) {
       worker.start();
       return worker;
     },
-    /** Appends a feed event (a confirmation) the way processing does. */
-    async append(type: ConfirmationType, data: Record<string, unknown>, store: Store = svc.deps.store) {
-      const { confirmation } = await store.confirmations.append({
+    /** Appends a feed event (a feed entry) the way processing does. */
+    async append(type: FeedEntryType, data: Record<string, unknown>, store: Store = svc.deps.store) {
+      const { feedEntry } = await store.feed.append({
         connection: 'acme',
         type,
         dedupeKey: `k${++n}`,
         data,
         at: svc.deps.clock.now(),
       });
-      return confirmation;
+      return feedEntry;
     },
     async close() {
       for (const w of workers) {

@@ -95,10 +95,10 @@ export function orderSuite(dialect: 'sqlite' | 'postgres', workers: 1 | 2): void
       const ids = h.receiver.receipts.map((r) => r.id);
       expect(new Set(ids).size).toBe(ids.length);
       // The last attempts are written just after the receiver has them.
-      await until(async () => (await h.store.deliveries.count({ status: 'pending' })) === 0, {
+      await until(async () => (await h.store.erpDeliveries.count({ status: 'pending' })) === 0, {
         message: 'deliveries still pending',
       });
-      expect(await h.store.deliveries.count({ status: 'dead' })).toBe(0);
+      expect(await h.store.erpDeliveries.count({ status: 'dead' })).toBe(0);
       expect(h.receiver.badSignatures).toBe(0);
     });
 

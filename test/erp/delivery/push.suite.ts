@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchFeed } from '../../../src/erp/delivery/dispatch.js';
 import { deliveryMetrics } from '../../../src/erp/delivery/metrics.js';
 import { resendDead, resendOne } from '../../../src/erp/delivery/views.js';
-import { toFeedEvent } from '../../../src/erp/feed/read.js';
+import { toErpFeedEntry } from '../../../src/erp/feed/read.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { until } from '../../support/wait.js';
 import { deliveryHarness, type Harness, type HarnessOptions } from './harness.js';
@@ -17,7 +17,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       h = await deliveryHarness({ label: `push-${dialect}`, dialect, clock, ...options });
       return h;
     };
-    const onlyDelivery = async (x: Harness) => (await x.store.deliveries.list({ limit: 10 }))[0]!;
+    const onlyDelivery = async (x: Harness) => (await x.store.erpDeliveries.list({ limit: 10 }))[0]!;
     afterEach(async () => {
       await h?.close();
       h = undefined;
@@ -34,12 +34,12 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await w.settled();
       const [r] = x.receiver.receipts;
       expect(r!.id).toBe(`evt_acme_${c.id}`);
-      // Byte for byte the object GET /erp/v1/events/{id} serves, so one ERP parser reads both.
-      expect(r!.body).toEqual(JSON.parse(JSON.stringify(toFeedEvent(c))));
+      // Byte for byte the object GET /erp/v1/feed/{id} serves, so one ERP parser reads both.
+      expect(r!.body).toEqual(JSON.parse(JSON.stringify(toErpFeedEntry(c))));
       expect(x.receiver.badSignatures).toBe(0);
       const d = await onlyDelivery(x);
       expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 200, orderKey: 'doc:PO-1' });
-      const attempts = await x.store.deliveries.attemptsOf(d.id);
+      const attempts = await x.store.erpDeliveries.attemptsOf(d.id);
       expect(attempts).toHaveLength(1);
       expect(attempts[0]).toMatchObject({ outcome: 'delivered', status: 200, response: '{"ok":true}', probe: false });
       expect(attempts[0]!.latencyMs).toBeGreaterThanOrEqual(0);
@@ -53,7 +53,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.receiver.received(1);
       // The processing path appends in a transaction through its own statements: it wakes the push too.
       await x.store.transaction((tx) =>
-        tx.confirmations.append({
+        tx.feed.append({
           connection: 'acme',
           type: 'stock.adjusted',
           dedupeKey: 'wake-tx',
@@ -79,7 +79,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       if (db.raw) db.raw.prepare('UPDATE erp_deliveries SET head = 0').run();
       else await db.pool!.query('UPDATE erp_deliveries SET head = false');
       expect(
-        await x.store.deliveries.claim({
+        await x.store.erpDeliveries.claim({
           connections: ['acme'],
           owner: 'probe',
           now: clock.now(),
@@ -116,7 +116,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
         dispatchFeed(x.store, target, clock.now()),
       ]);
       expect(added[0]! + added[1]!).toBe(30);
-      expect(await x.store.deliveries.count({})).toBe(30);
+      expect(await x.store.erpDeliveries.count({})).toBe(30);
     });
 
     it('a 503 is retried along the schedule (full jitter: within the step), then delivered; every attempt is kept', async () => {
@@ -137,7 +137,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.receiver.received(1);
       await w.settled();
       expect(await onlyDelivery(x)).toMatchObject({ status: 'delivered', attempts: 2, lastStatus: 204 });
-      const attempts = await x.store.deliveries.attemptsOf(d.id);
+      const attempts = await x.store.erpDeliveries.attemptsOf(d.id);
       expect(attempts.map((a) => [a.outcome, a.status, a.response])).toEqual([
         ['retry', 503, 'busy, try later'],
         ['delivered', 204, null],
@@ -150,7 +150,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       const w = x.startWorker();
       await x.receiver.received(1);
       await w.settled();
-      const [a] = await x.store.deliveries.attemptsOf((await onlyDelivery(x)).id);
+      const [a] = await x.store.erpDeliveries.attemptsOf((await onlyDelivery(x)).id);
       expect(a!.response).toHaveLength(1024);
     });
 
@@ -163,9 +163,9 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.append('reception.closed', { documentExternalCode: 'BAD' });
       await x.append('reception.closed', { documentExternalCode: 'CONFLICT' });
       const w = x.startWorker();
-      await until(async () => (await x.store.deliveries.list({ limit: 10 })).every((d) => d.attempts === 1));
+      await until(async () => (await x.store.erpDeliveries.list({ limit: 10 })).every((d) => d.attempts === 1));
       await w.settled();
-      const byKey = new Map((await x.store.deliveries.list({ limit: 10 })).map((d) => [d.orderKey, d]));
+      const byKey = new Map((await x.store.erpDeliveries.list({ limit: 10 })).map((d) => [d.orderKey, d]));
       expect(byKey.get('doc:BAD')).toMatchObject({ status: 'dead', attempts: 1, lastStatus: 422 });
       expect(byKey.get('doc:CONFLICT')).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 409 });
     });
@@ -181,9 +181,9 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.append('stock.adjusted', { productExternalCode: 'P1', lotCode: 'L', quantity: 1 });
       await x.append('shipment.closed', { documentExternalCode: 'SO-3' });
       const w = x.startWorker();
-      await until(async () => (await x.store.deliveries.list({ limit: 10 })).every((d) => d.attempts === 1));
+      await until(async () => (await x.store.erpDeliveries.list({ limit: 10 })).every((d) => d.attempts === 1));
       await w.settled();
-      for (const d of await x.store.deliveries.list({ limit: 10 })) {
+      for (const d of await x.store.erpDeliveries.list({ limit: 10 })) {
         expect(d.status).toBe('pending');
         expect(d.nextAttemptAt.getTime() - clock.nowMs()).toBeGreaterThanOrEqual(120_000);
       }
@@ -233,7 +233,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await w.settled();
       expect(x.receiver.receipts[0]!.id).toBe(`evt_acme_${c.id}`);
       expect(await onlyDelivery(x)).toMatchObject({ status: 'delivered', attempts: 1 });
-      expect((await x.store.deliveries.attemptsOf(dead.id)).map((a) => a.outcome)).toEqual([
+      expect((await x.store.erpDeliveries.attemptsOf(dead.id)).map((a) => a.outcome)).toEqual([
         'retry',
         'dead',
         'delivered',
@@ -245,20 +245,20 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.append('reception.closed', { documentExternalCode: 'A' });
       await x.append('stock.adjusted', { productExternalCode: 'P', lotCode: null, quantity: 1 });
       const w = x.startWorker();
-      await until(async () => (await x.store.deliveries.count({ status: 'dead' })) === 2);
+      await until(async () => (await x.store.erpDeliveries.count({ status: 'dead' })) === 2);
       await w.settled();
       expect(await resendDead(x.store, { type: 'stock.adjusted' }, clock.now(), true)).toEqual({
         matched: 1,
         resent: 0,
         dryRun: true,
       });
-      expect(await x.store.deliveries.count({ status: 'dead' })).toBe(2);
+      expect(await x.store.erpDeliveries.count({ status: 'dead' })).toBe(2);
       expect(await resendDead(x.store, { type: 'stock.adjusted' }, clock.now(), false)).toEqual({
         matched: 1,
         resent: 1,
         dryRun: false,
       });
-      const states = new Map((await x.store.deliveries.list({ limit: 10 })).map((d) => [d.type, d.status]));
+      const states = new Map((await x.store.erpDeliveries.list({ limit: 10 })).map((d) => [d.type, d.status]));
       expect(states.get('stock.adjusted')).toBe('pending');
       expect(states.get('reception.closed')).toBe('dead');
     });
@@ -276,7 +276,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       for (let i = 0; i < 10; i++) await x.append('reception.closed', { documentExternalCode: `PO-${i}` });
       const w = x.startWorker();
-      await until(async () => (await x.store.deliveries.breakers())[0]?.state === 'open');
+      await until(async () => (await x.store.erpDeliveries.breakers())[0]?.state === 'open');
       await w.settled();
       expect(x.receiver.requests).toBe(3);
       // Every retry comes due, but the breaker holds them: nothing reaches the endpoint.
@@ -295,9 +295,9 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       w.wake();
       await w.settled();
       expect(x.receiver.requests).toBe(4);
-      expect((await x.store.deliveries.breakers())[0]!.state).toBe('open');
+      expect((await x.store.erpDeliveries.breakers())[0]!.state).toBe('open');
       // A probe does not use up its delivery's attempts.
-      const probed = (await x.store.deliveries.list({ limit: 20 })).find(
+      const probed = (await x.store.erpDeliveries.list({ limit: 20 })).find(
         (d) => d.lastStatus === 503 && d.attempts === 1,
       );
       expect(probed).toBeDefined();
@@ -306,11 +306,11 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       w.wake();
       await x.receiver.received(10);
       await w.settled();
-      expect((await x.store.deliveries.breakers())[0]!.state).toBe('closed');
-      expect(await x.store.deliveries.count({ status: 'delivered' })).toBe(10);
+      expect((await x.store.erpDeliveries.breakers())[0]!.state).toBe('closed');
+      expect(await x.store.erpDeliveries.count({ status: 'delivered' })).toBe(10);
       const probes = (
         await Promise.all(
-          (await x.store.deliveries.list({ limit: 20 })).map((d) => x.store.deliveries.attemptsOf(d.id)),
+          (await x.store.erpDeliveries.list({ limit: 20 })).map((d) => x.store.erpDeliveries.attemptsOf(d.id)),
         )
       )
         .flat()
@@ -325,7 +325,7 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       for (let i = 0; i < 5; i++) await x.append('reception.closed', { documentExternalCode: `PO-${i}` });
       const w1 = x.startWorker();
-      await until(async () => (await x.store.deliveries.breakers())[0]?.state === 'open');
+      await until(async () => (await x.store.erpDeliveries.breakers())[0]?.state === 'open');
       await w1.settled();
       const before = x.receiver.requests;
       clock.advance(30_000);
@@ -344,15 +344,15 @@ export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
       await x.append('reception.closed', { documentExternalCode: 'D' });
       await x.append('reception.closed', { documentExternalCode: 'P' });
       const w = x.startWorker();
-      await until(async () => (await x.store.deliveries.list({ limit: 10 })).every((d) => d.attempts === 1));
+      await until(async () => (await x.store.erpDeliveries.list({ limit: 10 })).every((d) => d.attempts === 1));
       await w.settled();
       const cutoff = new Date(clock.nowMs() + 1);
-      expect(await x.store.deliveries.prune(cutoff, true)).toEqual({ deliveries: 1, attempts: 2 });
-      expect(await x.store.deliveries.count({})).toBe(2);
-      expect(await x.store.deliveries.prune(cutoff, false)).toEqual({ deliveries: 1, attempts: 2 });
-      const left = await x.store.deliveries.list({ limit: 10 });
+      expect(await x.store.erpDeliveries.prune(cutoff, true)).toEqual({ deliveries: 1, attempts: 2 });
+      expect(await x.store.erpDeliveries.count({})).toBe(2);
+      expect(await x.store.erpDeliveries.prune(cutoff, false)).toEqual({ deliveries: 1, attempts: 2 });
+      const left = await x.store.erpDeliveries.list({ limit: 10 });
       expect(left.map((d) => [d.orderKey, d.status])).toEqual([['doc:P', 'pending']]);
-      expect(await x.store.deliveries.attemptsOf(left[0]!.id)).toEqual([]);
+      expect(await x.store.erpDeliveries.attemptsOf(left[0]!.id)).toEqual([]);
     });
   });
 }

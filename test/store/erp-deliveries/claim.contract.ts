@@ -107,13 +107,12 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
     /** The marks as stored: for each connection and key with pending deliveries, exactly its lowest pending one; none elsewhere. */
     const expectMarks = async (connections: string[]) => {
       for (const connection of connections) {
-        const rows = await store.deliveries.list({ connection, limit: 10_000 });
+        const rows = await store.erpDeliveries.list({ connection, limit: 10_000 });
         const first = new Map<string, number>();
         for (const r of rows)
-          if (r.status === 'pending')
-            first.set(r.orderKey, Math.min(first.get(r.orderKey) ?? Infinity, r.confirmationId));
+          if (r.status === 'pending') first.set(r.orderKey, Math.min(first.get(r.orderKey) ?? Infinity, r.feedEntryId));
         const wrong = rows.filter(
-          (r) => r.head !== (r.status === 'pending' && first.get(r.orderKey) === r.confirmationId),
+          (r) => r.head !== (r.status === 'pending' && first.get(r.orderKey) === r.feedEntryId),
         );
         expect(wrong.map((r) => ({ id: r.id, key: r.orderKey, status: r.status, head: r.head }))).toEqual([]);
       }
@@ -127,11 +126,11 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
           // Another connection with the same order keys and pending deliveries left as they are:
           // a key is a connection's, so nothing done to this run's connection may move its marks.
           const neighbour = `${connection}-neighbour`;
-          await store.deliveries.enqueue(
+          await store.erpDeliveries.enqueue(
             neighbour,
             KEYS.map((orderKey, i) => ({
               connection: neighbour,
-              confirmationId: i + 1,
+              feedEntryId: i + 1,
               type: 'reception.closed' as const,
               orderKey,
               feedAt: new Date(T0),
@@ -150,19 +149,19 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
             if (step.op === 'enqueue') {
               const rows = step.keys.map((k) => ({
                 connection,
-                confirmationId: ++feedId,
+                feedEntryId: ++feedId,
                 type: 'reception.closed' as const,
                 orderKey: KEYS[k]!,
                 feedAt: at(),
               }));
-              await store.deliveries.enqueue(connection, rows, feedId, at());
+              await store.erpDeliveries.enqueue(connection, rows, feedId, at());
               const ids = new Map(
-                (await store.deliveries.list({ connection, limit: 1_000 })).map((d) => [d.confirmationId, d.id]),
+                (await store.erpDeliveries.list({ connection, limit: 1_000 })).map((d) => [d.feedEntryId, d.id]),
               );
               for (const r of rows)
                 model.push({
-                  id: ids.get(r.confirmationId)!,
-                  feedId: r.confirmationId,
+                  id: ids.get(r.feedEntryId)!,
+                  feedId: r.feedEntryId,
                   key: r.orderKey,
                   status: 'pending',
                   dueAt: now,
@@ -175,7 +174,7 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
               );
               const got =
                 step.op === 'claim'
-                  ? await store.deliveries.claim({
+                  ? await store.erpDeliveries.claim({
                       connections: [connection],
                       owner,
                       now: at(),
@@ -183,7 +182,7 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
                       limit: step.limit,
                     })
                   : [
-                      await store.deliveries.claimProbe({
+                      await store.erpDeliveries.claimProbe({
                         connection,
                         owner,
                         now: at(),
@@ -196,7 +195,7 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
               for (const m of expected) m.leasedUntil = now + LEASE_MS;
             } else if (step.op === 'finish') {
               const mine = leased().slice(0, step.outcomes.length);
-              await store.deliveries.finish(
+              await store.erpDeliveries.finish(
                 owner,
                 mine.map((m, i) => {
                   const outcome = step.outcomes[i]!;
@@ -226,7 +225,7 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
               const picked = [...new Set(step.picks.map((p) => done[p % done.length]!))];
               const ids = picked.map((m) => m.id).sort((a, b) => a - b);
               expect(
-                await store.deliveries.resend({ connection, ids }, at(), ids.length, ['dead', 'delivered']),
+                await store.erpDeliveries.resend({ connection, ids }, at(), ids.length, ['dead', 'delivered']),
               ).toEqual(ids);
               for (const m of picked) Object.assign(m, { status: 'pending', dueAt: now, leasedUntil: null });
             } else {
@@ -238,7 +237,7 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
           const sent: Modelled[] = [];
           for (let round = 0; round < model.length + 2; round++) {
             now += LEASE_MS + 1;
-            const got = await store.deliveries.claim({
+            const got = await store.erpDeliveries.claim({
               connections: [connection],
               owner,
               now: at(),
@@ -250,7 +249,7 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
               expected.map((m) => m.id).sort((a, b) => a - b),
             );
             if (got.length === 0) break;
-            await store.deliveries.finish(
+            await store.erpDeliveries.finish(
               owner,
               expected.map((m) => ({
                 id: m.id,
@@ -281,18 +280,18 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
       const owner = `owner-${seq}`;
       const rows = ['doc:A', 'doc:A', 'doc:B', 'lot:P1|L1', 'doc:B'].map((orderKey, i) => ({
         connection,
-        confirmationId: i + 1,
+        feedEntryId: i + 1,
         type: 'reception.closed' as const,
         orderKey,
         feedAt: new Date(T0),
       }));
-      await store.deliveries.enqueue(connection, rows, rows.length, new Date(T0));
-      expect(await store.deliveries.repairHeads()).toBe(0);
+      await store.erpDeliveries.enqueue(connection, rows, rows.length, new Date(T0));
+      expect(await store.erpDeliveries.repairHeads()).toBe(0);
       // As a process from before the marks leaves them: added without a head, finished without moving it.
       await clearMarks(connection);
       const at = new Date(T0 + 1_000);
       expect(
-        await store.deliveries.claim({
+        await store.erpDeliveries.claim({
           connections: [connection],
           owner,
           now: at,
@@ -301,17 +300,17 @@ export function deliveryClaimContract(label: string, open: () => Promise<Deliver
         }),
       ).toEqual([]);
 
-      expect(await store.deliveries.repairHeads()).toBe(3);
+      expect(await store.erpDeliveries.repairHeads()).toBe(3);
       await expectMarks([connection]);
-      const claimed = await store.deliveries.claim({
+      const claimed = await store.erpDeliveries.claim({
         connections: [connection],
         owner,
         now: at,
         leaseUntil: new Date(T0 + 60_000),
         limit: 10,
       });
-      expect(claimed.map((c) => c.delivery.confirmationId).sort()).toEqual([1, 3, 4]);
-      expect(await store.deliveries.repairHeads()).toBe(0);
+      expect(claimed.map((c) => c.delivery.feedEntryId).sort()).toEqual([1, 3, 4]);
+      expect(await store.erpDeliveries.repairHeads()).toBe(0);
     });
   });
 }

@@ -35,20 +35,20 @@ describe('ERP delivery claim on SQLite: reads the heads only (query plans)', () 
     statements = recordStatements(store.database.raw);
     const rows = Array.from({ length: 500 }, (_, i) => ({
       connection: 'acme',
-      confirmationId: i + 1,
+      feedEntryId: i + 1,
       type: 'reception.closed' as const,
       orderKey: `doc:${i % 5}`,
       feedAt: T0,
     }));
-    await store.deliveries.enqueue('acme', rows, 500, T0);
-    await store.deliveries.claim({
+    await store.erpDeliveries.enqueue('acme', rows, 500, T0);
+    await store.erpDeliveries.claim({
       connections: ['acme'],
       owner: 'w',
       now: T0,
       leaseUntil: new Date(T0.getTime() + 60_000),
       limit: 10,
     });
-    await store.deliveries.claimProbe({
+    await store.erpDeliveries.claimProbe({
       connection: 'acme',
       owner: 'w',
       now: T0,

@@ -37,9 +37,9 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
     await db.drop();
   });
 
-  const row = (connection: string, confirmationId: number) => ({
+  const row = (connection: string, feedEntryId: number) => ({
     connection,
-    confirmationId,
+    feedEntryId,
     type: 'reception.closed' as const,
     orderKey: 'doc:PO-1',
     feedAt: T0,
@@ -56,22 +56,22 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
 
   it("a delivery added while another process finishes its key's head becomes the head", async () => {
     const connection = 'acme';
-    await a.deliveries.enqueue(connection, [row(connection, 1)], 1, T0);
-    const [head] = await b.deliveries.claim({
+    await a.erpDeliveries.enqueue(connection, [row(connection, 1)], 1, T0);
+    const [head] = await b.erpDeliveries.claim({
       connections: [connection],
       owner: 'b',
       now: T0,
       leaseUntil: LEASE,
       limit: 5,
     });
-    expect(head!.delivery.confirmationId).toBe(1);
+    expect(head!.delivery.feedEntryId).toBe(1);
 
     let finished = false;
     let finishing: Promise<unknown> = Promise.resolve();
     await a.transaction(async (tx) => {
-      await tx.deliveries.enqueue(connection, [row(connection, 2)], 2, T0);
+      await tx.erpDeliveries.enqueue(connection, [row(connection, 2)], 2, T0);
       // B delivers the head while A's transaction (with the new delivery) is still open.
-      finishing = b.deliveries
+      finishing = b.erpDeliveries
         .finish('b', [
           {
             id: head!.delivery.id,
@@ -92,13 +92,13 @@ describe('ERP delivery heads on Postgres: two processes on one key', () => {
     });
     await finishing;
 
-    const next = await a.deliveries.claim({
+    const next = await a.erpDeliveries.claim({
       connections: [connection],
       owner: 'a',
       now: T0,
       leaseUntil: LEASE,
       limit: 5,
     });
-    expect(next.map((c) => c.delivery.confirmationId)).toEqual([2]);
+    expect(next.map((c) => c.delivery.feedEntryId)).toEqual([2]);
   });
 });

@@ -14,16 +14,16 @@ export function feedContract(label: string, open: () => Promise<{ store: Store; 
       await close();
     });
 
-    describe('confirmations feed', () => {
+    describe('feed', () => {
       it('appends idempotently by key and pages by cursor in order, per connection', async () => {
-        const first = await store.confirmations.append({
+        const first = await store.feed.append({
           connection: 'c9',
           type: 'reception.closed',
           dedupeKey: 'e1',
           data: { a: 1 },
           at,
         });
-        const repeat = await store.confirmations.append({
+        const repeat = await store.feed.append({
           connection: 'c9',
           type: 'reception.closed',
           dedupeKey: 'e1',
@@ -31,8 +31,8 @@ export function feedContract(label: string, open: () => Promise<{ store: Store; 
           at,
         });
         expect(first.created).toBe(true);
-        expect(repeat).toMatchObject({ created: false, confirmation: { id: first.confirmation.id, data: { a: 1 } } });
-        await store.confirmations.append({
+        expect(repeat).toMatchObject({ created: false, feedEntry: { id: first.feedEntry.id, data: { a: 1 } } });
+        await store.feed.append({
           connection: 'other',
           type: 'stock.adjusted',
           dedupeKey: 'e1',
@@ -40,7 +40,7 @@ export function feedContract(label: string, open: () => Promise<{ store: Store; 
           at,
         });
         for (let i = 2; i <= 5; i++) {
-          await store.confirmations.append({
+          await store.feed.append({
             connection: 'c9',
             type: 'stock.adjusted',
             dedupeKey: `e${i}`,
@@ -48,11 +48,11 @@ export function feedContract(label: string, open: () => Promise<{ store: Store; 
             at,
           });
         }
-        const page1 = await store.confirmations.listAfter('c9', 0, 3);
-        const page2 = await store.confirmations.listAfter('c9', page1.at(-1)!.id, 3);
+        const page1 = await store.feed.listAfter('c9', 0, 3);
+        const page2 = await store.feed.listAfter('c9', page1.at(-1)!.id, 3);
         expect([...page1, ...page2].map((c) => c.dedupeKey)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
-        expect(await store.confirmations.get('other', first.confirmation.id)).toBeUndefined();
-        expect((await store.confirmations.get('c9', first.confirmation.id))?.createdAt.getTime()).toBe(at.getTime());
+        expect(await store.feed.get('other', first.feedEntry.id)).toBeUndefined();
+        expect((await store.feed.get('c9', first.feedEntry.id))?.createdAt.getTime()).toBe(at.getTime());
       });
 
       it('concurrent writers never leave a gap behind a reader’s cursor', async () => {
@@ -62,7 +62,7 @@ export function feedContract(label: string, open: () => Promise<{ store: Store; 
         let cursor = 0;
         let writing = true;
         const read = async () => {
-          for (const c of await store.confirmations.listAfter('c10', cursor, 1000)) {
+          for (const c of await store.feed.listAfter('c10', cursor, 1000)) {
             seen.push(c.id);
             cursor = c.id;
           }
@@ -73,7 +73,7 @@ export function feedContract(label: string, open: () => Promise<{ store: Store; 
         await Promise.all(
           Array.from({ length: 30 }, (_, i) =>
             store.transaction(async (tx) => {
-              await tx.confirmations.append({
+              await tx.feed.append({
                 connection: 'c10',
                 type: 'stock.adjusted',
                 dedupeKey: `w${i}`,

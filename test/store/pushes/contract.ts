@@ -16,10 +16,10 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
       await close();
     });
 
-    describe('outbox', () => {
+    describe('pushes', () => {
       it('create, unchanged, changed, synced, failed and retried', async () => {
         const base = { connection: 'c8', entity: 'product' as const, externalCode: key('P'), at };
-        const created = await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' });
+        const created = await store.pushes.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' });
         expect(created.changed).toBe(true);
         expect(created.record).toMatchObject({
           state: 'pending',
@@ -27,56 +27,56 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           syncedHash: null,
           payload: { d: 1 },
         });
-        expect((await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
+        expect((await store.pushes.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
 
-        await store.outbox.recordAttempt(created.record.id, at);
-        await store.outbox.markSynced(created.record.id, 'h1', at);
-        expect(await store.outbox.getById(created.record.id)).toMatchObject({
+        await store.pushes.recordAttempt(created.record.id, at);
+        await store.pushes.markSynced(created.record.id, 'h1', at);
+        expect(await store.pushes.getById(created.record.id)).toMatchObject({
           state: 'synced',
           syncedHash: 'h1',
           attempts: 1,
         });
-        expect((await store.outbox.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
+        expect((await store.pushes.upsert({ ...base, payload: { d: 1 }, payloadHash: 'h1' })).changed).toBe(false);
 
-        const changed = await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
+        const changed = await store.pushes.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
         expect(changed).toMatchObject({
           changed: true,
           record: { state: 'pending', payloadHash: 'h2', syncedHash: 'h1' },
         });
         // A push of the older payload finishing late does not mark the newer one synced.
-        await store.outbox.markSynced(created.record.id, 'h1', at);
-        expect((await store.outbox.getById(created.record.id))?.state).toBe('pending');
+        await store.pushes.markSynced(created.record.id, 'h1', at);
+        expect((await store.pushes.getById(created.record.id))?.state).toBe('pending');
         // Nor leaves it synced when an overlapping push (lease run out) synced it first: h1 may have
         // reached the WMS last, so h2 is to be pushed again.
-        await store.outbox.markSynced(created.record.id, 'h2', at);
-        await store.outbox.markSynced(created.record.id, 'h1', at);
-        expect(await store.outbox.getById(created.record.id)).toMatchObject({
+        await store.pushes.markSynced(created.record.id, 'h2', at);
+        await store.pushes.markSynced(created.record.id, 'h1', at);
+        expect(await store.pushes.getById(created.record.id)).toMatchObject({
           state: 'pending',
           payloadHash: 'h2',
           syncedHash: 'h1',
         });
 
-        await store.outbox.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at);
-        expect(await store.outbox.getById(created.record.id)).toMatchObject({
+        await store.pushes.markFailed(created.record.id, { status: 400, message: 'Product SKU already exists' }, at);
+        expect(await store.pushes.getById(created.record.id)).toMatchObject({
           state: 'failed',
           lastError: { status: 400, message: 'Product SKU already exists' },
         });
         // A failure of an older payload does not fail the newer one stored meanwhile.
-        await store.outbox.upsert({ ...base, payload: { d: 3 }, payloadHash: 'h3' });
-        await store.outbox.markFailed(created.record.id, { status: 400 }, at, 'h2');
-        expect(await store.outbox.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h3' });
-        await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
-        await store.outbox.markFailed(
+        await store.pushes.upsert({ ...base, payload: { d: 3 }, payloadHash: 'h3' });
+        await store.pushes.markFailed(created.record.id, { status: 400 }, at, 'h2');
+        expect(await store.pushes.getById(created.record.id)).toMatchObject({ state: 'pending', payloadHash: 'h3' });
+        await store.pushes.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' });
+        await store.pushes.markFailed(
           created.record.id,
           { status: 400, message: 'Product SKU already exists' },
           at,
           'h2',
         );
-        expect((await store.outbox.getById(created.record.id))?.state).toBe('failed');
+        expect((await store.pushes.getById(created.record.id))?.state).toBe('failed');
         // The same payload sent again after a failure is a retry: pending again.
-        expect((await store.outbox.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' })).changed).toBe(true);
-        expect(await store.outbox.markPending(created.record.id, at)).toBe(true);
-        const listed = await store.outbox.list({ connection: 'c8', state: 'pending', limit: 10 });
+        expect((await store.pushes.upsert({ ...base, payload: { d: 2 }, payloadHash: 'h2' })).changed).toBe(true);
+        expect(await store.pushes.markPending(created.record.id, at)).toBe(true);
+        const listed = await store.pushes.list({ connection: 'c8', state: 'pending', limit: 10 });
         expect(listed.map((r) => r.externalCode)).toContain(base.externalCode);
       });
 
@@ -90,10 +90,10 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           at,
         });
         const [same, changed, failed, fresh] = [key('S'), key('C'), key('F'), key('N')];
-        await store.outbox.upsertMany([up(same, 1), up(changed, 1), up(failed, 1)]);
-        const f = (await store.outbox.get('c13', 'product', failed))!;
-        await store.outbox.markFailed(f.id, { status: 400 }, at);
-        const results = await store.outbox.upsertMany([
+        await store.pushes.upsertMany([up(same, 1), up(changed, 1), up(failed, 1)]);
+        const f = (await store.pushes.get('c13', 'product', failed))!;
+        await store.pushes.markFailed(f.id, { status: 400 }, at);
+        const results = await store.pushes.upsertMany([
           up(fresh, 1),
           up(same, 1),
           up(changed, 2),
@@ -108,11 +108,11 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           [same, 'document', true, 'pending'],
         ]);
         expect(results[2]!.record.payload).toEqual({ d: 2 });
-        expect((await store.outbox.get('c13', 'product', failed))?.lastError).toBeNull();
-        expect(await store.outbox.upsertMany([])).toEqual([]);
+        expect((await store.pushes.get('c13', 'product', failed))?.lastError).toBeNull();
+        expect(await store.pushes.upsertMany([])).toEqual([]);
         const many = Array.from({ length: 2100 }, (_, i) => up(key(`M${i}`), i));
         expect(
-          (await store.outbox.upsertMany(many)).every(
+          (await store.pushes.upsertMany(many)).every(
             (r, i) => r.changed && r.record.externalCode === many[i]!.externalCode,
           ),
         ).toBe(true);
@@ -122,7 +122,7 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
         const codes = Array.from({ length: 1203 }, (_, i) => key(`many${i}`));
         await store.transaction(async (tx) => {
           for (const code of codes)
-            await tx.outbox.upsert({
+            await tx.pushes.upsert({
               connection: 'c10',
               entity: 'product',
               externalCode: code,
@@ -131,7 +131,7 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
               at,
             });
         });
-        await store.outbox.upsert({
+        await store.pushes.upsert({
           connection: 'c10b',
           entity: 'product',
           externalCode: codes[0]!,
@@ -139,7 +139,7 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           payloadHash: 'h',
           at,
         });
-        await store.outbox.upsert({
+        await store.pushes.upsert({
           connection: 'c10',
           entity: 'delivery-point',
           externalCode: codes[1]!,
@@ -147,17 +147,17 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           payloadHash: 'h',
           at,
         });
-        const found = await store.outbox.getMany('c10', 'product', [...codes, 'missing']);
+        const found = await store.pushes.getMany('c10', 'product', [...codes, 'missing']);
         expect(found).toHaveLength(1203);
         expect(new Set(found.map((r) => r.connection))).toEqual(new Set(['c10']));
-        expect(await store.outbox.getMany('c10', 'delivery-point', codes.slice(0, 3))).toHaveLength(1);
-        expect(await store.outbox.getMany('c10', 'product', [])).toEqual([]);
-        const counts = await store.outbox.summarize(found.map((r) => r.id));
+        expect(await store.pushes.getMany('c10', 'delivery-point', codes.slice(0, 3))).toHaveLength(1);
+        expect(await store.pushes.getMany('c10', 'product', [])).toEqual([]);
+        const counts = await store.pushes.summarize(found.map((r) => r.id));
         expect(counts).toEqual({ pending: 1203, synced: 0, failed: 0 });
       });
 
       it('noteError keeps the state; the push lease is held by one owner until released or expired', async () => {
-        const { record } = await store.outbox.upsert({
+        const { record } = await store.pushes.upsert({
           connection: 'c11',
           entity: 'product',
           externalCode: key('L'),
@@ -165,38 +165,38 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           payloadHash: 'h',
           at,
         });
-        await store.outbox.noteError(record.id, { status: 503 }, at);
-        expect(await store.outbox.getById(record.id)).toMatchObject({ state: 'pending', lastError: { status: 503 } });
+        await store.pushes.noteError(record.id, { status: 503 }, at);
+        expect(await store.pushes.getById(record.id)).toMatchObject({ state: 'pending', lastError: { status: 503 } });
 
         const until = new Date(at.getTime() + 60_000);
         const claims = await Promise.all(
-          ['a', 'b', 'c'].map((owner) => store.outbox.claim(record.id, owner, until, at)),
+          ['a', 'b', 'c'].map((owner) => store.pushes.claim(record.id, owner, until, at)),
         );
         const winners = claims.filter((c) => c !== undefined);
         expect(winners).toHaveLength(1);
         const owner = winners[0]!.lockedBy!;
-        expect(await store.outbox.claim(record.id, 'late', until, new Date(at.getTime() + 1_000))).toBeUndefined();
+        expect(await store.pushes.claim(record.id, 'late', until, new Date(at.getTime() + 1_000))).toBeUndefined();
         // Another owner's release is ignored; the holder's frees it.
-        await store.outbox.release(record.id, owner === 'a' ? 'b' : 'a');
-        expect(await store.outbox.claim(record.id, 'late', until, at)).toBeUndefined();
-        expect(await store.outbox.release(record.id, owner)).toMatchObject({
+        await store.pushes.release(record.id, owner === 'a' ? 'b' : 'a');
+        expect(await store.pushes.claim(record.id, 'late', until, at)).toBeUndefined();
+        expect(await store.pushes.release(record.id, owner)).toMatchObject({
           id: record.id,
           lockedBy: null,
           lockedUntil: null,
         });
-        expect(await store.outbox.claim(record.id, 'late', until, at)).toMatchObject({ lockedBy: 'late' });
+        expect(await store.pushes.claim(record.id, 'late', until, at)).toMatchObject({ lockedBy: 'late' });
         // A holder that died: its lease runs out and the next claim takes over.
-        expect(await store.outbox.claim(record.id, 'next', until, new Date(until.getTime() + 1))).toMatchObject({
+        expect(await store.pushes.claim(record.id, 'next', until, new Date(until.getTime() + 1))).toMatchObject({
           lockedBy: 'next',
         });
-        expect(await store.outbox.claim(999_999_999, 'x', until, at)).toBeUndefined();
+        expect(await store.pushes.claim(999_999_999, 'x', until, at)).toBeUndefined();
       });
 
       it('markSynced with an owner: marks synced and frees the lease only for that owner, one record or many at once', async () => {
         const until = new Date(at.getTime() + 60_000);
         const codes = Array.from({ length: 21 }, (_, i) => key(`R${i}`));
         const up = (i: number, hash = `h${i}`) =>
-          store.outbox.upsert({
+          store.pushes.upsert({
             connection: 'c11c',
             entity: 'product',
             externalCode: codes[i]!,
@@ -205,8 +205,8 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
             at,
           });
         const { record } = await up(0);
-        await store.outbox.claim(record.id, 'me', until, at);
-        const after = await store.outbox.markSynced(record.id, 'h0', at, 'me');
+        await store.pushes.claim(record.id, 'me', until, at);
+        const after = await store.pushes.markSynced(record.id, 'h0', at, 'me');
         expect(after).toMatchObject({
           id: record.id,
           state: 'synced',
@@ -215,49 +215,49 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           lockedBy: null,
           lockedUntil: null,
         });
-        expect(await store.outbox.getById(record.id)).toEqual(after);
-        expect(await store.outbox.claim(record.id, 'next', until, at)).toMatchObject({ lockedBy: 'next' });
+        expect(await store.pushes.getById(record.id)).toEqual(after);
+        expect(await store.pushes.claim(record.id, 'next', until, at)).toMatchObject({ lockedBy: 'next' });
         // Not the owner (its lease ran out and was taken): marked, the lease stays with its holder.
         await up(0, 'h0b');
-        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'me')).toMatchObject({
+        expect(await store.pushes.markSynced(record.id, 'h0b', at, 'me')).toMatchObject({
           state: 'synced',
           syncedHash: 'h0b',
           lockedBy: 'next',
         });
         // No owner (an operator's or a test's mark): the lease is left as it is.
-        expect(await store.outbox.markSynced(record.id, 'h0b', at)).toMatchObject({
+        expect(await store.pushes.markSynced(record.id, 'h0b', at)).toMatchObject({
           state: 'synced',
           lockedBy: 'next',
         });
         // A newer payload stored during the push stays pending, and the lease is freed.
         await up(0, 'h0c');
-        expect(await store.outbox.markSynced(record.id, 'h0b', at, 'next')).toMatchObject({
+        expect(await store.pushes.markSynced(record.id, 'h0b', at, 'next')).toMatchObject({
           state: 'pending',
           payloadHash: 'h0c',
           syncedHash: 'h0b',
           lockedBy: null,
         });
-        expect(await store.outbox.markSynced(999_999_999, 'h', at, 'me')).toBeUndefined();
+        expect(await store.pushes.markSynced(999_999_999, 'h', at, 'me')).toBeUndefined();
 
         // Many at once, in one turn (Postgres shares the statement): each row decided on its own.
         const records = await Promise.all(Array.from({ length: 20 }, (_, i) => up(i + 1)));
         const ids = records.map((r) => r.record.id);
-        await Promise.all(ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)));
+        await Promise.all(ids.map((id, i) => store.pushes.claim(id, `o${i}`, until, at)));
         const done = await Promise.all(
           ids.map((id, i) =>
-            store.outbox.markSynced(id, i === 7 ? 'stale' : `h${i + 1}`, at, i === 3 ? 'intruder' : `o${i}`),
+            store.pushes.markSynced(id, i === 7 ? 'stale' : `h${i + 1}`, at, i === 3 ? 'intruder' : `o${i}`),
           ),
         );
         expect(done.map((r) => r!.id)).toEqual(ids);
         expect(done.map((r) => r!.state)).toEqual(ids.map((_, i) => (i === 7 ? 'pending' : 'synced')));
         expect(done.map((r) => r!.lockedBy)).toEqual(ids.map((_, i) => (i === 3 ? 'o3' : null)));
-        expect(await Promise.all(ids.map((id) => store.outbox.getById(id)))).toEqual(done);
+        expect(await Promise.all(ids.map((id) => store.pushes.getById(id)))).toEqual(done);
       });
 
       it('pushes of many records at once (Postgres runs them as shared statements): each record decided on its own', async () => {
         const records = await Promise.all(
           Array.from({ length: 30 }, (_, i) =>
-            store.outbox.upsert({
+            store.pushes.upsert({
               connection: 'c11b',
               entity: 'product',
               externalCode: key(`M${i}`),
@@ -272,38 +272,38 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
         const until = new Date(at.getTime() + 60_000);
         // every record claimed once, a second owner of the first record refused, in the same turn
         const claims = await Promise.all([
-          ...ids.map((id, i) => store.outbox.claim(id, `o${i}`, until, at)),
-          store.outbox.claim(ids[0]!, 'other', until, at),
+          ...ids.map((id, i) => store.pushes.claim(id, `o${i}`, until, at)),
+          store.pushes.claim(ids[0]!, 'other', until, at),
         ]);
         expect(claims.filter((c) => c !== undefined)).toHaveLength(30);
         expect(claims.slice(0, 30).filter((c) => c !== undefined).length + (claims[30] ? 1 : 0)).toBe(30);
         const owners = ids.map((_id, i) => (i === 0 && claims[30] ? 'other' : `o${i}`));
-        expect(await Promise.all(ids.map((id) => store.outbox.recordAttempt(id, at)))).toEqual(ids.map(() => 1));
+        expect(await Promise.all(ids.map((id) => store.pushes.recordAttempt(id, at)))).toEqual(ids.map(() => 1));
         // one record's attempts counted twice at once are two attempts
         expect(
           (
-            await Promise.all([store.outbox.recordAttempt(ids[1]!, at), store.outbox.recordAttempt(ids[1]!, at)])
+            await Promise.all([store.pushes.recordAttempt(ids[1]!, at), store.pushes.recordAttempt(ids[1]!, at)])
           ).sort(),
         ).toEqual([2, 3]);
-        await store.outbox.setWaits(ids[29]!, 'c11b', [{ entity: 'product', externalCode: codes[3]! }], at);
+        await store.pushes.setWaits(ids[29]!, 'c11b', [{ entity: 'product', externalCode: codes[3]! }], at);
         await Promise.all(
-          ids.slice(0, 10).map((id, i) => store.outbox.markSynced(id, i === 9 ? 'stale' : `h${i}`, at)),
+          ids.slice(0, 10).map((id, i) => store.pushes.markSynced(id, i === 9 ? 'stale' : `h${i}`, at)),
         );
         const waiters = await Promise.all(
           ids
             .slice(0, 10)
-            .map((_, i) => store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[i]! })),
+            .map((_, i) => store.pushes.hasWaiters('c11b', { entity: 'product', externalCode: codes[i]! })),
         );
         expect(waiters).toEqual(ids.slice(0, 10).map((_, i) => i === 3));
         // another owner's release is refused, the holder's frees it: all in one turn
         const released = await Promise.all([
-          ...ids.map((id, i) => store.outbox.release(id, owners[i]!)),
-          store.outbox.release(ids[5]!, 'nobody'),
+          ...ids.map((id, i) => store.pushes.release(id, owners[i]!)),
+          store.pushes.release(ids[5]!, 'nobody'),
         ]);
         for (const r of released.slice(0, 30)) expect(r).toMatchObject({ lockedBy: null, lockedUntil: null });
         // the refused release answers the record as it is (still held, or freed by its holder meanwhile)
         expect([null, owners[5]]).toContain(released[30]!.lockedBy);
-        const after = await Promise.all(ids.slice(0, 11).map((id) => store.outbox.getById(id)));
+        const after = await Promise.all(ids.slice(0, 11).map((id) => store.pushes.getById(id)));
         // a stale hash leaves the record pending (a newer payload waits)
         expect(after.map((r) => r!.state)).toEqual([
           ...Array.from({ length: 9 }, () => 'synced'),
@@ -311,11 +311,11 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
           'pending',
         ]);
         expect(after[1]!.attempts).toBe(3);
-        expect(await store.outbox.claim(ids[2]!, 'again', until, at)).toMatchObject({ lockedBy: 'again' });
+        expect(await store.pushes.claim(ids[2]!, 'again', until, at)).toMatchObject({ lockedBy: 'again' });
         // documents' look-ups of their references at once, each answered with its own records
         const lookups = await Promise.all(
           [0, 1, 2].map((k) =>
-            store.outbox.getMany('c11b', 'product', [codes[k]!, codes[k + 10]!, codes[k]!, 'missing']),
+            store.pushes.getMany('c11b', 'product', [codes[k]!, codes[k + 10]!, codes[k]!, 'missing']),
           ),
         );
         expect(lookups.map((rows) => rows.map((r) => r.externalCode).sort())).toEqual(
@@ -323,16 +323,16 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
         );
         // waits cleared at once
         await Promise.all([
-          store.outbox.setWaits(ids[29]!, 'c11b', [], at),
-          store.outbox.setWaits(ids[28]!, 'c11b', [], at),
+          store.pushes.setWaits(ids[29]!, 'c11b', [], at),
+          store.pushes.setWaits(ids[28]!, 'c11b', [], at),
         ]);
-        expect(await store.outbox.waitsOf(ids[29]!)).toEqual([]);
-        expect(await store.outbox.hasWaiters('c11b', { entity: 'product', externalCode: codes[3]! })).toBe(false);
+        expect(await store.pushes.waitsOf(ids[29]!)).toEqual([]);
+        expect(await store.pushes.hasWaiters('c11b', { entity: 'product', externalCode: codes[3]! })).toBe(false);
       });
 
       it('waits: set, replaced keeping their start, listed, and released per reference', async () => {
         const up = (code: string) =>
-          store.outbox.upsert({
+          store.pushes.upsert({
             connection: 'c12',
             entity: 'document',
             externalCode: code,
@@ -346,20 +346,20 @@ export function pushesContract(label: string, open: () => Promise<{ store: Store
         const p2 = { entity: 'product' as const, externalCode: 'P2' };
         const dp = { entity: 'delivery-point' as const, externalCode: 'P1' };
         const later = new Date(at.getTime() + 5_000);
-        expect((await store.outbox.setWaits(a.id, 'c12', [p1, p2], at))?.getTime()).toBe(at.getTime());
-        expect((await store.outbox.setWaits(a.id, 'c12', [p2, dp], later))?.getTime()).toBe(at.getTime());
-        expect(await store.outbox.waitsOf(a.id)).toEqual([
+        expect((await store.pushes.setWaits(a.id, 'c12', [p1, p2], at))?.getTime()).toBe(at.getTime());
+        expect((await store.pushes.setWaits(a.id, 'c12', [p2, dp], later))?.getTime()).toBe(at.getTime());
+        expect(await store.pushes.waitsOf(a.id)).toEqual([
           { ...p2, since: at },
           { ...dp, since: later },
         ]);
-        await store.outbox.setWaits(b.id, 'c12', [p2], later);
-        await store.outbox.setWaits(b.id, 'c12', [p2], later);
-        expect(await store.outbox.releaseWaiters('other', p2)).toEqual([]);
-        expect((await store.outbox.releaseWaiters('c12', p2)).sort()).toEqual([a.id, b.id].sort());
-        expect(await store.outbox.releaseWaiters('c12', p2)).toEqual([]);
-        expect(await store.outbox.waitsOf(a.id)).toEqual([{ ...dp, since: later }]);
-        expect(await store.outbox.setWaits(a.id, 'c12', [], later)).toBeUndefined();
-        expect(await store.outbox.waitsOf(a.id)).toEqual([]);
+        await store.pushes.setWaits(b.id, 'c12', [p2], later);
+        await store.pushes.setWaits(b.id, 'c12', [p2], later);
+        expect(await store.pushes.releaseWaiters('other', p2)).toEqual([]);
+        expect((await store.pushes.releaseWaiters('c12', p2)).sort()).toEqual([a.id, b.id].sort());
+        expect(await store.pushes.releaseWaiters('c12', p2)).toEqual([]);
+        expect(await store.pushes.waitsOf(a.id)).toEqual([{ ...dp, since: later }]);
+        expect(await store.pushes.setWaits(a.id, 'c12', [], later)).toBeUndefined();
+        expect(await store.pushes.waitsOf(a.id)).toEqual([]);
       });
     });
   });

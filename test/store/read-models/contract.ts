@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOUND_STATES, type OutboundEntity, type OutboundState, type Store } from '../../../src/store/index.js';
+import { PUSH_STATES, type PushEntity, type PushState, type Store } from '../../../src/store/index.js';
 
 /** The operators' read models, against both adapters (read-models.sqlite.test.ts, read-models.pg.test.ts). */
 export function readModelsContract(
@@ -21,13 +21,13 @@ export function readModelsContract(
     });
 
     /** Records with these states, in this order (ids increase), for one connection and entity. */
-    async function seedOutbound(
+    async function seedPushes(
       connection: string,
-      entity: OutboundEntity,
-      states: readonly OutboundState[],
-    ): Promise<{ id: number; state: OutboundState }[]> {
+      entity: PushEntity,
+      states: readonly PushState[],
+    ): Promise<{ id: number; state: PushState }[]> {
       const base = { connection, entity, at };
-      const results = await store.outbox.upsertMany(
+      const results = await store.pushes.upsertMany(
         states.map((_, i) => ({
           ...base,
           externalCode: `${entity}-${i}`,
@@ -38,8 +38,8 @@ export function readModelsContract(
       const out = [];
       for (const [i, { record }] of results.entries()) {
         const state = states[i]!;
-        if (state === 'synced') await store.outbox.markSynced(record.id, record.payloadHash, at);
-        if (state === 'failed') await store.outbox.markFailed(record.id, { status: 400, message: 'refused' }, at);
+        if (state === 'synced') await store.pushes.markSynced(record.id, record.payloadHash, at);
+        if (state === 'failed') await store.pushes.markFailed(record.id, { status: 400, message: 'refused' }, at);
         out.push({ id: record.id, state });
       }
       return out;
@@ -75,11 +75,11 @@ export function readModelsContract(
       expect(await store.readModels.inboundCounts('nobody', minutes(-60))).toEqual([]);
     });
 
-    it('outboundCounts: the connection’s records by entity and state', async () => {
-      await seedOutbound('oc1', 'product', ['pending', 'synced', 'synced', 'failed']);
-      await seedOutbound('oc1', 'document', ['failed']);
-      await seedOutbound('oc2', 'product', ['failed', 'failed']);
-      const counts = await store.readModels.outboundCounts('oc1');
+    it('pushCounts: the connection’s records by entity and state', async () => {
+      await seedPushes('oc1', 'product', ['pending', 'synced', 'synced', 'failed']);
+      await seedPushes('oc1', 'document', ['failed']);
+      await seedPushes('oc2', 'product', ['failed', 'failed']);
+      const counts = await store.readModels.pushCounts('oc1');
       const sorted = [...counts].sort((x, y) => `${x.entity}${x.state}`.localeCompare(`${y.entity}${y.state}`));
       expect(sorted).toEqual([
         { entity: 'document', state: 'failed', n: 1 },
@@ -89,11 +89,11 @@ export function readModelsContract(
       ]);
     });
 
-    it('outboundPage: newest first, one entity and connection, without the payload', async () => {
-      const seeded = await seedOutbound('op1', 'delivery-point', ['pending', 'failed', 'synced']);
-      await seedOutbound('op1', 'product', ['failed']);
-      await seedOutbound('op2', 'delivery-point', ['failed']);
-      const page = await store.readModels.outboundPage({ connection: 'op1', entity: 'delivery-point', limit: 10 });
+    it('pushesPage: newest first, one entity and connection, without the payload', async () => {
+      const seeded = await seedPushes('op1', 'delivery-point', ['pending', 'failed', 'synced']);
+      await seedPushes('op1', 'product', ['failed']);
+      await seedPushes('op2', 'delivery-point', ['failed']);
+      const page = await store.readModels.pushesPage({ connection: 'op1', entity: 'delivery-point', limit: 10 });
       expect(page.map((r) => r.id)).toEqual(seeded.map((s) => s.id).reverse());
       expect(page[0]).not.toHaveProperty('payload');
       expect(page.find((r) => r.state === 'failed')).toMatchObject({
@@ -101,7 +101,7 @@ export function readModelsContract(
         lastError: { status: 400, message: 'refused' },
         connection: 'op1',
       });
-      const failed = await store.readModels.outboundPage({
+      const failed = await store.readModels.pushesPage({
         connection: 'op1',
         entity: 'delivery-point',
         state: 'failed',
@@ -110,16 +110,16 @@ export function readModelsContract(
       expect(failed.map((r) => r.id)).toEqual([seeded[1]!.id]);
     });
 
-    it('outboundPage: walking the keyset pages gives every matching record once, newest first (property)', async () => {
+    it('pushesPage: walking the keyset pages gives every matching record once, newest first (property)', async () => {
       let run = 0;
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.constantFrom(...OUTBOUND_STATES), { maxLength: 25 }),
+          fc.array(fc.constantFrom(...PUSH_STATES), { maxLength: 25 }),
           fc.integer({ min: 1, max: 7 }),
-          fc.option(fc.constantFrom(...OUTBOUND_STATES), { nil: undefined }),
+          fc.option(fc.constantFrom(...PUSH_STATES), { nil: undefined }),
           async (states, limit, state) => {
             const connection = `prop-${++run}`;
-            const seeded = await seedOutbound(connection, 'product', states);
+            const seeded = await seedPushes(connection, 'product', states);
             const expected = seeded
               .filter((s) => !state || s.state === state)
               .map((s) => s.id)
@@ -127,7 +127,7 @@ export function readModelsContract(
             const walked: number[] = [];
             let beforeId: number | undefined;
             for (;;) {
-              const page = await store.readModels.outboundPage({
+              const page = await store.readModels.pushesPage({
                 connection,
                 entity: 'product',
                 limit,
@@ -146,18 +146,18 @@ export function readModelsContract(
       );
     });
 
-    it('feedBefore: the connection’s confirmations newest first, below a cursor', async () => {
+    it('feedBefore: the connection’s feed entries newest first, below a cursor', async () => {
       const ids = [];
       for (let i = 0; i < 5; i++) {
-        const { confirmation } = await store.confirmations.append({
+        const { feedEntry } = await store.feed.append({
           connection: 'f1',
           type: 'stock.adjusted',
           dedupeKey: `f1-${i}`,
           data: { i },
           at,
         });
-        ids.push(confirmation.id);
-        await store.confirmations.append({
+        ids.push(feedEntry.id);
+        await store.feed.append({
           connection: 'f2',
           type: 'stock.adjusted',
           dedupeKey: `f2-${i}`,

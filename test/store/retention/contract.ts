@@ -149,12 +149,12 @@ export function retentionContract(
       ).toBe(false);
     });
 
-    it('confirmations go by age, but never while their event still has its body (processing it again would append it again)', async () => {
+    it('feed entries go by age, but never while their event still has its body (processing it again would append it again)', async () => {
       const c = conn('conf');
       const pruned = await event(c, 'a', 0);
       const withBody = await event(c, 'b', 0, 'failed');
       const append = (key: string, sourceEventId: number | null, d: number) =>
-        store.confirmations.append({
+        store.feed.append({
           connection: c,
           type: 'reception.closed',
           dedupeKey: key,
@@ -162,19 +162,19 @@ export function retentionContract(
           data: {},
           at: day(d),
         });
-      const { confirmation: ofPruned } = await append('inbound:a', pruned, 1);
-      const { confirmation: ofBody } = await append('inbound:b', withBody, 1);
-      const { confirmation: drift } = await append('reconcile:1', null, 1);
-      const { confirmation: recent } = await append('reconcile:2', null, 100);
+      const { feedEntry: ofPruned } = await append('inbound:a', pruned, 1);
+      const { feedEntry: ofBody } = await append('inbound:b', withBody, 1);
+      const { feedEntry: drift } = await append('reconcile:1', null, 1);
+      const { feedEntry: recent } = await append('reconcile:2', null, 100);
       await store.retention.pruneEventBodies('processed', day(10), day(10), false);
-      expect(await store.retention.pruneConfirmations(day(50), true)).toBeGreaterThanOrEqual(2);
-      await store.retention.pruneConfirmations(day(50), false);
-      expect(await store.confirmations.get(c, ofPruned.id)).toBeUndefined();
-      expect(await store.confirmations.get(c, drift.id)).toBeUndefined();
-      expect(await store.confirmations.get(c, ofBody.id)).toBeDefined();
-      expect(await store.confirmations.get(c, recent.id)).toBeDefined();
+      expect(await store.retention.pruneFeed(day(50), true)).toBeGreaterThanOrEqual(2);
+      await store.retention.pruneFeed(day(50), false);
+      expect(await store.feed.get(c, ofPruned.id)).toBeUndefined();
+      expect(await store.feed.get(c, drift.id)).toBeUndefined();
+      expect(await store.feed.get(c, ofBody.id)).toBeDefined();
+      expect(await store.feed.get(c, recent.id)).toBeDefined();
       // the feed goes on from any cursor
-      expect((await store.confirmations.listAfter(c, 0, 10)).map((x) => x.id)).toEqual([ofBody.id, recent.id]);
+      expect((await store.feed.listAfter(c, 0, 10)).map((x) => x.id)).toEqual([ofBody.id, recent.id]);
     });
 
     it('finished reconciliation runs go with their items; unfinished runs and the baselines stay', async () => {
@@ -217,7 +217,7 @@ export function retentionContract(
         code: string,
         synced: boolean,
       ) => {
-        const { record } = await store.outbox.upsert({
+        const { record } = await store.pushes.upsert({
           connection: c,
           entity,
           externalCode: code,
@@ -225,7 +225,7 @@ export function retentionContract(
           payloadHash: `h-${code}`,
           at: day(0),
         });
-        if (synced) await store.outbox.markSynced(record.id, `h-${code}`, day(0));
+        if (synced) await store.pushes.markSynced(record.id, `h-${code}`, day(0));
         return record.id;
       };
       const doc = await put('document', 'D1', true);
@@ -234,9 +234,9 @@ export function retentionContract(
       const point = await put('delivery-point', 'DP1', true);
       const pending = await put('document', 'D2', false);
       await store.retention.pruneSyncedDocuments(day(30), false);
-      expect(await store.outbox.getById(doc)).toBeUndefined();
-      expect(await store.outbox.getById(cancel)).toBeUndefined();
-      for (const id of [product, point, pending]) expect(await store.outbox.getById(id)).toBeDefined();
+      expect(await store.pushes.getById(doc)).toBeUndefined();
+      expect(await store.pushes.getById(cancel)).toBeUndefined();
+      for (const id of [product, point, pending]) expect(await store.pushes.getById(id)).toBeDefined();
     });
 
     it('ledger: old movements are removed or rolled into an opening balance, and every figure reconciliation computes stays the same (property)', async () => {
