@@ -256,7 +256,7 @@ async function runBackend(backend: 'sqlite' | 'postgres') {
     // visibility map that lets a count read an index alone (the events list's total).
     if (backend === 'postgres')
       await pgAdmin(
-        `VACUUM ANALYZE ${schema}.inbound_events, ${schema}.outbound_records, ${schema}.confirmations, ${schema}.reconciliation_runs`,
+        `VACUUM ANALYZE ${schema}.inbound_events, ${schema}.wms_pushes, ${schema}.feed_entries, ${schema}.reconciliation_runs`,
       );
     const served = await serve(env);
     child = served.child;

@@ -20,7 +20,7 @@ const RETENTION = {
 };
 const TABLES = [
   'inbound_events',
-  'confirmations',
+  'feed_entries',
   'stock_ledger',
   'reconciliation_runs',
   'reconciliation_items',
@@ -140,7 +140,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
       const pairs = new Set([...lines.map((l) => `${l.externalCode}/${l.lotCode ?? ''}`), 'MILK-UHT-1L/U2611A']).size;
       expect(last.bodies).toBeLessThanOrEqual(2 * (10 + 1) + (5 + 1));
       expect(last.inbound_events).toBeLessThanOrEqual(3 * (30 + 1));
-      expect(last.confirmations).toBeLessThanOrEqual(2 * (15 + 1));
+      expect(last.feed_entries).toBeLessThanOrEqual(2 * (15 + 1));
       expect(last.stock_ledger).toBeLessThanOrEqual((lines.length + 1) * (15 + 1) + pairs);
       expect(last.reconciliation_runs).toBeLessThanOrEqual(20 / 7 + 2);
       expect(last.bodyBytes!).toBeLessThanOrEqual(history[12]!.bodyBytes! + 2000);

@@ -12,9 +12,9 @@ import type { PgOrm } from '../pg/database.js';
 // erp_deliveries_pending's own order, is one index-only step whatever the statistics.
 export const claimable = (now: Date) => sql`
   d.status = 'pending' AND d.head AND (d.lease_until IS NULL OR d.lease_until < ${now})
-  AND d.confirmation_id = (
-    SELECT e.confirmation_id FROM erp_deliveries e WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending'
-    ORDER BY e.confirmation_id LIMIT 1)`;
+  AND d.feed_entry_id = (
+    SELECT e.feed_entry_id FROM erp_deliveries e WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending'
+    ORDER BY e.feed_entry_id LIMIT 1)`;
 
 /** The advisory-lock namespace of order keys (the two-key form: apart from every one-key lock). */
 export const KEY_LOCKS = 0x77736b68;
@@ -31,7 +31,7 @@ const KEY_LOCK_BUCKETS = 1024;
 const keysOf = (ids: readonly number[]) =>
   sql`SELECT DISTINCT connection AS c, order_key AS k FROM erp_deliveries WHERE id = ANY(${sql.param([...ids])}::bigint[])`;
 /** The pending delivery of a key (`key.c`, `key.k`) with the lowest feed id: its head. */
-export const FIRST = sql`(SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c AND e.order_key = key.k AND e.status = 'pending' ORDER BY e.confirmation_id LIMIT 1)`;
+export const FIRST = sql`(SELECT e.id FROM erp_deliveries e WHERE e.connection = key.c AND e.order_key = key.k AND e.status = 'pending' ORDER BY e.feed_entry_id LIMIT 1)`;
 
 /**
  * Locks the keys of these deliveries until commit, in one order for every transaction (no

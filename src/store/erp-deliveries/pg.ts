@@ -38,10 +38,10 @@ export function pgErpDeliveries(orm: PgOrm, inTransaction: boolean, withTx: With
   return {
     lockCursor: async (connection, at) => {
       await orm.insert(c).values({ connection, lastFeedEntryId: 0, updatedAt: at }).onConflictDoNothing();
-      const result = await orm.execute<{ last_confirmation_id: string | number }>(
-        sql`SELECT last_confirmation_id FROM erp_delivery_cursors WHERE connection = ${connection} FOR UPDATE`,
+      const result = await orm.execute<{ last_feed_entry_id: string | number }>(
+        sql`SELECT last_feed_entry_id FROM erp_delivery_cursors WHERE connection = ${connection} FOR UPDATE`,
       );
-      return Number(result.rows[0]!.last_confirmation_id);
+      return Number(result.rows[0]!.last_feed_entry_id);
     },
 
     enqueue: (connection, rows, cursor, at) =>

@@ -9,15 +9,15 @@ import type { Delivery, DeliveryBreaker } from './contract.js';
 // never reorder it.
 const CLAIMABLE = `
   d.status = 'pending' AND d.head = 1 AND (d.lease_until IS NULL OR d.lease_until < @now)
-  AND d.confirmation_id = (
-    SELECT e.confirmation_id FROM erp_deliveries e WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending'
-    ORDER BY e.confirmation_id LIMIT 1)`;
+  AND d.feed_entry_id = (
+    SELECT e.feed_entry_id FROM erp_deliveries e WHERE e.connection = d.connection AND e.order_key = d.order_key AND e.status = 'pending'
+    ORDER BY e.feed_entry_id LIMIT 1)`;
 
 export function prepare(raw: Database.Database) {
   const claims = new Map<number, Database.Statement>();
   return {
     enqueue: raw.prepare(
-      `INSERT INTO erp_deliveries (connection, confirmation_id, type, order_key, status, attempts, next_attempt_at, feed_at, created_at, updated_at)
+      `INSERT INTO erp_deliveries (connection, feed_entry_id, type, order_key, status, attempts, next_attempt_at, feed_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     claim: (connections: number) => {
@@ -36,7 +36,7 @@ export function prepare(raw: Database.Database) {
       return s;
     },
     firstPending: raw.prepare(
-      `SELECT id, head FROM erp_deliveries WHERE connection = ? AND order_key = ? AND status = 'pending' ORDER BY confirmation_id LIMIT 1`,
+      `SELECT id, head FROM erp_deliveries WHERE connection = ? AND order_key = ? AND status = 'pending' ORDER BY feed_entry_id LIMIT 1`,
     ),
     clearHeads: raw.prepare(
       `UPDATE erp_deliveries SET head = 0 WHERE connection = ? AND order_key = ? AND status = 'pending' AND head = 1 AND id <> ?`,
@@ -58,14 +58,14 @@ export function prepare(raw: Database.Database) {
     ),
     byIds: raw.prepare(`SELECT * FROM erp_deliveries WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`),
     events: raw.prepare(
-      `SELECT * FROM confirmations WHERE id IN (SELECT d.confirmation_id FROM erp_deliveries d WHERE d.id IN (SELECT value FROM json_each(?)))`,
+      `SELECT * FROM feed_entries WHERE id IN (SELECT d.feed_entry_id FROM erp_deliveries d WHERE d.id IN (SELECT value FROM json_each(?)))`,
     ),
     newCursor: raw.prepare(
-      `INSERT INTO erp_delivery_cursors (connection, last_confirmation_id, updated_at) VALUES (?, 0, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO erp_delivery_cursors (connection, last_feed_entry_id, updated_at) VALUES (?, 0, ?) ON CONFLICT DO NOTHING`,
     ),
-    cursor: raw.prepare(`SELECT last_confirmation_id AS last FROM erp_delivery_cursors WHERE connection = ?`),
+    cursor: raw.prepare(`SELECT last_feed_entry_id AS last FROM erp_delivery_cursors WHERE connection = ?`),
     setCursor: raw.prepare(
-      `UPDATE erp_delivery_cursors SET last_confirmation_id = ?, updated_at = ? WHERE connection = ?`,
+      `UPDATE erp_delivery_cursors SET last_feed_entry_id = ?, updated_at = ? WHERE connection = ?`,
     ),
     breakers: raw.prepare(`SELECT * FROM erp_delivery_breakers`),
     delivered: raw.prepare(
@@ -100,7 +100,7 @@ export function prepare(raw: Database.Database) {
 export interface RawDelivery {
   id: number;
   connection: string;
-  confirmation_id: number;
+  feed_entry_id: number;
   type: Delivery['type'];
   order_key: string;
   status: Delivery['status'];
@@ -140,7 +140,7 @@ export function deliveryOf(r: RawDelivery): Delivery {
   return {
     id: r.id,
     connection: r.connection,
-    feedEntryId: r.confirmation_id,
+    feedEntryId: r.feed_entry_id,
     type: r.type,
     orderKey: r.order_key,
     status: r.status,

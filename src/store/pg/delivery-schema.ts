@@ -7,13 +7,13 @@ import type { BreakerState, DeliveryAttemptOutcome, DeliveryStatus, FeedEntryTyp
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** One row per feed event pushed to a connection's ERP webhook (the outbox of the push). */
+/** One row per feed event pushed to a connection's ERP webhook (its ERP delivery). */
 export const erpDeliveries = pgTable(
   'erp_deliveries',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     connection: text('connection').notNull(),
-    feedEntryId: bigint('confirmation_id', { mode: 'number' }).notNull(),
+    feedEntryId: bigint('feed_entry_id', { mode: 'number' }).notNull(),
     type: text('type').$type<FeedEntryType>().notNull(),
     /** Deliveries with the same key go in feed order (the document, or the product and lot). */
     orderKey: text('order_key').notNull(),
@@ -73,7 +73,7 @@ export const erpDeliveryAttempts = pgTable(
 /** How far each connection's feed has been turned into deliveries. */
 export const erpDeliveryCursors = pgTable('erp_delivery_cursors', {
   connection: text('connection').primaryKey(),
-  lastFeedEntryId: bigint('last_confirmation_id', { mode: 'number' }).notNull(),
+  lastFeedEntryId: bigint('last_feed_entry_id', { mode: 'number' }).notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
 

@@ -63,7 +63,7 @@ export const inboundEvents = pgTable(
 );
 
 export const wmsPushes = pgTable(
-  'outbound_records',
+  'wms_pushes',
   {
     id: id(),
     connection: text('connection').notNull(),
@@ -82,17 +82,17 @@ export const wmsPushes = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
-    index('outbound_records_state').on(t.connection, t.state),
+    uniqueIndex('wms_pushes_key').on(t.connection, t.entity, t.externalCode),
+    index('wms_pushes_state').on(t.connection, t.state),
     // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
-    index('outbound_records_state_age').on(t.state, t.updatedAt),
+    index('wms_pushes_state_age').on(t.state, t.updatedAt),
     // Keyset pages of one entity (and state), newest first, and the counts by entity and state.
-    index('outbound_records_list').on(t.connection, t.entity, t.state, t.id),
+    index('wms_pushes_list').on(t.connection, t.entity, t.state, t.id),
   ],
 );
 
 export const wmsPushWaits = pgTable(
-  'outbound_waits',
+  'wms_push_waits',
   {
     id: id(),
     connection: text('connection').notNull(),
@@ -102,13 +102,13 @@ export const wmsPushWaits = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_waits_key').on(t.recordId, t.entity, t.externalCode),
-    index('outbound_waits_target').on(t.connection, t.entity, t.externalCode),
+    uniqueIndex('wms_push_waits_key').on(t.recordId, t.entity, t.externalCode),
+    index('wms_push_waits_target').on(t.connection, t.entity, t.externalCode),
   ],
 );
 
 export const feedEntries = pgTable(
-  'confirmations',
+  'feed_entries',
   {
     id: id(),
     connection: text('connection').notNull(),
@@ -119,10 +119,10 @@ export const feedEntries = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
-    index('confirmations_feed').on(t.connection, t.id),
-    index('confirmations_age').on(t.createdAt),
-    index('confirmations_source').on(t.sourceEventId),
+    uniqueIndex('feed_entries_key').on(t.connection, t.dedupeKey),
+    index('feed_entries_cursor').on(t.connection, t.id),
+    index('feed_entries_age').on(t.createdAt),
+    index('feed_entries_source').on(t.sourceEventId),
   ],
 );
 

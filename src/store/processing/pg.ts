@@ -17,7 +17,7 @@ const CLAIM = {
 };
 const DOCUMENTS = {
   name: 'wms_sync_processing_documents',
-  text: `SELECT external_code, payload FROM outbound_records WHERE connection = $1 AND entity = 'document' AND external_code = ANY($2::text[])`,
+  text: `SELECT external_code, payload FROM wms_pushes WHERE connection = $1 AND entity = 'document' AND external_code = ANY($2::text[])`,
 };
 // A batch's rows travel as one JSON parameter: serializing it is one native JSON.stringify, where
 // text arrays are escaped element by element in JavaScript (the feed entries' JSON most of all).
@@ -47,7 +47,7 @@ const FEED_ORDER = { name: 'wms_sync_processing_feed_lock', text: 'SELECT pg_adv
 const FEED_ENTRY_COLUMNS = 'id, connection, dedupe_key';
 const APPEND_FEED_ENTRIES = {
   name: 'wms_sync_processing_feed',
-  text: `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
+  text: `INSERT INTO feed_entries (connection, type, dedupe_key, source_event_id, data, created_at)
          SELECT c, ty, d, s, da, a
          FROM json_to_recordset($1::json) AS x(n int, c text, ty text, d text, s bigint, da jsonb, a timestamptz)
          ORDER BY n
@@ -59,7 +59,7 @@ const FEED_ENTRIES_BY_KEY = {
   text: `SELECT ${FEED_ENTRY_COLUMNS.split(', ')
     .map((col) => `f.${col}`)
     .join(', ')}
-         FROM confirmations f JOIN unnest($1::text[], $2::text[]) AS u(c, d) ON f.connection = u.c AND f.dedupe_key = u.d`,
+         FROM feed_entries f JOIN unnest($1::text[], $2::text[]) AS u(c, d) ON f.connection = u.c AND f.dedupe_key = u.d`,
 };
 const QUARANTINE = {
   name: 'wms_sync_processing_quarantine',

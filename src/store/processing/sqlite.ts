@@ -17,7 +17,7 @@ function prepare(raw: SqliteDatabase['raw']) {
        FROM inbound_events WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('received', 'failed') ORDER BY id`,
     ),
     documents: raw.prepare(
-      `SELECT external_code, payload FROM outbound_records
+      `SELECT external_code, payload FROM wms_pushes
        WHERE connection = ? AND entity = 'document' AND external_code IN (SELECT value FROM json_each(?))`,
     ),
     recordMovement: raw.prepare(
@@ -35,11 +35,11 @@ function prepare(raw: SqliteDatabase['raw']) {
     ),
     appendFeedEntry: raw
       .prepare(
-        `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO feed_entries (connection, type, dedupe_key, source_event_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (connection, dedupe_key) DO NOTHING RETURNING id`,
       )
       .pluck(),
-    feedEntryByKey: raw.prepare(`SELECT id FROM confirmations WHERE connection = ? AND dedupe_key = ?`).pluck(),
+    feedEntryByKey: raw.prepare(`SELECT id FROM feed_entries WHERE connection = ? AND dedupe_key = ?`).pluck(),
   };
 }
 

@@ -156,8 +156,8 @@ export function retentionRepo(db: RetentionDb): RetentionRepo {
       return chunked(
         db,
         dryRun,
-        `SELECT count(*) AS n FROM confirmations c WHERE ${where}`,
-        `DELETE FROM confirmations WHERE id IN (SELECT c.id FROM confirmations c WHERE ${where} LIMIT ?)`,
+        `SELECT count(*) AS n FROM feed_entries c WHERE ${where}`,
+        `DELETE FROM feed_entries WHERE id IN (SELECT c.id FROM feed_entries c WHERE ${where} LIMIT ?)`,
         [before],
       );
     },
@@ -197,8 +197,8 @@ export function retentionRepo(db: RetentionDb): RetentionRepo {
       return chunked(
         db,
         dryRun,
-        `SELECT count(*) AS n FROM outbound_records WHERE ${where}`,
-        `DELETE FROM outbound_records WHERE id IN (SELECT id FROM outbound_records WHERE ${where} LIMIT ?)`,
+        `SELECT count(*) AS n FROM wms_pushes WHERE ${where}`,
+        `DELETE FROM wms_pushes WHERE id IN (SELECT id FROM wms_pushes WHERE ${where} LIMIT ?)`,
         [before],
       );
     },

@@ -7,13 +7,13 @@ import type { BreakerState, DeliveryAttemptOutcome, DeliveryStatus, FeedEntryTyp
 
 const ts = (name: string) => integer(name, { mode: 'timestamp_ms' });
 
-/** One row per feed event pushed to a connection's ERP webhook (the outbox of the push). */
+/** One row per feed event pushed to a connection's ERP webhook (its ERP delivery). */
 export const erpDeliveries = sqliteTable(
   'erp_deliveries',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
-    feedEntryId: integer('confirmation_id').notNull(),
+    feedEntryId: integer('feed_entry_id').notNull(),
     type: text('type').$type<FeedEntryType>().notNull(),
     /** Deliveries with the same key go in feed order (the document, or the product and lot). */
     orderKey: text('order_key').notNull(),
@@ -73,7 +73,7 @@ export const erpDeliveryAttempts = sqliteTable(
 /** How far each connection's feed has been turned into deliveries. */
 export const erpDeliveryCursors = sqliteTable('erp_delivery_cursors', {
   connection: text('connection').primaryKey(),
-  lastFeedEntryId: integer('last_confirmation_id').notNull(),
+  lastFeedEntryId: integer('last_feed_entry_id').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
 

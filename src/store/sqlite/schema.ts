@@ -52,7 +52,7 @@ export const inboundEvents = sqliteTable(
 );
 
 export const wmsPushes = sqliteTable(
-  'outbound_records',
+  'wms_pushes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
@@ -72,18 +72,18 @@ export const wmsPushes = sqliteTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
-    index('outbound_records_state').on(t.connection, t.state),
+    uniqueIndex('wms_pushes_key').on(t.connection, t.entity, t.externalCode),
+    index('wms_pushes_state').on(t.connection, t.state),
     // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
-    index('outbound_records_state_age').on(t.state, t.updatedAt),
+    index('wms_pushes_state_age').on(t.state, t.updatedAt),
     // Keyset pages of one entity (and state), newest first, and the counts by entity and state.
-    index('outbound_records_list').on(t.connection, t.entity, t.state, t.id),
+    index('wms_pushes_list').on(t.connection, t.entity, t.state, t.id),
   ],
 );
 
 /** What a waiting record (a document, a cancel) waits for: one row per missing reference. */
 export const wmsPushWaits = sqliteTable(
-  'outbound_waits',
+  'wms_push_waits',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
@@ -93,13 +93,13 @@ export const wmsPushWaits = sqliteTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_waits_key').on(t.recordId, t.entity, t.externalCode),
-    index('outbound_waits_target').on(t.connection, t.entity, t.externalCode),
+    uniqueIndex('wms_push_waits_key').on(t.recordId, t.entity, t.externalCode),
+    index('wms_push_waits_target').on(t.connection, t.entity, t.externalCode),
   ],
 );
 
 export const feedEntries = sqliteTable(
-  'confirmations',
+  'feed_entries',
   {
     // AUTOINCREMENT: ids never go back, so the id is a safe cursor for the ERP feed.
     id: integer('id').primaryKey({ autoIncrement: true }),
@@ -111,10 +111,10 @@ export const feedEntries = sqliteTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
-    index('confirmations_feed').on(t.connection, t.id),
-    index('confirmations_age').on(t.createdAt),
-    index('confirmations_source').on(t.sourceEventId),
+    uniqueIndex('feed_entries_key').on(t.connection, t.dedupeKey),
+    index('feed_entries_cursor').on(t.connection, t.id),
+    index('feed_entries_age').on(t.createdAt),
+    index('feed_entries_source').on(t.sourceEventId),
   ],
 );
 
