@@ -33,7 +33,7 @@ export interface Repos {
   retention: RetentionRepo;
   /** Counts and keyset pages for operators (admin API, console). */
   readModels: ReadModelsRepo;
-  /** ERP deliveries (issue 13): the push outbox, attempts, cursors, breakers. */
+  /** ERP deliveries: feed entries sent to the ERP's webhook, their attempts, cursors, breakers. */
   erpDeliveries: ErpDeliveriesRepo;
 }
 

@@ -70,7 +70,7 @@ export interface BreakerRow {
   nextProbeAt: Date | null;
 }
 
-/** ERP deliveries (issue 13): the push outbox, its attempts, cursors and circuit breakers. */
+/** ERP deliveries: each feed entry sent to a connection's ERP webhook, with its attempts, cursors and circuit breakers. */
 export interface ErpDeliveriesRepo {
   /**
    * The connection's dispatch cursor (0 before the first dispatch). Inside a transaction on

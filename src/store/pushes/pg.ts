@@ -11,7 +11,7 @@ import { pushRow, pushUpdate } from './rows.js';
 /** Codes per IN list: keeps statements small and far under Postgres's 65,535 parameters. */
 const CHUNK = 1000;
 
-/** `batched`: on the pool, the push path's statements are shared by concurrent pushes (outbox-batched.ts); a transaction's run one by one. */
+/** `batched`: on the pool, the push path's statements are shared by concurrent pushes (pg-batched.ts); a transaction's run one by one. */
 export function pgPushes(orm: PgOrm, options: { batched?: boolean } = {}): PushesRepo {
   const byId = async (id: number) => (await orm.select().from(t).where(eq(t.id, id)))[0];
   // Built on first use: a transaction's repos rarely push.

@@ -11,7 +11,7 @@ import { sqlitePushWaits } from './sqlite-waits.js';
 /** Codes per IN list, well under SQLite's limit of host parameters. */
 const CHUNK = 500;
 
-/** `batchedOn`: outside a transaction, the push path's writes of concurrent pushes share one transaction (outbox-batched.ts). */
+/** `batchedOn`: outside a transaction, the push path's writes of concurrent pushes share one transaction (sqlite-batched.ts). */
 export function sqlitePushes(
   orm: SqliteOrm,
   run: Run,
