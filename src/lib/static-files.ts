@@ -1,30 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-
-/**
- * The root folder of an installed package (the nearest folder above its entry point whose
- * package.json names it). Packages whose `exports` hide `package.json` cannot be asked directly.
- */
-export function packageRoot(name: string): string {
-  let dir = dirname(fileURLToPath(import.meta.resolve(name)));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
-      return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the root folder of package ${name}`);
-    dir = parent;
-  }
-}
-
-/** A file inside an installed package, e.g. `packageFile('htmx.org', 'dist/htmx.min.js')`. */
-export function packageFile(name: string, path: string): string {
-  return join(packageRoot(name), path);
-}
+import { assetFile } from './assets.js';
 
 interface Loaded {
   body: Buffer;
@@ -64,12 +42,9 @@ export function staticFile(file: string, contentType: string): (c: Context) => R
   };
 }
 
-/** Scalar's API reference bundle (`@scalar/api-reference`, browser build), served by /docs pages. */
+/** The API reference's browser bundle, served by the /docs pages. */
 export function scalarBundle(): (c: Context) => Response {
-  return staticFile(
-    packageFile('@scalar/api-reference', 'dist/browser/standalone.js'),
-    'text/javascript; charset=utf-8',
-  );
+  return staticFile(assetFile('api-reference.js'), 'text/javascript; charset=utf-8');
 }
 
 /**
