@@ -42,11 +42,19 @@ export interface ProductionProcess {
   exited: Promise<number | null>;
 }
 
-export function startProduction(tree: string, args: string[], env: Record<string, string>): ProductionProcess {
+/** `developer`: run as a developer would in a checkout (this user, its HOME and TMPDIR, no NODE_ENV). */
+export function startProduction(
+  tree: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { developer?: boolean } = {},
+): ProductionProcess {
   const child = spawn(process.execPath, ['bin/wms-sync.js', ...args], {
     cwd: tree,
-    env: { PATH: process.env.PATH ?? '', HOME: tree, TMPDIR: tree, NODE_ENV: 'production', ...env },
-    ...(nobody ? { uid: nobody.uid, gid: nobody.gid } : {}),
+    env: options.developer
+      ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tree, ...env }
+      : { PATH: process.env.PATH ?? '', HOME: tree, TMPDIR: tree, NODE_ENV: 'production', ...env },
+    ...(nobody && !options.developer ? { uid: nobody.uid, gid: nobody.gid } : {}),
   });
   let text = '';
   const waiters = new Set<() => void>();

@@ -33,7 +33,7 @@ export const ASSET_SOURCES = {
   'console.css': { file: 'src/console/assets/console.css' },
   'console.js': { file: 'src/console/assets/console.js' },
   'htmx.min.js': { package: 'htmx.org', file: 'dist/htmx.min.js' },
-  'api-reference.js': { package: '@scalar/api-reference', file: 'dist/browser/standalone.js' },
+  'api-reference.js': { package: 'redoc', file: 'bundles/redoc.standalone.js' },
 } as const;
 
 export type AssetName = keyof typeof ASSET_SOURCES;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { assetFile } from './assets.js';
 
 interface Loaded {
   body: Buffer;
@@ -41,14 +40,3 @@ export function staticFile(file: string, contentType: string): (c: Context) => R
     });
   };
 }
-
-/** The API reference's browser bundle, served by the /docs pages. */
-export function scalarBundle(): (c: Context) => Response {
-  return staticFile(assetFile('api-reference.js'), 'text/javascript; charset=utf-8');
-}
-
-/**
- * Scalar settings that keep the reference page off the internet: no web fonts, and no "Ask AI"
- * agent (on a loopback URL it would call Scalar's registry through proxy.scalar.com).
- */
-export const OFFLINE_REFERENCE = { withDefaultFonts: false, agent: { disabled: true } } as const;
