@@ -32,7 +32,7 @@ const skip = list(values.skip) ?? [];
 const PG_URL = BENCH_PG_URL;
 
 /**
- * Arguments a full run gives a bench beyond its defaults: reconciliation at issue 14's size (a
+ * Arguments a full run gives a bench beyond its defaults: reconciliation at its goal's size (a
  * million rows, beside 100,000 to show memory flat) with the heap limit docs/scaling.md sets for
  * processes that reconcile big warehouses. `--quick` runs keep the bench's quick knobs.
  */

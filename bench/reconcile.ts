@@ -41,7 +41,7 @@ const { values: knobs } = parseArgs({
 const productsFor = (rows: number) => Math.round((rows * 9) / 10);
 const SIZES = knobs.products ? [Number(knobs.products)] : knobs.rows.split(',').map((r) => productsFor(Number(r)));
 const DRIFT_EVERY = Number(knobs['drift-every']);
-/** The goal of issue 14 for a million rows, on either store. */
+/** The goal for a million rows, on either store (docs/benchmarks.md). */
 const GOAL = { rows: 1_000_000, seconds: 45, rssMB: 300 };
 const here = import.meta.dirname;
 

@@ -198,7 +198,7 @@ export interface Config {
   };
   connections: ConnectionConfig[];
   /**
-   * Pushing the feed to the ERP (issue 13; connections with `erpWebhook`): `retryScheduleMs[i]` is
+   * Pushing the feed to the ERP (connections with `erpWebhook`): `retryScheduleMs[i]` is
    * the delay before attempt i+1 (its length is the number of attempts, jittered in full); a
    * request gives up after `timeoutMs`; `concurrency` requests in flight per process; the breaker
    * opens after `breakerFailures` consecutive failures and probes every `breakerProbeMs`; other
