@@ -70,7 +70,7 @@ export interface BreakerRow {
   nextProbeAt: Date | null;
 }
 
-/** ERP deliveries (issue 13): the push outbox, its attempts, cursors and circuit breakers. */
+/** ERP deliveries: the push outbox, its attempts, cursors and circuit breakers. */
 export interface DeliveriesRepo {
   /**
    * The connection's dispatch cursor (0 before the first dispatch). Inside a transaction on

@@ -325,7 +325,7 @@ export interface Repos {
   retention: RetentionRepo;
   /** Counts and keyset pages for operators (admin API, console). */
   readModels: ReadModelsRepo;
-  /** ERP deliveries (issue 13): the push outbox, attempts, cursors, breakers. */
+  /** ERP deliveries: the push outbox, attempts, cursors, breakers. */
   deliveries: DeliveriesRepo;
 }
 
