@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ASSETS } from '../src/console/nav.js';
 import { runScenario } from '../src/demo/scenario.js';
 import { wireWebhooks } from '../src/demo/wire.js';
 import { blockInternet, openBrowser } from '../test/support/browser.js';
@@ -27,6 +28,8 @@ const CONNECTION = {
   WEBHOOK_USERNAME: 'wms-check',
   WEBHOOK_PASSWORD: 'check-webhook-password',
   ERP_API_TOKEN: 'check-erp-token-0123456789',
+  // Turns the console on, so its assets are served.
+  ADMIN_TOKEN: 'check-admin-token-0123456789',
 };
 
 const started = performance.now();
@@ -76,6 +79,11 @@ async function serveChecks(tree: string, emulatorUrl: string, label: string, db:
     const docs = await get(`${url}/docs`);
     check(docs.status === 200 && docs.type.startsWith('text/html'), `${label}: /docs 200 text/html`);
     await rendersOffline(`${url}/docs`, 'Webhook receiver for the WMS');
+    // Served from dist/assets/: the packages they come from are development dependencies.
+    for (const asset of ['console.css', 'console.js', 'htmx.min.js']) {
+      const res = await get(`${url}${ASSETS}/${asset}`);
+      check(res.status === 200 && res.text.length > 100, `${label}: ${ASSETS}/${asset} 200`, `${res.status}`);
+    }
 
     await wireWebhooks({
       emulatorUrl,
