@@ -4,7 +4,7 @@
  * assets the service serves (src/lib/assets.ts lists them) into `dist/assets/`. docs/operations.md
  * says why a bundle, measured against tsc's emit.
  */
-import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ASSET_SOURCES, type AssetName, assetSource } from '../src/lib/assets.js';
@@ -35,7 +35,7 @@ const result = await build({
   },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  // Stack traces name the sources' files and lines (`node --enable-source-maps`, set by the bin).
+  // Stack traces can name the sources' files and lines (NODE_OPTIONS=--enable-source-maps).
   sourcesContent: false,
   legalComments: 'none',
   metafile: true,
@@ -46,8 +46,6 @@ const result = await build({
 mkdirSync(join(out, 'assets'), { recursive: true });
 for (const name of Object.keys(ASSET_SOURCES) as AssetName[])
   copyFileSync(assetSource(name), join(out, 'assets', name));
-// Tells a reader of the tree what built it; nothing reads it at run time.
-writeFileSync(join(out, 'BUILD'), `built ${new Date().toISOString()} from src/ by scripts/build.ts\n`);
 
 const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
 const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
