@@ -341,6 +341,34 @@ function closeAck(file: ResultsFile): GoalRow[] {
 }
 
 /** The readers, by results file name (bench/results/<name>.json). */
+/** bench:footprint writes its verdict in each row's `goal` column (`…: met` / `…: NOT met`). */
+function footprint(file: ResultsFile): GoalRow[] {
+  const rows = rowsOf(file);
+  const bare = rows.find((r) => String(r.process ?? '').startsWith('baseline'));
+  const out: GoalRow[] = [];
+  for (const r of rows) {
+    const text = String(r.goal ?? '');
+    if (!/:\s*(NOT )?met$/.test(text)) continue;
+    const what = String(r.what ?? r.process);
+    const measured =
+      r.measured !== undefined
+        ? String(r.measured)
+        : r['median ms'] !== undefined
+          ? `${n(num(r['median ms']) ?? 0)} ms (median)`
+          : `idle ${n(num(r['idle MB']) ?? 0)} MB, after the ingest ${n(num(Object.entries(r).find(([k]) => k.startsWith('after'))?.[1]) ?? 0)} MB`;
+    out.push({
+      goal: `${what}: ${text.replace(/:\s*(NOT )?met$/, '')}`,
+      measured,
+      baseline:
+        r['median ms'] !== undefined && bare
+          ? `bare Hono ${n(num(bare['median ms']) ?? 0)} ms; ratio ${n(num(r.ratio) ?? 0)}`
+          : '',
+      met: /:\s*met$/.test(text),
+    });
+  }
+  return out.length > 0 ? out : [missing('production node_modules ≤ 60 MB')];
+}
+
 export const GOAL_READERS: Record<string, (file: ResultsFile) => GoalRow[]> = {
   queue,
   ingest,
@@ -355,4 +383,5 @@ export const GOAL_READERS: Record<string, (file: ResultsFile) => GoalRow[]> = {
   logger,
   'webhook-read': webhookRead,
   'close-ack': closeAck,
+  footprint,
 };
