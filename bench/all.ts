@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { formatWithBiome } from './lib/format.js';
 import { BENCH_PG_URL, postgresAnswers } from './lib/postgres.js';
 import { regenerateDocs } from './lib/regenerate.js';
 import { printTable, type Row } from './lib/report.js';
@@ -32,7 +33,7 @@ const skip = list(values.skip) ?? [];
 const PG_URL = BENCH_PG_URL;
 
 /**
- * Arguments a full run gives a bench beyond its defaults: reconciliation at issue 14's size (a
+ * Arguments a full run gives a bench beyond its defaults: reconciliation at its goal's size (a
  * million rows, beside 100,000 to show memory flat) with the heap limit docs/scaling.md sets for
  * processes that reconcile big warehouses. `--quick` runs keep the bench's quick knobs.
  */
@@ -92,6 +93,7 @@ const done = regenerateDocs({
   docFile: root('docs/benchmarks.md'),
   svgDir: root('docs/bench'),
   svgLink: 'bench',
+  format: formatWithBiome,
 });
 process.stdout.write(`\ndocs/benchmarks.md: ${done.length ? done.join(', ') : 'no section'} regenerated\n`);
 if (rows.some((r) => r.result !== 'ok')) process.exitCode = 1;

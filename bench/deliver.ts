@@ -1,6 +1,6 @@
 // npm run bench:deliver [-- --quick] [--events 10000] [--rate 500] [--seconds 20] [--outage 30]
 //
-// Pushing the feed to the ERP (issue 13), with `wms-sync serve` as shipped (a child process on
+// Pushing the feed to the ERP, with `wms-sync serve` as shipped (a child process on
 // SQLite) and the ERP endpoint in a process of its own that verifies every signature:
 //   1. throughput: `--events` feed events already in the store, delivered signed; baseline: the
 //      same bodies as plain unsigned POSTs from one loop (same concurrency, same receiver);

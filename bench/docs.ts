@@ -5,6 +5,7 @@
  *   npm run bench:docs
  */
 import { fileURLToPath } from 'node:url';
+import { formatWithBiome } from './lib/format.js';
 import { regenerateDocs } from './lib/regenerate.js';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -13,5 +14,6 @@ const done = regenerateDocs({
   docFile: root('docs/benchmarks.md'),
   svgDir: root('docs/bench'),
   svgLink: 'bench',
+  format: formatWithBiome,
 });
 process.stdout.write(`docs/benchmarks.md: ${done.length ? done.join(', ') : 'no section'} regenerated\n`);

@@ -354,7 +354,7 @@ async function withFreshDatabase<T>(target: Target, fn: (t: Target) => Promise<T
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** The goals of issue 14 (ratio to the same-run echo, p99 at 50 connections). */
+/** The goals (ratio to the same-run echo, p99 at 50 connections; docs/benchmarks.md). */
 const GOALS: Record<string, { ratio: number; p99: number }> = {
   'wms-sync serve, SQLite': { ratio: 0.3, p99: 50 },
   'wms-sync serve, Postgres': { ratio: 0.25, p99: 50 },

@@ -1,7 +1,7 @@
 /**
  * Log lines per second through `createLogger` (secrets censored by key name at any depth), against
- * pino with no redaction (the baseline) and pino with the path list main used before (`*.*.x`
- * wildcards: blind below two levels). Each logger writes to /dev/null synchronously, so the table is
+ * pino with no redaction (the baseline) and pino with a redaction path list (`*.*.x` wildcards:
+ * blind below two levels), the usual way to redact with pino. Each logger writes to /dev/null synchronously, so the table is
  * the cost of building and serializing a line, for four shapes of line the service writes.
  * Usage: npm run bench:logger [-- --lines 50000 --rounds 5]
  */
@@ -19,7 +19,7 @@ const { values } = parseArgs({
 const LINES = Number(values.lines);
 const ROUNDS = Number(values.rounds);
 
-/** The redaction paths of src/lib/logger.ts before this change, for comparison. */
+/** A pino redaction path list covering the same secrets as far as paths can, for comparison. */
 const PATH_LIST = [
   'authorization',
   'password',
@@ -64,10 +64,10 @@ const common = { level: 'info', base: { pid: process.pid }, timestamp: pino.stdT
 const loggers: [string, () => Logger][] = [
   ['pino, no redaction (baseline)', () => pino(common, devNull())],
   [
-    'pino, path list (before)',
+    'pino, redaction path list',
     () => pino({ ...common, redact: { paths: PATH_LIST, censor: '[redacted]' } }, devNull()),
   ],
-  ['createLogger, any depth (now)', () => createLogger({ level: 'info', destination: devNull() })],
+  ['createLogger, any depth (ours)', () => createLogger({ level: 'info', destination: devNull() })],
 ];
 
 class WmsLikeError extends Error {

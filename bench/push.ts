@@ -1,5 +1,5 @@
 /**
- * Push benchmark (issue 14): the worker pushing ERP items to an emulated WMS in its own process,
+ * Push benchmark: the worker pushing ERP items to an emulated WMS in its own process,
  * against same-run baselines, in four kinds of run:
  *   d. zero latency, unlimited capacity (SQLite, and Postgres when one answers): 10,000
  *      products, 200 delivery points and 2,000 documents (3 lines each) vs a bare client loop

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { presentsAdminToken } from './admin/auth.js';
 import { adminRoutes } from './admin/routes/index.js';
 import type { ConsoleOptions } from './console/env.js';
@@ -8,9 +7,9 @@ import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed/routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
+import { apiReferencePage, apiReferenceScript } from './lib/api-reference.js';
 import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
-import { OFFLINE_REFERENCE, scalarBundle } from './lib/static-files.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { pushRoutes } from './push/routes/index.js';
@@ -32,8 +31,8 @@ const STORE_UNAVAILABLE = new AppError(
 
 export const NO_CONNECTION_MESSAGE =
   'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
-/** Where /docs loads Scalar's browser bundle from. */
-export const DOCS_SCRIPT_PATH = '/docs/scalar.js';
+/** Where /docs loads the reference's browser bundle from. */
+export const DOCS_SCRIPT_PATH = '/docs/reference.js';
 
 /** The service's HTTP app, built from its dependencies. It never listens: main.ts does. */
 export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): ServiceApp {
@@ -105,10 +104,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
     ...(deps.config.publicUrl ? { servers: [{ url: deps.config.publicUrl }] } : {}),
   });
   // The reference's script is served from the installed package: the page works with no internet.
-  app.get(DOCS_SCRIPT_PATH, scalarBundle());
-  app.get(
-    '/docs',
-    Scalar({ url: '/openapi.json', pageTitle: 'wms-sync API', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }),
-  );
+  app.get(DOCS_SCRIPT_PATH, apiReferenceScript());
+  app.get('/docs', apiReferencePage({ title: 'wms-sync API', specUrl: '/openapi.json', scriptUrl: DOCS_SCRIPT_PATH }));
   return app;
 }

@@ -36,11 +36,12 @@ export async function main(argv: string[], ctx?: Partial<CommandContext>): Promi
     context.stdout.write(USAGE(list));
     return name ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     context.stderr.write(`wms-sync: unknown command "${name}"\n\n${USAGE(list)}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     context.stdout.write(`${command.help.trimEnd()}\n`);
     return 0;

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ErrorCode } from './lib/errors.js';
 import type { AppEnv } from './lib/http.js';
 import { probe } from './lib/probe.js';
 
@@ -32,7 +33,7 @@ export function healthRoutes(probes: Probe[], options: HealthOptions = {}): Hono
     return c.json(
       {
         success: false,
-        error: 'not_ready',
+        error: 'not_ready' satisfies ErrorCode,
         message: reasons
           ? failing.map(([n, r]) => `${n}: ${r}`).join('; ')
           : `not ready: ${failing.map(([n]) => n).join(', ')}`,

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { figuresOf, type ResultsFile, renderSection, renderSvg, replaceSection } from './docs.js';
+import { GOAL_READERS } from './goals.js';
 
 export interface RegenerateOptions {
   resultsDir: string;
@@ -9,6 +10,8 @@ export interface RegenerateOptions {
   /** The SVGs' directory as the doc links it, e.g. `bench`. */
   svgLink: string;
   warn?: (message: string) => void;
+  /** Formats the written document (the project's formatter), so that a regeneration leaves it lint-clean. */
+  format?: (file: string) => void;
 }
 
 /**
@@ -41,7 +44,7 @@ export function regenerateDocs(options: RegenerateOptions): string[] {
       join(options.svgDir, `${name}.svg`),
       renderSvg(`${name}: wms-sync against the same run's baseline`, figures.chart),
     );
-    const section = renderSection(name, file, `${options.svgLink}/${name}.svg`)!;
+    const section = renderSection(name, file, `${options.svgLink}/${name}.svg`, GOAL_READERS[name]?.(file))!;
     const replaced = replaceSection(doc, name, section);
     if (!replaced.replaced) {
       warn(
@@ -53,5 +56,6 @@ export function regenerateDocs(options: RegenerateOptions): string[] {
     done.push(name);
   }
   writeFileSync(options.docFile, doc);
+  options.format?.(options.docFile);
   return done;
 }

@@ -17,7 +17,10 @@ export function printTable(title: string, rows: Row[]): void {
   for (const r of rows) process.stdout.write(`${line(columns.map((c) => cell(r[c] ?? '')))}\n`);
 }
 
-/** Writes bench/results/<name>.json with the machine it ran on. */
+/** The 1-minute load average when the bench started (this module loads first): the machine may be shared. */
+const LOAD_AT_START = os.loadavg()[0]!;
+
+/** Writes bench/results/<name>.json with the machine it ran on and its load average at start and end. */
 export function writeResults(name: string, results: unknown): string {
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
@@ -33,6 +36,7 @@ export function writeResults(name: string, results: unknown): string {
           cpus: os.cpus().length,
           cpu: os.cpus()[0]?.model,
           memGiB: Math.round(os.totalmem() / 2 ** 30),
+          loadavg: [LOAD_AT_START, os.loadavg()[0]!],
         },
         results,
       },

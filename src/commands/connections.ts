@@ -16,7 +16,6 @@ export function newWebhookSecret(): string {
 
 export const connectionsCommand: Command = {
   name: 'connections',
-  summary: 'connection tools: `secret` prints a new ERP webhook signing secret',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

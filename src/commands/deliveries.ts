@@ -188,7 +188,6 @@ async function resend(args: string[], ctx: CommandContext, config: Config): Prom
 
 export const deliveriesCommand: Command = {
   name: 'deliveries',
-  summary: 'list, show and resend deliveries of the feed to the ERP webhook',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

@@ -32,7 +32,6 @@ Options:
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'run the demo scenario against `wms-sync start` (or --embedded)',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

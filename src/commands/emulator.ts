@@ -43,7 +43,6 @@ function usage(ctx: CommandContext, message: string): number {
 
 export const emulatorCommand: Command = {
   name: 'emulator',
-  summary: 'run the WMS emulator alone, or trigger its warehouse actions',
   help: HELP,
   async run(args, ctx) {
     if (args[0] === 'trigger') return runTrigger(args.slice(1), ctx);

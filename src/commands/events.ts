@@ -124,7 +124,6 @@ async function show(args: string[], ctx: CommandContext, config: Config): Promis
 
 export const eventsCommand: Command = {
   name: 'events',
-  summary: 'list, show, edit and retry inbound webhook events',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

@@ -11,7 +11,6 @@ upgrades pg-boss's schema. Safe to run while other processes are starting: migra
 
 export const migrateCommand: Command = {
   name: 'migrate',
-  summary: 'apply database migrations',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

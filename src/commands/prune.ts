@@ -44,7 +44,6 @@ function table(results: PruneResult[], dryRun: boolean): string {
 
 export const pruneCommand: Command = {
   name: 'prune',
-  summary: 'remove data older than its retention (--dry-run counts)',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

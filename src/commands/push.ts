@@ -28,7 +28,6 @@ Options:
 
 export const pushCommand: Command = {
   name: 'push',
-  summary: 'bulk-load products, delivery points or documents into the WMS',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

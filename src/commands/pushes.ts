@@ -23,7 +23,6 @@ Options:
 
 export const pushesCommand: Command = {
   name: 'pushes',
-  summary: 'retry failed pushes, or show a record and its sync state',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

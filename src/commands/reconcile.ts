@@ -77,7 +77,6 @@ export function printFindings(out: Writable, run: ReconciliationRunView): void {
 
 export const reconcileCommand: Command = {
   name: 'reconcile',
-  summary: 'run a stock reconciliation now',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

@@ -73,7 +73,6 @@ async function sendFiles(
 
 export const replayCommand: Command = {
   name: 'replay',
-  summary: 'post webhook payloads to a receiver, or process stored events again',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

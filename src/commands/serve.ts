@@ -16,7 +16,6 @@ Configuration comes from environment variables: see .env.example.`;
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the HTTP API and the job worker',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

@@ -108,7 +108,6 @@ export function startSummary(stack: DemoStack, storage: string, dataDir: string,
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'run the emulator and the service wired together (npm start)',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

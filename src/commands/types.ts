@@ -11,9 +11,15 @@ export interface CommandContext {
 
 export interface Command {
   name: string;
-  summary: string;
   /** Full `--help` text: usage line, options, examples. */
   help: string;
   /** Exit code: 0 success, 1 failure, 2 usage error or not available. */
   run(args: string[], ctx: CommandContext): Promise<number>;
+}
+
+/** A command as the CLI lists it; its module is imported only when it runs. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
 }

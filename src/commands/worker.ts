@@ -11,7 +11,6 @@ Configuration comes from environment variables: see .env.example.`;
 
 export const workerCommand: Command = {
   name: 'worker',
-  summary: 'run the job worker only',
   help,
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {

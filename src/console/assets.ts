@@ -1,17 +1,17 @@
-import { fileURLToPath } from 'node:url';
-import { packageFile, staticFile } from '../lib/static-files.js';
+import { type AssetName, assetFile } from '../lib/assets.js';
+import { staticFile } from '../lib/static-files.js';
 import { ASSETS } from './nav.js';
 import type { ConsoleApp } from './page.js';
 
-const own = (name: string) => fileURLToPath(new URL(`./assets/${name}`, import.meta.url));
+const TYPES: Partial<Record<AssetName, string>> = {
+  'console.css': 'text/css; charset=utf-8',
+  'console.js': 'text/javascript; charset=utf-8',
+  'htmx.min.js': 'text/javascript; charset=utf-8',
+};
 
-/** The console's stylesheet and scripts, served from the package (htmx from node_modules): never a CDN. */
+/** The console's stylesheet and scripts, served from the package (htmx included): never a CDN. */
 export function registerAssets(app: ConsoleApp): void {
-  app.get(`${ASSETS}/console.css`, staticFile(own('console.css'), 'text/css; charset=utf-8'));
-  app.get(`${ASSETS}/console.js`, staticFile(own('console.js'), 'text/javascript; charset=utf-8'));
-  app.get(
-    `${ASSETS}/htmx.min.js`,
-    staticFile(packageFile('htmx.org', 'dist/htmx.min.js'), 'text/javascript; charset=utf-8'),
-  );
+  for (const [name, type] of Object.entries(TYPES) as [AssetName, string][])
+    app.get(`${ASSETS}/${name}`, staticFile(assetFile(name), type));
   app.get(`${ASSETS}/*`, (c) => c.text('Not found', 404));
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../lib/package-root.js';
 import { expectStatus, JsonHttp } from './http.js';
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/erp/', import.meta.url));
+const FIXTURES = `${fromRoot('fixtures', 'erp')}/`;
 
 export interface LoadSummary {
   kind: string;

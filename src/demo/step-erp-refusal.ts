@@ -62,7 +62,7 @@ export async function erpRefusal(h: DemoHarness, c: ScenarioCodes): Promise<void
   h.check(
     refused?.response?.status === 200 &&
       JSON.stringify(refused.response.body) === JSON.stringify({ success: false, message: reason }),
-    `the service answered the WMS {success:false, message} (emulator delivery log: ${JSON.stringify(refused?.response?.body)})`,
+    `the service answered the WMS {success:false, message} (emulator webhook log: ${JSON.stringify(refused?.response?.body)})`,
   );
   const asked = expectStatus(
     await erp.get<{ messages: ErpMessage[] }>(
@@ -111,6 +111,6 @@ async function deliveries(h: DemoHarness, closingDocumentCode: string): Promise<
       `${h.tenantPath}/webhook-log?closingDocumentCode=${encodeURIComponent(closingDocumentCode)}`,
     ),
     200,
-    'emulator delivery log',
+    'emulator webhook log',
   );
 }

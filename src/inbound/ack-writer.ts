@@ -100,6 +100,11 @@ function compareKeys(a: NewInboundEvent, b: NewInboundEvent): number {
   return a.dedupeKey < b.dedupeKey ? -1 : 1;
 }
 
+/** Most deliveries one commit acknowledges: it keeps a burst's commits a few ms long; larger batches gain nothing. */
+const ACK_BATCH_MAX = 256;
+/** Acknowledging commits in flight at once on Postgres: enough to overlap their round trips. */
+const ACK_COMMITS_IN_FLIGHT = 4;
+
 /**
  * The receiver's writer: webhooks that arrive together share one transaction (group commit), and
  * each is answered only after that transaction committed.
@@ -110,9 +115,9 @@ export function createAckWriter(
 ): GroupCommit<HeldEvent, AckResult> {
   return groupCommit<HeldEvent, AckResult>({
     commit: (items) => writeEvents(deps, items),
-    maxBatch: deps.config.inbound.batchMax,
+    maxBatch: ACK_BATCH_MAX,
     // SQLite has one writer: a second transaction would only wait for the lock, and split batches.
-    maxInFlight: deps.store.dialect === 'sqlite' ? 1 : deps.config.inbound.commitConcurrency,
+    maxInFlight: deps.store.dialect === 'sqlite' ? 1 : ACK_COMMITS_IN_FLIGHT,
     ...(onBatch ? { onBatch } : {}),
   });
 }

@@ -14,7 +14,7 @@ import { readPayload } from './reading.js';
 export { CLOSE_DOCUMENT_RECEIVED, type CloseDocumentMessage } from './close-ack-http.js';
 
 /**
- * Synchronous close acknowledgement (issue 13, docs/erp-delivery.md). For a connection with
+ * Synchronous close acknowledgement (docs/erp-delivery.md). For a connection with
  * `erpCloseAck: 'sync'`, a close document is stored as usual (its processing job held back, the
  * safety net), then forwarded to the ERP; the ERP's `{success:false, message}` goes back to the
  * WMS, whose operator sees it, and the event stays `rejected_by_erp`. Anything else (an

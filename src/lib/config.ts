@@ -74,8 +74,6 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(4),
   WORKER_BATCH_SIZE: int(1, 1000).default(20),
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
-  WEBHOOK_BATCH_MAX: int(1, 10_000).default(256),
-  WEBHOOK_COMMIT_CONCURRENCY: int(1, 64).default(4),
   INBOUND_RETRY_LIMIT: int(0, 100).default(10),
   INBOUND_RETRY_DELAY_SECONDS: int(0, 3600).default(5),
   INBOUND_LEASE_SECONDS: int(1, 86_400).default(300),
@@ -162,13 +160,8 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
-  /**
-   * Webhook receiver and processing. `batchMax`: most deliveries acknowledged by one commit (1 turns
-   * group commit off); `commitConcurrency`: commits in flight at once on Postgres (SQLite has one writer).
-   */
+  /** Processing of stored webhook events: retries after a failure, and how long a job may run before it counts as stuck. */
   inbound: {
-    batchMax: number;
-    commitConcurrency: number;
     retryLimit: number;
     retryDelaySeconds: number;
     leaseSeconds: number;
@@ -191,7 +184,7 @@ export interface Config {
   };
   connections: ConnectionConfig[];
   /**
-   * Pushing the feed to the ERP (issue 13; connections with `erpWebhook`): `retryScheduleMs[i]` is
+   * Pushing the feed to the ERP (connections with `erpWebhook`): `retryScheduleMs[i]` is
    * the delay before attempt i+1 (its length is the number of attempts, jittered in full); a
    * request gives up after `timeoutMs`; `concurrency` requests in flight per process; the breaker
    * opens after `breakerFailures` consecutive failures and probes every `breakerProbeMs`; other
@@ -291,8 +284,6 @@ export function loadConfig(source: Source = process.env): Config {
       pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS,
     },
     inbound: {
-      batchMax: env.WEBHOOK_BATCH_MAX,
-      commitConcurrency: env.WEBHOOK_COMMIT_CONCURRENCY,
       retryLimit: env.INBOUND_RETRY_LIMIT,
       retryDelaySeconds: env.INBOUND_RETRY_DELAY_SECONDS,
       leaseSeconds: env.INBOUND_LEASE_SECONDS,

@@ -19,7 +19,7 @@ export interface ConnectionConfig {
   /** Basic credentials the WMS sends on webhooks; two at once while rotating. */
   webhookCredentials: { username: string; password: string }[];
   erpApiToken: string;
-  /** Pushing the feed to the ERP (issue 13); absent when the ERP only polls `GET /erp/v1/feed`. */
+  /** Pushing the feed to the ERP (docs/erp-delivery.md); absent when the ERP only polls `GET /erp/v1/feed`. */
   erpWebhook?: ErpWebhookConfig;
   /**
    * `async`: the WMS gets its 200 as soon as a close document is stored. `sync`: the receiver first

@@ -1,6 +1,32 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
+ * Every `error` code of the service's error body, with what it means: the closed list an ERP or an
+ * operator's script can match on. `/openapi.json` enumerates it (lib/openapi-errors.ts). The
+ * emulator speaks the WMS's own error bodies and is not bound by it.
+ */
+export const ERROR_CODES = {
+  bad_request: 'a parameter, header or cursor the route cannot read; `message` names it',
+  validation_failed: "a JSON body or query that breaks the route's schema; `details` lists each problem by path",
+  malformed_json: 'the body is not JSON',
+  unsupported_media_type: 'the body is not application/json',
+  payload_too_large: 'the body is over BODY_LIMIT_BYTES',
+  unauthorized: 'missing or wrong credentials',
+  too_many_requests: 'too many failed authentications from this address; `Retry-After` says when to try again',
+  not_found: 'no such route, connection or record',
+  conflict: "the record's state does not allow the action (`message` says why)",
+  unavailable: 'the database does not answer; the same request can succeed after `Retry-After`',
+  not_ready: '`/readyz`: a dependency check fails (`details.checks` names it)',
+  internal_error: 'an unexpected failure: the log has it under the request id',
+  http_error: 'any other HTTP failure, with its status',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes as a tuple, for schemas that enumerate them. */
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+/**
  * The one error type the service's HTTP layer turns into a response. Every error response has
  * the same JSON body (see `errorBody`); `success:false` and `message` are in it so that the WMS,
  * which reads exactly those two fields from a webhook receiver's answer, shows our message.
@@ -8,7 +34,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 export class AppError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,
@@ -20,7 +46,7 @@ export class AppError extends Error {
 
 export interface ErrorBody {
   success: false;
-  error: string;
+  error: ErrorCode;
   message: string;
   requestId?: string;
   details?: unknown;
@@ -41,7 +67,6 @@ export const validationFailed = (message: string, details?: unknown) =>
   new AppError(400, 'validation_failed', message, details);
 export const unauthorized = (message = 'Missing or invalid credentials', headers?: Record<string, string>) =>
   new AppError(401, 'unauthorized', message, undefined, headers);
-export const forbidden = (message = 'Not allowed') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string, details?: unknown) => new AppError(409, 'conflict', message, details);
 export const payloadTooLarge = (limit: number) =>

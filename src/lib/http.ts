@@ -3,7 +3,7 @@ import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId as honoRequestId } from 'hono/request-id';
 import type { AuthFailures } from './auth-failures.js';
-import { AppError, errorBody, errorMessage, payloadTooLarge, unsupportedMediaType } from './errors.js';
+import { AppError, type ErrorCode, errorBody, errorMessage, payloadTooLarge, unsupportedMediaType } from './errors.js';
 import type { Logger } from './logger.js';
 
 /** Variables every request carries: its id and a logger that stamps that id on each line. */
@@ -66,7 +66,7 @@ export const onError: ErrorHandler = (err, ctx) => {
   }
   if (err instanceof HTTPException) {
     const status = err.status;
-    const code = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'http_error';
+    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'http_error';
     return c.json(errorBody(new AppError(status, code, err.message || 'Request failed'), requestId), status);
   }
   (c.get('log') ?? console).error({ err }, 'unhandled error');

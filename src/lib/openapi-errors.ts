@@ -1,10 +1,16 @@
 import { z } from 'zod';
+import { ERROR_CODE_LIST, ERROR_CODES } from './errors.js';
 
 /** The service's one error body (see errors.ts `errorBody`), for OpenAPI route definitions. */
 export const errorBodySchema = z
   .object({
     success: z.literal(false),
-    error: z.string().meta({ example: 'validation_failed' }),
+    error: z.enum(ERROR_CODE_LIST).meta({
+      example: 'validation_failed',
+      description: Object.entries(ERROR_CODES)
+        .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
+        .join('\n'),
+    }),
     message: z.string().meta({ example: 'lines[0].quantity: Invalid input: expected number, received string' }),
     requestId: z.string().optional(),
     details: z.unknown().optional(),

@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../lib/package-root.js';
 
-/** Folders drizzle-kit generates into (see drizzle.*.config.ts), resolved from this file. */
+/** Folders drizzle-kit generates into (see drizzle.*.config.ts), from the package's root. */
 export const migrationsFolder = {
-  sqlite: fileURLToPath(new URL('../../drizzle/sqlite', import.meta.url)),
-  postgres: fileURLToPath(new URL('../../drizzle/pg', import.meta.url)),
+  sqlite: fromRoot('drizzle', 'sqlite'),
+  postgres: fromRoot('drizzle', 'pg'),
 };

@@ -55,7 +55,7 @@ export const INBOUND_ATTEMPT_OUTCOMES = ['processed', 'quarantined', 'error', 'f
 export type InboundAttemptOutcome = (typeof INBOUND_ATTEMPT_OUTCOMES)[number];
 
 /**
- * An ERP delivery (issue 13): `pending` until the ERP answers 2xx (`delivered`), or until its last
+ * An ERP delivery: `pending` until the ERP answers 2xx (`delivered`), or until its last
  * attempt or an answer that no retry can change (`dead`, re-sendable by an operator).
  */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead'] as const;

@@ -58,7 +58,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * Not fetch (nor ky over it): on the push path the client's CPU per call bounds a worker, and
  * fetch's WHATWG Request, Response, streams and AbortSignals cost about 850 µs of CPU per call
  * on the reference machine (ky over it about 1,300 µs) against 330 to 500 µs here
- * (docs/benchmarks.md, "WMS client").
+ * (docs/architecture.md, "WMS HTTP client").
  */
 export async function send(req: HttpRequest, options: HttpOptions): Promise<HttpAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };

@@ -173,15 +173,15 @@ describe('service API documentation', () => {
 
   it('loads the reference script from its own route, never from a CDN (the page works offline)', async () => {
     const html = await (await svc.app.request('/docs')).text();
-    expect(html).toContain('<script src="/docs/scalar.js">');
+    expect(html).toContain('<script src="/docs/reference.js">');
     expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[^"']*\.js/);
-    const script = await svc.app.request('/docs/scalar.js');
+    const script = await svc.app.request('/docs/reference.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('text/javascript');
     expect((await script.text()).length).toBeGreaterThan(1_000_000);
     const etag = script.headers.get('etag')!;
-    expect((await svc.app.request('/docs/scalar.js', { headers: { 'if-none-match': etag } })).status).toBe(304);
-    const zipped = await svc.app.request('/docs/scalar.js', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect((await svc.app.request('/docs/reference.js', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const zipped = await svc.app.request('/docs/reference.js', { headers: { 'accept-encoding': 'gzip, br' } });
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
   });
 });

@@ -131,43 +131,68 @@ describe('bench docs generator', () => {
     expect(replaceSection(`${endMarker('queue')}${startMarker('queue')}`, 'queue', 'NEW').replaced).toBe(false);
   });
 
-  it('a section names its source and quick mode; results without tables or chart give none', () => {
+  it('a section names its run, machine, source and quick mode; results without tables or chart give none', () => {
     const section = renderSection(
       'queue',
-      { ...sample, results: { ...sample.results, quick: true } },
+      {
+        ...sample,
+        machine: { node: 'v20.20.2', cpus: 2, cpu: 'AMD EPYC', memGiB: 24, loadavg: [0.42, 1.5] },
+        results: { ...sample.results, quick: true },
+      },
       'bench/queue.svg',
     )!;
+    expect(section).toContain(
+      'Run of 2026-11-26 10:00 UTC on 2 vCPU (AMD EPYC), 24 GiB, Node 20.20.2, load average 0.4 → 1.5',
+    );
     expect(section).toContain('`bench/results/queue.json`');
     expect(section).toContain('quick mode');
     expect(section).toContain("![queue: wms-sync against the same run's baseline](bench/queue.svg)");
     expect(renderSection('push', { date: '2026-11-26', tables: [] } as ResultsFile)).toBeUndefined();
   });
 
+  it("a section shows the goals it is given as one table, and the bench's own tables otherwise", () => {
+    const goals = [
+      { goal: 'fast | enough', measured: '10 jobs/s', baseline: 'bare 20/s', met: true },
+      { goal: 'p99 < 50 ms', measured: '70 ms', baseline: '', met: false, note: 'latency' },
+      { goal: 'drains', measured: 'not in this run', baseline: '', met: undefined },
+    ];
+    const withGoals = renderSection('queue', sample, undefined, goals)!;
+    expect(withGoals).toContain('| goal | measured | baseline (same run) | met |');
+    expect(withGoals).toContain('| fast \\| enough | 10 jobs/s | bare 20/s | ✔ |');
+    expect(withGoals).toContain('| p99 < 50 ms | 70 ms | – | ✘ (latency) |');
+    expect(withGoals).toContain('| drains | not in this run | – | – |');
+    expect(withGoals).not.toContain('embedded');
+    expect(renderSection('queue', sample)).toContain('| embedded \\| queue | 25,458 | 0.42 |');
+  });
+
   it('regenerates the doc from a results directory: sections with results rewritten, others kept, a warning for each left alone', () => {
     tmp = tempDir('bench-docs');
     const results = join(tmp.dir, 'results');
     mkdirSync(results);
-    writeFileSync(join(results, 'queue.json'), JSON.stringify(sample));
+    writeFileSync(join(results, 'widget.json'), JSON.stringify({ ...sample, bench: 'widget' }));
     writeFileSync(join(results, 'push.json'), JSON.stringify({ date: '2026-11-26', rows: [] }));
     writeFileSync(join(results, 'deliver.json'), JSON.stringify({ ...sample, bench: 'deliver' }));
     const docFile = join(tmp.dir, 'benchmarks.md');
-    const doc = `intro\n${startMarker('queue')}\nold\n${endMarker('queue')}\n${startMarker('push')}\nhand-written push table\n${endMarker('push')}\n`;
+    const doc = `intro\n${startMarker('widget')}\nold\n${endMarker('widget')}\n${startMarker('push')}\nhand-written push table\n${endMarker('push')}\n`;
     writeFileSync(docFile, doc);
     const warnings: string[] = [];
+    const formatted: string[] = [];
     const done = regenerateDocs({
       resultsDir: results,
       docFile,
       svgDir: join(tmp.dir, 'svg'),
       svgLink: 'bench',
       warn: (m) => warnings.push(m),
+      format: (file) => formatted.push(file),
     });
-    expect(done).toEqual(['queue']);
+    expect(done).toEqual(['widget']);
     const out = readFileSync(docFile, 'utf8');
     expect(out).toContain('| embedded \\| queue | 25,458 | 0.42 |');
     expect(out).not.toContain('\nold\n');
     expect(out).toContain('hand-written push table');
     expect(warnings).toEqual([expect.stringContaining('deliver'), expect.stringContaining('push.json has no')]);
-    checkSvg(readFileSync(join(tmp.dir, 'svg', 'queue.svg'), 'utf8'));
+    expect(formatted).toEqual([docFile]);
+    checkSvg(readFileSync(join(tmp.dir, 'svg', 'widget.svg'), 'utf8'));
   });
 
   it('--quick adds the quick knobs not given, and only when asked', () => {

@@ -65,9 +65,9 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     const html = await res.text();
     expect(html).toContain('/_emulator/openapi.json');
     // The script comes from the emulator itself (no credentials needed either), never from a CDN.
-    expect(html).toContain('<script src="/_emulator/docs/scalar.js">');
+    expect(html).toContain('<script src="/_emulator/docs/reference.js">');
     expect(html).not.toContain('cdn.jsdelivr.net');
-    const script = await app.request('/_emulator/docs/scalar.js');
+    const script = await app.request('/_emulator/docs/reference.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('text/javascript');
   });

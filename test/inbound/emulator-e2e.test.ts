@@ -69,7 +69,7 @@ describe('webhooks from the emulator become feed entries and ledger movements', 
     expectScenarioLedger(await stack.service.deps.store.ledger.totals('demo', {}), codes);
   });
 
-  it("the emulator's documents, stock and delivery log say what the warehouse did", async () => {
+  it("the emulator's documents, stock and webhook log say what the warehouse did", async () => {
     await expectScenarioWms(stack.emulator.url, DEMO_TENANT, stack.demoClient, codes);
   });
 });

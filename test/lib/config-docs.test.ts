@@ -42,43 +42,56 @@ const defaultOf = (name: string): string | undefined => {
   return parsed.success && parsed.data !== undefined ? String(parsed.data) : undefined;
 };
 
-describe('settings in the docs are the settings of the code', () => {
-  const readme = settingRows('README.md');
-  const docs = readdirSync(new URL('docs/', ROOT))
-    .filter((f) => f.endsWith('.md'))
-    .flatMap((f) => settingRows(`docs/${f}`));
+/** `.env.example`'s assignments: `NAME=value` (an empty value is unset). */
+function envExample(): Map<string, string | undefined> {
+  const text = readFileSync(new URL('.env.example', ROOT), 'utf8');
+  return new Map([...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1]!, m[2] === '' ? undefined : m[2]]));
+}
 
-  it("every setting in README's configuration table exists in the config schema, with the default the table gives", () => {
-    expect(readme.length).toBeGreaterThan(20);
-    for (const row of readme) {
-      expect(schema, `${row.file}:${row.line}`).toHaveProperty(row.name);
-      expect(row.documented, `${row.file}:${row.line} ${row.name}`).toBe(defaultOf(row.name));
-    }
+describe('settings in the docs are the settings of the code', () => {
+  const names = Object.keys(schema).sort();
+  const table = settingRows('docs/operations.md');
+  const elsewhere = [
+    ...settingRows('README.md'),
+    ...readdirSync(new URL('docs/', ROOT))
+      .filter((f) => f.endsWith('.md') && f !== 'operations.md')
+      .flatMap((f) => settingRows(`docs/${f}`)),
+  ];
+
+  it('the one settings table (docs/operations.md) lists every variable the config schema reads, once', () => {
+    expect(table.map((r) => r.name).sort()).toEqual(names);
   });
 
-  it("the rooms' settings tables in docs/ too", () => {
-    expect(docs.length).toBeGreaterThan(20);
-    for (const row of docs) {
-      expect(schema, `${row.file}:${row.line}`).toHaveProperty(row.name);
-      expect(row.documented, `${row.file}:${row.line} ${row.name}`).toBe(defaultOf(row.name));
-    }
+  it('with the default the schema gives', () => {
+    for (const row of table) expect(row.documented, `${row.file}:${row.line} ${row.name}`).toBe(defaultOf(row.name));
+  });
+
+  it('no other document keeps a settings table of its own: they link to that one', () => {
+    expect(elsewhere).toEqual([]);
+    expect(readFileSync(new URL('README.md', ROOT), 'utf8')).toContain('(docs/operations.md#settings)');
+  });
+
+  it('.env.example sets every variable of the schema to its default (empty when it has none)', () => {
+    const example = envExample();
+    expect([...example.keys()].sort()).toEqual(names);
+    for (const name of names) expect(example.get(name), name).toBe(defaultOf(name));
   });
 
   it('reads rows as the docs write them', () => {
-    expect(readme).toContainEqual({
-      file: 'README.md',
+    expect(table).toContainEqual({
+      file: 'docs/operations.md',
       line: expect.any(Number),
       name: 'HOST',
       documented: '127.0.0.1',
     });
-    expect(readme).toContainEqual({
-      file: 'README.md',
+    expect(table).toContainEqual({
+      file: 'docs/operations.md',
       line: expect.any(Number),
       name: 'WMS_BASE_URL',
       documented: undefined,
     });
-    expect(readme).toContainEqual({
-      file: 'README.md',
+    expect(table).toContainEqual({
+      file: 'docs/operations.md',
       line: expect.any(Number),
       name: 'RECONCILE_CRON',
       documented: '0 * * * *',

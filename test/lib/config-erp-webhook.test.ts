@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/lib/config.js';
 import { runMain } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
-// Issue 13 part 1: per-connection ERP_WEBHOOK_URL / _SECRET / _EVENTS / ERP_CLOSE_ACK, the same in
+// Per-connection ERP_WEBHOOK_URL / _SECRET / _EVENTS / ERP_CLOSE_ACK, the same in
 // CONNECTIONS_FILE in camelCase; secrets in the Standard Webhooks form.
 const base = {
   WMS_BASE_URL: 'https://wms.example.com',

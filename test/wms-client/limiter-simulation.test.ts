@@ -3,7 +3,7 @@
  * simulated clock: a discrete-event run where each call takes what the model says (the base
  * latency, a queue beyond the concurrency, 429 beyond the rate), 429s are retried after their
  * Retry-After as push jobs do, and 200 jobs feed each process (4 loops × 50). It shows the rules
- * reach the goals of issue 14 on any machine; bench:push measures the real thing.
+ * reach bench:push's goals on any machine; bench:push measures the real thing.
  */
 import { describe, expect, it } from 'vitest';
 import { type CapacityInput, CapacityRegistry } from '../../src/emulator/capacity/registry.js';

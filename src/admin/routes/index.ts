@@ -29,13 +29,13 @@ import { ADMIN_PREFIX, type AdminRouteRegistrar } from './types.js';
 /** Every admin route, one registrar per file; rooms add theirs here. */
 const registrars: AdminRouteRegistrar[] = [
   registerConnections,
-  // Inbound events (issue 11). The bulk retry goes before /events/{id}/… so its path is never read as an id.
+  // Inbound events. The bulk retry goes before /events/{id}/… so its path is never read as an id.
   registerEventsList,
   registerEventsRetry,
   registerEventGet,
   registerEventPayload,
   registerEventRetry,
-  // Operator console read models and actions (issue 12); retry-failed before the per-record routes.
+  // Operator console read models and actions; retry-failed before the per-record routes.
   registerOverview,
   registerPushesList,
   registerPushesRetryFailed,
@@ -46,7 +46,7 @@ const registrars: AdminRouteRegistrar[] = [
   registerReconciliationStart,
   registerReconciliationGet,
   registerFeed,
-  // ERP deliveries (issue 13); the bulk resend before /deliveries/{id} so its path is never read as an id.
+  // ERP deliveries; the bulk resend before /deliveries/{id} so its path is never read as an id.
   registerDeliveriesList,
   registerDeliveriesResend,
   registerDeliveryGet,

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 /**
  * Repeated wrong sign-ins from one client address: after `maxFailures` within `windowMs`, that
  * address must wait until the window of its oldest counted failure has passed. Deliberately
- * minimal and per process (issue 15 adds the service-wide auth-failure limiter, with metrics);
+ * minimal and per process (the API's failed credentials go through lib/auth-failures.ts instead);
  * a correct sign-in is never slowed unless its address is locked out.
  */
 export class SignInThrottle {

@@ -22,7 +22,7 @@ const TONES: Record<string, Tone> = {
   drift: 'bad',
   not_found: 'warn',
   unsettled: 'neutral',
-  // emulator webhook deliveries
+  // the emulator's webhook log
   delivered: 'ok',
   sending: 'info',
 };

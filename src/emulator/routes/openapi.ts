@@ -1,6 +1,5 @@
-import { Scalar } from '@scalar/hono-api-reference';
 import { z } from 'zod';
-import { OFFLINE_REFERENCE, scalarBundle } from '../../lib/static-files.js';
+import { apiReferencePage, apiReferenceScript } from '../../lib/api-reference.js';
 import {
   deliveryPointCriteriaSchema,
   documentCriteriaSchema,
@@ -14,8 +13,8 @@ import { CONTROL_PREFIX } from '../http/zones.js';
 
 export const OPENAPI_PATH = `${CONTROL_PREFIX}/openapi.json`;
 export const DOCS_PATH = `${CONTROL_PREFIX}/docs`;
-/** Scalar's browser bundle, served from the installed package so the docs work offline. */
-export const DOCS_SCRIPT_PATH = `${DOCS_PATH}/scalar.js`;
+/** The reference's browser bundle, served by the emulator itself so the docs work offline. */
+export const DOCS_SCRIPT_PATH = `${DOCS_PATH}/reference.js`;
 
 /** The emulator's OpenAPI 3.1 document, generated from the same zod schemas it validates with. */
 export function openApiRoutes(app: EmulatorApp): void {
@@ -53,9 +52,9 @@ export function openApiRoutes(app: EmulatorApp): void {
         'A stateful emulator of the warehouse management service external API (version 1.0.0), plus its own control API under /_emulator.',
     },
   });
-  app.get(DOCS_SCRIPT_PATH, scalarBundle());
+  app.get(DOCS_SCRIPT_PATH, apiReferenceScript());
   app.get(
     DOCS_PATH,
-    Scalar({ url: OPENAPI_PATH, pageTitle: 'WMS emulator API reference', cdn: DOCS_SCRIPT_PATH, ...OFFLINE_REFERENCE }),
+    apiReferencePage({ title: 'WMS emulator API reference', specUrl: OPENAPI_PATH, scriptUrl: DOCS_SCRIPT_PATH }),
   );
 }

@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { conflict, notFound } from '../../lib/errors.js';
+import { errorBodySchema } from '../../lib/openapi-errors.js';
 import { INTAKE_KINDS, type IntakeKind, KINDS } from '../entities.js';
 import { recordViewSchema } from '../record-view.js';
 import { retryOne } from '../retry-one.js';
-import { codeParamsSchema, commonErrors, errorBodySchema, notFoundError } from './schemas.js';
+import { codeParamsSchema, commonErrors, notFoundError } from './schemas.js';
 import { type RouteRegistrar, SECURITY } from './types.js';
 
 const retryResultSchema = z

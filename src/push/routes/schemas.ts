@@ -1,23 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { NUL_MESSAGE } from '../../lib/nul.js';
+import { errorResponse } from '../../lib/openapi-errors.js';
 import { DOCUMENT_TYPES } from '../../wms/index.js';
 import { MAX_BATCH_ITEMS } from '../entities.js';
 import { recordViewSchema } from '../record-view.js';
-
-export const errorBodySchema = z
-  .object({
-    success: z.literal(false),
-    error: z.string().openapi({ example: 'validation_failed' }),
-    message: z.string(),
-    requestId: z.string().optional(),
-    details: z.unknown().optional(),
-  })
-  .openapi('ErrorBody');
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: errorBodySchema } },
-});
 
 /** The error answers every ERP route can give, with what triggers each. */
 export const commonErrors = {

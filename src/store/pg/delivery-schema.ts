@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { BreakerState, DeliveryAttemptOutcome, DeliveryStatus, FeedEntryType } from '../values.js';
 
-// ERP delivery tables (issue 13). Column for column the same as src/store/sqlite/delivery-schema.ts
+// ERP delivery tables. Column for column the same as src/store/sqlite/delivery-schema.ts
 // (checked in src/store/schema-parity.ts).
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

@@ -20,7 +20,7 @@ export interface SqliteDatabase {
 /**
  * `synchronous`: NORMAL (the default) never corrupts and loses nothing when the process crashes,
  * but a power cut or OS crash may undo the last commits, webhooks already acknowledged among them.
- * FULL fsyncs every commit (group commit keeps that affordable: docs/benchmarks.md, Ingest).
+ * FULL fsyncs every commit (group commit keeps that affordable: docs/storage-and-queue.md).
  */
 export interface SqliteOpenOptions {
   synchronous?: 'normal' | 'full';

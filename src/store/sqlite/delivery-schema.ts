@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { BreakerState, DeliveryAttemptOutcome, DeliveryStatus, FeedEntryType } from '../values.js';
 
-// ERP delivery tables (issue 13). Column for column the same as src/store/pg/delivery-schema.ts
+// ERP delivery tables. Column for column the same as src/store/pg/delivery-schema.ts
 // (checked in src/store/schema-parity.ts).
 
 const ts = (name: string) => integer(name, { mode: 'timestamp_ms' });

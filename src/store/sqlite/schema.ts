@@ -36,7 +36,7 @@ export const inboundEvents = sqliteTable(
   (t) => [
     uniqueIndex('inbound_events_key').on(t.connection, t.dedupeKey),
     // Every index here is paid by the webhook receiver's insert (and, if it holds the status, by
-    // processing's update again): few and narrow, measured in docs/benchmarks.md ("Ingest").
+    // processing's update again): few and narrow, measured in docs/webhooks.md ("Indexes").
     // The lists of one connection, newest first; any other filter is checked on the rows, which
     // are dense for every filter but the rare statuses below.
     index('inbound_events_connection').on(t.connection, t.id),

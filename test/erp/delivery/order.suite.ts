@@ -17,7 +17,7 @@ const eventArb = fc.record({
 });
 
 /**
- * Issue 13 part 3, as a property: for random event sequences and random failures, each business
+ * Order of ERP deliveries, as a property: for random event sequences and random failures, each business
  * key's events reach the ERP in feed order, and each webhook-id is accepted exactly once; keys do
  * not wait for each other. With `workers: 2` (Postgres), two workers on two stores (two
  * processes' views of one database) share the deliveries.

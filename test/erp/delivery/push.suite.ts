@@ -7,7 +7,7 @@ import { ManualClock } from '../../../src/lib/clock.js';
 import { until } from '../../support/wait.js';
 import { deliveryHarness, type Harness, type HarnessOptions } from './harness.js';
 
-/** The push rules of issue 13 (parts 1, 2 and 4), on a real store and a real receiver. */
+/** The rules of pushing the feed to the ERP (signature, retries, breaker, resend), on a real store and a real receiver. */
 export function pushSuite(dialect: 'sqlite' | 'postgres'): void {
   // Generous per-test deadline: on a shared Postgres every append waits for the feed-order lock.
   describe(`ERP push (${dialect})`, { timeout: 120_000 }, () => {
