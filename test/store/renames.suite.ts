@@ -25,7 +25,7 @@ function migrationsUpTo(dialect: 'sqlite' | 'postgres', dir: string): string {
 
 /**
  * A database holding rows under the names the tables had before (outbound_records, outbound_waits,
- * feed entries, erp_deliveries.confirmation_id, erp_delivery_cursors.last_confirmation_id) is
+ * confirmations, erp_deliveries.confirmation_id, erp_delivery_cursors.last_confirmation_id) is
  * migrated, and every row is read back through the repositories under the new names.
  */
 export function renamesSuite(
@@ -57,7 +57,7 @@ export function renamesSuite(
             .run(at);
           raw
             .prepare(
-              `INSERT INTO feedEntries (connection, type, dedupe_key, source_event_id, data, created_at)
+              `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
                VALUES ('acme', 'stock.adjusted', 'k1', NULL, '{"n":1}', ?), ('acme', 'stock.adjusted', 'k2', NULL, '{"n":2}', ?)`,
             )
             .run(at, at);
@@ -90,7 +90,7 @@ export function renamesSuite(
               [ts],
             );
             await client.query(
-              `INSERT INTO feedEntries (connection, type, dedupe_key, source_event_id, data, created_at)
+              `INSERT INTO confirmations (connection, type, dedupe_key, source_event_id, data, created_at)
                VALUES ('acme', 'stock.adjusted', 'k1', NULL, '{"n":1}', $1), ('acme', 'stock.adjusted', 'k2', NULL, '{"n":2}', $1)`,
               [ts],
             );
