@@ -45,7 +45,7 @@ const fixture = JSON.parse(
 ) as Record<string, unknown>;
 let seq = 0;
 // Each reception closes a purchase order of its own, as bench:deliver's do: with the fixture's one
-// order, every confirmation would wait behind the one before it on its way to the ERP (one key),
+// order, every feed entry would wait behind the one before it on its way to the ERP (one key),
 // and the feed's backlog on that key would be the measurement (docs/benchmarks.md).
 const reception = () => {
   const code = `BENCH-${Date.now().toString(36)}-${++seq}`;

@@ -1,6 +1,6 @@
 /**
  * Console benchmark: render time of each list page with 100,000 inbound events and 100,000
- * outbound records in the store (plus 100,000 feed events and 1,000 reconciliation runs), on
+ * WMS pushes in the store (plus 100,000 feed events and 1,000 reconciliation runs), on
  * SQLite and on Postgres, against a same-run baseline: the JSON admin API answering the same
  * query. `wms-sync serve` runs as users run it (worker included, defaults) in its own process;
  * this process sends one request at a time (render latency, not throughput), half of them for the
@@ -96,21 +96,21 @@ const SCENARIOS: Scenario[] = [
     cursors: (s) => [0, s.events - 1],
   },
   {
-    page: 'outbound: products, any state',
-    console: (b) => `${c}/outbound?entity=product${q('before', b)}`,
-    api: (b) => `${a}/outbound?entity=product&limit=${PAGE}${q('before', b)}`,
+    page: 'pushes: products, any state',
+    console: (b) => `${c}/pushes?entity=product${q('before', b)}`,
+    api: (b) => `${a}/pushes?entity=product&limit=${PAGE}${q('before', b)}`,
     cursors: (s) => s.ids.records,
   },
   {
-    page: 'outbound: failed products',
-    console: (b) => `${c}/outbound?entity=product&state=failed${q('before', b)}`,
-    api: (b) => `${a}/outbound?entity=product&state=failed&limit=${PAGE}${q('before', b)}`,
+    page: 'pushes: failed products',
+    console: (b) => `${c}/pushes?entity=product&state=failed${q('before', b)}`,
+    api: (b) => `${a}/pushes?entity=product&state=failed&limit=${PAGE}${q('before', b)}`,
     cursors: (s) => s.ids.records,
   },
   {
-    page: 'outbound: pending documents',
-    console: (b) => `${c}/outbound?entity=document&state=pending${q('before', b)}`,
-    api: (b) => `${a}/outbound?entity=document&state=pending&limit=${PAGE}${q('before', b)}`,
+    page: 'pushes: pending documents',
+    console: (b) => `${c}/pushes?entity=document&state=pending${q('before', b)}`,
+    api: (b) => `${a}/pushes?entity=document&state=pending&limit=${PAGE}${q('before', b)}`,
     cursors: (s) => s.ids.records,
   },
   {
@@ -123,13 +123,13 @@ const SCENARIOS: Scenario[] = [
     page: 'ERP feed, newest first',
     console: (b) => `${c}/feed?limit=${PAGE}${q('before', b)}`,
     api: (b) => `${a}/feed?limit=${PAGE}${q('before', b)}`,
-    cursors: (s) => s.ids.confirmations,
+    cursors: (s) => s.ids.feedEntries,
   },
   {
     page: 'ERP feed after a cursor',
     console: (b) => `${c}/feed?limit=${PAGE}&after=${b ?? 0}`,
     api: (b) => `${a}/feed?limit=${PAGE}&after=${b ?? 0}`,
-    cursors: (s) => s.ids.confirmations,
+    cursors: (s) => s.ids.feedEntries,
   },
 ];
 
@@ -244,7 +244,7 @@ async function runBackend(backend: 'sqlite' | 'postgres') {
       {
         events: Number(knobs.events),
         records: Number(knobs.records),
-        confirmations: Number(knobs.feed),
+        feedEntries: Number(knobs.feed),
         runs: Number(knobs.runs),
       },
       (l) => console.log(l),
@@ -256,7 +256,7 @@ async function runBackend(backend: 'sqlite' | 'postgres') {
     // visibility map that lets a count read an index alone (the events list's total).
     if (backend === 'postgres')
       await pgAdmin(
-        `VACUUM ANALYZE ${schema}.inbound_events, ${schema}.outbound_records, ${schema}.confirmations, ${schema}.reconciliation_runs`,
+        `VACUUM ANALYZE ${schema}.inbound_events, ${schema}.wms_pushes, ${schema}.feed_entries, ${schema}.reconciliation_runs`,
       );
     const served = await serve(env);
     child = served.child;

@@ -78,23 +78,23 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** An ERP polling GET /erp/v1/events every `everyMs`: when each document code was first seen. */
+/** An ERP polling GET /erp/v1/feed every `everyMs`: when each document code was first seen. */
 export function feedPoller(baseUrl: string, token: string, everyMs: number) {
   const seen = new Map<string, number>();
   let after = 0;
   let stopped = false;
   const done = (async () => {
     while (!stopped) {
-      const res = await request(`${baseUrl}/erp/v1/events?after=${after}&limit=1000`, 'GET', undefined, {
+      const res = await request(`${baseUrl}/erp/v1/feed?after=${after}&limit=1000`, 'GET', undefined, {
         authorization: `Bearer ${token}`,
       });
-      const page = JSON.parse(res.text) as { events: { data: { closingDocumentCode?: string } }[]; next: number };
+      const page = JSON.parse(res.text) as { entries: { data: { closingDocumentCode?: string } }[]; next: number };
       const at = epochMs();
-      for (const e of page.events)
+      for (const e of page.entries)
         if (e.data.closingDocumentCode && !seen.has(e.data.closingDocumentCode))
           seen.set(e.data.closingDocumentCode, at);
       after = page.next;
-      if (page.events.length < 1000) await new Promise((r) => setTimeout(r, everyMs));
+      if (page.entries.length < 1000) await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
   return { seen, stop: async () => ((stopped = true), await done) };

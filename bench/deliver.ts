@@ -5,7 +5,7 @@
 //   1. throughput: `--events` feed events already in the store, delivered signed; baseline: the
 //      same bodies as plain unsigned POSTs from one loop (same concurrency, same receiver);
 //   2. latency: reception-close webhooks at `--rate`/s into serve; from the WMS's 200 to the ERP's
-//      receipt; baseline: an ERP polling GET /erp/v1/events once a second, same run;
+//      receipt; baseline: an ERP polling GET /erp/v1/feed once a second, same run;
 //   3. outage: the same load, the ERP answering 503 for `--outage` s, then back: every event
 //      exactly once per webhook-id, all within 60 s of recovery, and what reached the dead endpoint.
 // Prints the tables and writes bench/results/deliver.json (tables + chart).
@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { toFeedEvent } from '../src/erp/feed.js';
+import { toErpFeedEntry } from '../src/erp/feed/read.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
 import { tempDir } from '../test/support/tmp.js';
 import { epochMs, feedPoller, paced, percentile, request, script } from './deliver-lib.js';
@@ -102,14 +102,14 @@ try {
   const bodies: string[] = [];
   await store.transaction(async (tx) => {
     for (let i = 0; i < EVENTS; i++) {
-      const { confirmation } = await tx.confirmations.append({
+      const { feedEntry } = await tx.feed.append({
         connection: 'bench',
         type: 'reception.closed',
         dedupeKey: `t${i}`,
         data: { ...fixture, closingDocumentCode: `T-${i}`, documentExternalCode: `T-${i}` },
         at,
       });
-      bodies.push(JSON.stringify(toFeedEvent(confirmation)));
+      bodies.push(JSON.stringify(toErpFeedEntry(feedEntry)));
     }
   });
   await store.close();
@@ -193,7 +193,7 @@ try {
     'max ms': Math.max(...lags),
   });
   show(`Latency at ${RATE} events/s for ${SECONDS} s: the WMS's 200 → the ERP has the event (wms-sync serve, SQLite)`, [
-    lagRow('baseline: ERP polls GET /erp/v1/events every 1 s', pullLag),
+    lagRow('baseline: ERP polls GET /erp/v1/feed every 1 s', pullLag),
     lagRow('push: signed POST to the ERP', pushLag),
     lagRow('push only: feed event written → ERP receipt', feedLag),
   ]);

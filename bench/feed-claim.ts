@@ -1,6 +1,6 @@
 /**
  * The ERP delivery claim with a backlog behind each key, on both stores, through the store's own
- * API (`DeliveriesRepo.claim`/`finish`, the calls the delivery worker makes). The state it builds is
+ * API (`ErpDeliveriesRepo.claim`/`finish`, the calls the delivery worker makes). The state it builds is
  * an ERP outage's: every order key's head has failed and waits for its retry an hour later, and the
  * deliveries queued behind the heads are due (they were never tried: a key goes in feed order).
  * - "claim, nothing claimable": claims per second while every head waits (each claim finds none).
@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { DeliveryResult } from '../src/store/delivery-types.js';
+import type { DeliveryResult } from '../src/store/erp-deliveries/contract.js';
 import type { Store } from '../src/store/index.js';
 import { createPgStore } from '../src/store/pg/store.js';
 import { createSqliteStore } from '../src/store/sqlite/store.js';
@@ -61,20 +61,20 @@ async function outage(store: Store, behind: number): Promise<number> {
     for (let k = 0; k < KEYS; k++)
       rows.push({
         connection: CONNECTION,
-        confirmationId: ++feedId,
+        feedEntryId: ++feedId,
         type: 'reception.closed' as const,
         orderKey: `doc:PO-${k}`,
         feedAt: new Date(T0),
       });
   for (let i = 0; i < rows.length; i += 2_000)
-    await store.deliveries.enqueue(
+    await store.erpDeliveries.enqueue(
       CONNECTION,
       rows.slice(i, i + 2_000),
-      rows[Math.min(i + 2_000, rows.length) - 1]!.confirmationId,
+      rows[Math.min(i + 2_000, rows.length) - 1]!.feedEntryId,
       new Date(T0),
     );
   const now = T0 + 1_000;
-  const heads = await store.deliveries.claim({
+  const heads = await store.erpDeliveries.claim({
     connections: [CONNECTION],
     owner: 'bench',
     now: new Date(now),
@@ -83,7 +83,7 @@ async function outage(store: Store, behind: number): Promise<number> {
   });
   if (heads.length !== KEYS) throw new Error(`expected ${KEYS} heads, claimed ${heads.length}`);
   for (let i = 0; i < heads.length; i += 500)
-    await store.deliveries.finish(
+    await store.erpDeliveries.finish(
       'bench',
       heads.slice(i, i + 500).map((h) => result(h.delivery.id, 'retry', now, now + HOUR)),
     );
@@ -98,7 +98,7 @@ async function measure(
   const now = T0 + 2_000;
   const idle = await timed(async () => {
     for (let i = 0; i < CLAIMS; i++) {
-      const got = await store.deliveries.claim({
+      const got = await store.erpDeliveries.claim({
         connections: [CONNECTION],
         owner: 'bench',
         now: new Date(now),
@@ -113,7 +113,7 @@ async function measure(
   let sent = 0;
   const drain = await timed(async () => {
     for (;;) {
-      const got = await store.deliveries.claim({
+      const got = await store.erpDeliveries.claim({
         connections: [CONNECTION],
         owner: 'bench',
         now: new Date(back),
@@ -121,7 +121,7 @@ async function measure(
         limit: LIMIT,
       });
       if (got.length === 0) break;
-      await store.deliveries.finish(
+      await store.erpDeliveries.finish(
         'bench',
         got.map((g) => result(g.delivery.id, 'delivered', back)),
       );

@@ -357,7 +357,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The goals (ratio to the same-run echo, p99 at 50 connections; docs/benchmarks.md). */
 const GOALS: Record<string, { ratio: number; p99: number }> = {
   'wms-sync serve, SQLite': { ratio: 0.3, p99: 50 },
-  'wms-sync serve, SQLite, WORKER_THREAD=true': { ratio: 0.3, p99: 50 },
   'wms-sync serve, Postgres': { ratio: 0.25, p99: 50 },
   'wms-sync serve + 1 worker, Postgres': { ratio: 0.25, p99: 50 },
   'receiver alone, SQLite (reference)': { ratio: 0.5, p99: Infinity },
@@ -370,13 +369,6 @@ async function main(): Promise<void> {
   let targets: Target[] = [
     { name: 'baseline: bare Hono JSON echo', processes: ['echo'], env: {} },
     { name: 'wms-sync serve, SQLite', processes: ['serve'], dialect: 'sqlite', env: {} },
-    // What the opt-in worker thread brings (`WORKER_THREAD`, docs/scaling.md).
-    {
-      name: 'wms-sync serve, SQLite, WORKER_THREAD=true',
-      processes: ['serve'],
-      dialect: 'sqlite',
-      env: { WORKER_THREAD: 'true' },
-    },
     { name: 'receiver alone, SQLite (reference)', processes: ['receiver'], dialect: 'sqlite', env: {} },
   ];
   if (withPostgres) {

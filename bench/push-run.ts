@@ -1,6 +1,6 @@
 /**
  * One wms-sync run of `bench:push`: items taken in through the intake (`loadItems`, what the ERP
- * API and `wms-sync sync load` call) and pushed by the worker, either in the bench process
+ * API and `wms-sync push` load call) and pushed by the worker, either in the bench process
  * (openDeps + startWorkers: the worker of `wms-sync serve`) or by `wms-sync worker` processes
  * (`node bin/wms-sync.js worker`) on Postgres. Timed from the start of the intake to the last
  * record synced.
@@ -13,9 +13,9 @@ import { loadConfig } from '../src/lib/config.js';
 import { connectionInputSchema, toConnectionConfig } from '../src/lib/connections.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { openDeps } from '../src/main.js';
-import { followSync, loadItems } from '../src/outbound/bulk.js';
-import type { IntakeKind } from '../src/outbound/entities.js';
-import { outboundJobs } from '../src/outbound/jobs.js';
+import { followSync, loadItems } from '../src/push/bulk.js';
+import type { IntakeKind } from '../src/push/entities.js';
+import { wmsPushJobs } from '../src/push/jobs.js';
 import { startWorkers } from '../src/worker.js';
 import { tempDir } from '../test/support/tmp.js';
 import type { Wms } from './push-wms.js';
@@ -79,7 +79,7 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
   const deps = await openDeps({ ...loadConfig(env), connections: [connection] }, { logger: silentLogger() });
   const children: ChildProcess[] = [];
   try {
-    if (o.processes === 0) await startWorkers(deps, [outboundJobs]);
+    if (o.processes === 0) await startWorkers(deps, [wmsPushJobs]);
     else
       for (let i = 0; i < o.processes; i++)
         children.push(await startWorker({ ...process.env, ...env, ...connectionEnv, LOG_LEVEL: 'info' }));
@@ -110,7 +110,7 @@ export async function runWmsSync(o: RunOptions): Promise<RunResult> {
     let tracing: Promise<unknown> = Promise.resolve();
     // The run's store is fresh, so its counts by state are the run's: read from an index, not by
     // looking up every id (21 ms a look for 16,000 ids on Postgres, in the database the pushes use).
-    const runCounts = { store: { outbox: { summarize: async () => (await deps.store.outbox.stateSummary()).counts } } };
+    const runCounts = { store: { pushes: { summarize: async () => (await deps.store.pushes.stateSummary()).counts } } };
     const following = followSync(runCounts, ids, {
       // Each look reads the state of every id, in this process, beside the worker it measures
       // (7.7 % of its CPU at one look per 50 ms with 12,000 ids): a look per 250 ms until the last

@@ -109,7 +109,7 @@ try {
       const bare = await bareLoop(wms, `bare${++tenantSeq}`, Math.min(4000, PRODUCTS), 64);
       const t = `sync${++tenantSeq}`;
       const creds = await wms.tenant(t);
-      const items: [import('../src/outbound/entities.js').IntakeKind, unknown[]][] = [
+      const items: [import('../src/push/entities.js').IntakeKind, unknown[]][] = [
         ['products', products(t, PRODUCTS)],
         ['delivery-points', Array.from({ length: POINTS }, (_, i) => point(t, i))],
         ['documents', Array.from({ length: DOCUMENTS }, (_, i) => document(t, i, PRODUCTS, POINTS))],

@@ -1,15 +1,15 @@
 // npm run bench:webhook-read [-- --rounds 15 --iterations 20000]
 //
-// The receiver's reading of one delivery, in process, on the realistic fixtures: JSON.parse alone
+// The receiver's reading of one webhook, in process, on the realistic fixtures: JSON.parse alone
 // (the floor), a strict zod check (JSON.parse + safeParse of the spec's schema + dedupe key: the
-// baseline), and the tolerant reading the receiver uses (readDelivery: one JSON.parse, the
+// baseline), and the tolerant reading the receiver uses (readPayload: one JSON.parse, the
 // hand-written reader, the dedupe key). Rounds are interleaved so machine load
 // hits every variant alike; prints the median µs per delivery and the ratio to the zod path, and
 // writes bench/results/webhook-read.json. What it leaves out: HTTP, auth and the durable write
 // (bench:ingest measures those end to end).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readDelivery } from '../src/inbound/reading.js';
+import { readPayload } from '../src/inbound/reading.js';
 import { hashCanonical } from '../src/lib/crypto.js';
 import { isJsonContentType } from '../src/lib/http.js';
 import { mayNeedPayloadCheck } from '../src/lib/nul.js';
@@ -70,7 +70,7 @@ for (const c of cases) {
     'JSON.parse only': () => JSON.parse(c.body),
     'strict zod (baseline)': () => strictCheck(c.kind, c.body, c.schema),
     'tolerant reading (ours)': () => {
-      const r = readDelivery(c.kind, c.body);
+      const r = readPayload(c.kind, c.body);
       return r.json ? r.dedupeKey : undefined;
     },
   };

@@ -48,7 +48,7 @@ try {
     { timeoutMs: 30_000 },
   );
   if (!result.ok) throw new Error(`demo scenario failed: ${result.failures.join('; ')}`);
-  // One product the WMS refuses (400), so the outbound page has a failure to show.
+  // One product the WMS refuses (400), so the pushes page has a failure to show.
   await control('POST', '/faults', { method: 'POST', path: '/api/external/v1/product', status: 400, count: 1 });
   await erp('PUT', '/erp/v1/products/GIFT-BOX-2026', {
     externalCode: 'GIFT-BOX-2026',
@@ -119,8 +119,8 @@ try {
   await page.locator('[data-check="ok"]').waitFor();
   await page.screenshot({ path: `${out}event-edit.png`, fullPage: true });
   console.log(`docs/console/event-edit.png  ${c}/events/${id}/edit`);
-  await shot('outbound', `${c}/outbound?entity=product`);
-  await shot('outbound-failed', `${c}/outbound/product/GIFT-BOX-2026`, true);
+  await shot('pushes', `${c}/pushes?entity=product`);
+  await shot('push-failed', `${c}/pushes/product/GIFT-BOX-2026`, true);
   await shot('reconciliation', `${c}/reconciliations`, true);
   const runs = (await (
     await fetch(`${url}/admin/v1/connections/demo/reconciliations?limit=1`, {

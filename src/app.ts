@@ -4,7 +4,7 @@ import { adminRoutes } from './admin/routes/index.js';
 import type { ConsoleOptions } from './console/env.js';
 import { consoleRoutes } from './console/routes.js';
 import type { ServiceDeps } from './deps.js';
-import { erpFeedRoutes } from './erp/feed-routes.js';
+import { erpFeedRoutes } from './erp/feed/routes.js';
 import { healthRoutes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { apiReferencePage, apiReferenceScript } from './lib/api-reference.js';
@@ -12,7 +12,7 @@ import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
-import { outboundRoutes } from './outbound/routes/index.js';
+import { pushRoutes } from './push/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
 import { isStoreUnavailable } from './store/unavailable.js';
 
@@ -73,7 +73,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token) },
     ),
   );
-  app.route('/', outboundRoutes(deps));
+  app.route('/', pushRoutes(deps));
   app.route('/', inboundRoutes(deps));
   app.route('/', erpFeedRoutes(deps));
   app.route('/', reconcileRoutes(deps));

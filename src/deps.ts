@@ -7,7 +7,6 @@ import type { Logger } from './lib/logger.js';
 import type { Queue } from './queue/types.js';
 import type { AnyStore } from './store/index.js';
 import type { WmsClients } from './wms-client/index.js';
-import type { ThreadView } from './worker-thread.js';
 
 /** Everything the service's rooms need, built once at boot and passed down explicitly. */
 export interface ServiceDeps {
@@ -24,11 +23,6 @@ export interface ServiceDeps {
   authFailures: AuthFailures;
   /** Aborted when the process is asked to stop: running jobs end at their next safe point. */
   stopping: AbortSignal;
-  /**
-   * `serve`'s worker thread, when its jobs run there (worker-thread.ts): its metrics join this
-   * process's `/metrics`, and the WMS token caches the console shows are its own.
-   */
-  thread?: ThreadView;
 }
 
 /**

@@ -12,30 +12,15 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
-import { abandonSharedLock, type LockSide, newSharedLockMemory, openStore } from './store/index.js';
+import { openStore } from './store/index.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
-import { newWakeChannelName, startWorkerThread, type WorkerThread } from './worker-thread.js';
-
-/**
- * How the two threads of `serve` share the store: the SQLite write lock's memory and the queues'
- * wake channel. `side`: which of them this is (the receiver's runs the checkpoints, the worker's
- * the queue's lease and schedule checks).
- */
-export interface SharedStore {
-  sharedLock?: SharedArrayBuffer | undefined;
-  wakeChannel: string;
-  side: LockSide;
-}
 
 export interface RunOptions {
   /** Serve HTTP (serve, start) and/or run jobs (serve, worker, start). */
   http: boolean;
-  /** `'thread'`: the jobs run on a worker thread of this process (`serve`: worker-thread.ts). */
-  worker: boolean | 'thread';
-  /** Set inside that worker thread. */
-  shared?: SharedStore;
+  worker: boolean;
   logger?: Logger;
   clock?: Clock;
   queueTuning?: QueueTuning;
@@ -55,8 +40,6 @@ export interface RunningService {
   http?: Listening;
   /** The `METRICS_PORT` listener, when configured. */
   metricsHttp?: Listening;
-  /** Resolves if the worker thread ended without being asked to: the service can no longer process. */
-  died?: Promise<Error>;
   /** Graceful stop: no new requests, running jobs finish within the grace period, store closed. */
   close(): Promise<void>;
 }
@@ -64,34 +47,19 @@ export interface RunningService {
 /** Opens the store (migrating it), the queue, then the roles asked for. */
 export async function openDeps(
   config: Config,
-  options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning' | 'shared'> = {},
+  options: Pick<RunOptions, 'logger' | 'clock' | 'queueTuning'> = {},
 ): Promise<OpenedDeps> {
-  const { shared } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const store = openStore(config.database, {
     onIdleError: (err) => logger.warn({ err: err.message }, 'database connection lost; it will be reopened on demand'),
-    ...(shared?.sharedLock ? { sqlite: { sharedLock: { memory: shared.sharedLock, side: shared.side } } } : {}),
   });
   try {
-    // `serve`'s worker thread opens a store the receiver's thread migrated before starting it.
-    if (shared?.side !== 'worker') await store.migrate();
+    await store.migrate();
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;
   }
-  const queue = openQueue(store, {
-    ...options.queueTuning,
-    ...(shared
-      ? {
-          sqlite: {
-            ...options.queueTuning?.sqlite,
-            wakeChannel: shared.wakeChannel,
-            maintain: shared.side === 'worker',
-          },
-        }
-      : {}),
-    pgboss: { ...options.queueTuning?.pgboss, ...(shared ? { wakeChannel: shared.wakeChannel } : {}) },
-  });
+  const queue = openQueue(store, options.queueTuning);
   queue.on('error', (err) => logger.error({ err: err.message }, 'queue error'));
   queue.on('failed', (e) =>
     (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))(
@@ -101,8 +69,7 @@ export async function openDeps(
   );
   await queue.start();
   const clock = options.clock ?? systemClock;
-  // The process's own metrics (CPU, memory, event loop) once, from the receiver's thread.
-  const metrics = createMetricsRegistry({ defaultMetrics: shared?.side !== 'worker' });
+  const metrics = createMetricsRegistry({ defaultMetrics: true });
   const stop = new AbortController();
   // Every call in flight listens on the stop signal (20 close documents asking the ERP, 64 WMS
   // calls): not a leak, and Node's warning past 10 listeners would only fill the log.
@@ -139,57 +106,24 @@ export async function openDeps(
 }
 
 export async function runService(config: Config, options: RunOptions): Promise<RunningService> {
-  const inThread = options.worker === 'thread';
-  const shared: SharedStore | undefined = inThread
-    ? {
-        sharedLock: config.database.kind === 'sqlite' ? newSharedLockMemory() : undefined,
-        wakeChannel: newWakeChannelName(),
-        side: 'receiver',
-      }
-    : options.shared;
-  const deps = await openDeps(config, { ...options, shared });
+  const deps = await openDeps(config, options);
   const { logger } = deps;
   // A new user's empty environment starts a service that refuses everything: say so at once.
   if (deps.connections.all().length === 0) logger.warn(NO_CONNECTION_MESSAGE);
   let app: ServiceApp | undefined;
   let http: Listening | undefined;
   let metricsHttp: Listening | undefined;
-  let thread: WorkerThread | undefined;
   try {
-    // The thread loads its modules on the other core while this one builds the app and binds.
-    const sharedLock = shared?.sharedLock;
-    const starting = inThread
-      ? startWorkerThread({ config, sharedLock, wakeChannel: shared!.wakeChannel }, logger, {
-          // A thread that died holding or awaiting the write lock must not leave this one waiting for it.
-          onExit: () => sharedLock && abandonSharedLock(sharedLock, 'worker'),
-          graceMs: config.shutdownGraceMs,
-        })
-      : undefined;
-    // Settled below; a failure before then must not surface as an unhandled rejection.
-    starting?.catch(() => undefined);
-    if (options.worker === true) await startWorkers(deps);
-    let bindFailed: { err: unknown } | undefined;
-    try {
-      if (options.http) {
-        app = buildApp(deps, { emulator: options.emulator });
-        http = await listen(app.fetch, { port: config.port, host: config.host });
-      }
-    } catch (err) {
-      bindFailed = { err };
+    if (options.worker) await startWorkers(deps);
+    if (options.http) {
+      app = buildApp(deps, { emulator: options.emulator });
+      http = await listen(app.fetch, { port: config.port, host: config.host });
     }
-    // When binding failed too, that is the error to report (a thread that started is stopped below).
-    thread = await starting?.catch((err: unknown) => {
-      if (!bindFailed) throw err;
-      return undefined;
-    });
-    if (bindFailed) throw bindFailed.err;
-    if (thread) deps.thread = { metrics: thread.metrics, tokens: thread.tokens };
-    if (config.metrics.port !== undefined && options.shared?.side !== 'worker')
+    if (config.metrics.port !== undefined)
       metricsHttp = await listen(metricsApp(deps).fetch, { port: config.metrics.port, host: config.metrics.host });
   } catch (err) {
     // A port in use must end the command, not leave its workers and store holding the process open.
     await http?.close(0);
-    await thread?.stop().catch(() => undefined);
     await deps.queue.stop({ graceMs: 0 }).catch(() => undefined);
     await deps.store.close().catch(() => undefined);
     throw err;
@@ -201,8 +135,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
       { url: http.url, publicUrl: config.publicUrl, webhooks, database: config.database.kind, worker: options.worker },
       'wms-sync listening',
     );
-  } else if (options.shared?.side === 'worker') logger.debug('worker thread running');
-  else logger.info({ database: config.database.kind }, 'wms-sync worker running');
+  } else logger.info({ database: config.database.kind }, 'wms-sync worker running');
   if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
   // Queue timers do not hold the process open (so tests and one-shot commands can end); a running
   // service must stay up until close(), even a worker with nothing to poll yet.
@@ -213,7 +146,6 @@ export async function runService(config: Config, options: RunOptions): Promise<R
     ...(app ? { app } : {}),
     ...(http ? { http } : {}),
     ...(metricsHttp ? { metricsHttp } : {}),
-    ...(thread ? { died: thread.died } : {}),
     close: () =>
       (closing ??= (async () => {
         const graceMs = config.shutdownGraceMs;
@@ -222,7 +154,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
         // First: running jobs stop at their next safe point (a reconciliation between batches or in
         // its settle wait, a push before or after its WMS call), and WMS calls in flight are let go.
         deps.stopJobs();
-        const [, drained] = await Promise.all([http?.close(graceMs), deps.queue.stop({ graceMs }), thread?.stop()]);
+        const [, drained] = await Promise.all([http?.close(graceMs), deps.queue.stop({ graceMs })]);
         await metricsHttp?.close(0);
         // The limiters' shares of a shared budget go back to the other processes at once.
         await deps.wms.close();

@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { AggregatorRegistry } from 'prom-client';
 import { presentsAdminToken } from './admin/auth.js';
 import type { ServiceDeps } from './deps.js';
 import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
 import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
-import { registerOutboundGauges } from './outbound/push/metrics.js';
+import { registerPushGauges } from './push/job/metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
 
@@ -16,10 +15,10 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * registered here too, so a worker-only process serving metrics shows them.
  */
 export function metricsRoutes(
-  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections' | 'thread'>,
+  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections'>,
 ): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
-  registerOutboundGauges(deps.metrics, deps);
+  registerPushGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
   const app = new Hono<AppEnv>();
   app.get('/metrics', async (c) => {
@@ -32,19 +31,9 @@ export function metricsRoutes(
         unauthorized(header ? 'Invalid metrics bearer token' : 'Missing metrics bearer token', CHALLENGE),
       );
     }
-    return c.text(await metricsText(deps), 200, { 'content-type': deps.metrics.contentType });
+    return c.text(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
   });
   return app;
-}
-
-/**
- * This thread's registry, plus the worker thread's when `serve` runs one: the same series from
- * both add up (prom-client's aggregation, as for cluster workers).
- */
-async function metricsText(deps: Pick<ServiceDeps, 'metrics' | 'thread'>): Promise<string> {
-  if (!deps.thread) return deps.metrics.metrics();
-  const [own, thread] = await Promise.all([deps.metrics.getMetricsAsJSON(), deps.thread.metrics()]);
-  return AggregatorRegistry.aggregate([own, thread]).metrics();
 }
 
 /** The app of `METRICS_PORT`: /metrics and nothing else (every other path 404). */

@@ -1,7 +1,7 @@
-import { deliveryJobs } from './delivery/jobs.js';
 import type { JobRegistration, ServiceDeps } from './deps.js';
+import { deliveryJobs } from './erp/delivery/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
-import { outboundJobs } from './outbound/jobs.js';
+import { wmsPushJobs } from './push/jobs.js';
 import { reconcileJobs } from './reconcile/jobs.js';
 import { retentionJobs } from './retention/jobs.js';
 
@@ -11,7 +11,7 @@ import { retentionJobs } from './retention/jobs.js';
  */
 export const jobRegistrations: JobRegistration[] = [
   inboundJobs,
-  outboundJobs,
+  wmsPushJobs,
   reconcileJobs,
   retentionJobs,
   deliveryJobs,

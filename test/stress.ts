@@ -3,7 +3,7 @@
  * (`node -e "for(;;){}"`) running beside it, as on a busy 2-core CI machine; the first failing
  * run ends it with vitest's exit code. TEST_DATABASE_URL is passed through, so the Postgres
  * suites run when it is set. Arguments after `--` go to vitest (files, `-t`), `--runs N` changes
- * the count: `npm run test:stress -- --runs 5 test/outbound/push-flow.test.ts`.
+ * the count: `npm run test:stress -- --runs 5 test/push/push-flow.test.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,28 +1,22 @@
 /**
  * The data set of `bench:console`, written through the store's repos (as the service writes it):
- * inbound events with a realistic spread of kinds and statuses, outbound records of every entity
+ * inbound events with a realistic spread of kinds and statuses, WMS pushes of every entity
  * and state, the feed, and reconciliation runs with drift.
  */
-import type {
-  AnyStore,
-  InboundStatus,
-  NewInboundEvent,
-  OutboundEntity,
-  OutboundUpsert,
-} from '../../src/store/index.js';
+import type { AnyStore, InboundStatus, NewInboundEvent, PushEntity, PushUpsert } from '../../src/store/index.js';
 import { WEBHOOK_KINDS } from '../../src/wms/webhooks.js';
 
 export interface SeedSize {
   events: number;
   records: number;
-  confirmations: number;
+  feedEntries: number;
   runs: number;
 }
 
 export interface Seeded extends SeedSize {
   seconds: number;
   /** Id ranges, to aim keyset cursors anywhere in the data. */
-  ids: { events: [number, number]; records: [number, number]; confirmations: [number, number]; runs: [number, number] };
+  ids: { events: [number, number]; records: [number, number]; feedEntries: [number, number]; runs: [number, number] };
   /** One day in the middle of the events' 30 days (ISO instants), for a time-range filter. */
   day: [string, string];
 }
@@ -40,8 +34,8 @@ function eventStatus(i: number): InboundStatus {
 }
 
 /** Products, documents, delivery points, a few cancels; 2 % failed, 8 % pending, the rest synced. */
-function recordShape(i: number): { entity: OutboundEntity; state: 'pending' | 'synced' | 'failed' } {
-  const entity: OutboundEntity =
+function recordShape(i: number): { entity: PushEntity; state: 'pending' | 'synced' | 'failed' } {
+  const entity: PushEntity =
     i % 10 < 6 ? 'product' : i % 10 < 9 ? 'document' : i % 20 === 9 ? 'document-cancel' : 'delivery-point';
   const state = i % 50 === 0 ? 'failed' : i % 12 === 1 ? 'pending' : 'synced';
   return { entity, state };
@@ -109,7 +103,7 @@ export async function seed(
 
   const recordIds: number[] = [];
   await inBatches(size.records, parallel, async (from, to) => {
-    const inputs: OutboundUpsert[] = [];
+    const inputs: PushUpsert[] = [];
     for (let i = from; i < to; i++) {
       const { entity } = recordShape(i);
       inputs.push({
@@ -122,15 +116,15 @@ export async function seed(
       });
     }
     await store.transaction(async (tx) => {
-      const results = await tx.outbox.upsertMany(inputs);
+      const results = await tx.pushes.upsertMany(inputs);
       for (const [k, { record }] of results.entries()) {
         recordIds.push(record.id);
         const { state } = recordShape(from + k);
         if (state === 'pending') continue;
-        await tx.outbox.recordAttempt(record.id, new Date(now));
-        if (state === 'synced') await tx.outbox.markSynced(record.id, record.payloadHash, new Date(now));
+        await tx.pushes.recordAttempt(record.id, new Date(now));
+        if (state === 'synced') await tx.pushes.markSynced(record.id, record.payloadHash, new Date(now));
         else
-          await tx.outbox.markFailed(
+          await tx.pushes.markFailed(
             record.id,
             { kind: 'wms', status: 400, message: 'Product SKU already exists', retryable: false },
             new Date(now),
@@ -138,14 +132,14 @@ export async function seed(
       }
     });
   });
-  log(`  ${size.records.toLocaleString()} outbound records`);
+  log(`  ${size.records.toLocaleString()} WMS pushes`);
 
   const feedIds: number[] = [];
   // One at a time: the feed's ids commit in order (a lock per append on Postgres).
-  await inBatches(size.confirmations, 1, async (from, to) => {
+  await inBatches(size.feedEntries, 1, async (from, to) => {
     await store.transaction(async (tx) => {
       for (let i = from; i < to; i++) {
-        const { confirmation } = await tx.confirmations.append({
+        const { feedEntry } = await tx.feed.append({
           connection,
           type: i % 4 === 0 ? 'stock.adjusted' : 'reception.closed',
           dedupeKey: `bench-${i}`,
@@ -156,11 +150,11 @@ export async function seed(
           },
           at: new Date(now),
         });
-        feedIds.push(confirmation.id);
+        feedIds.push(feedEntry.id);
       }
     });
   });
-  log(`  ${size.confirmations.toLocaleString()} feed events`);
+  log(`  ${size.feedEntries.toLocaleString()} feed events`);
 
   const runIds: number[] = [];
   const rec = store.reconciliation;
@@ -196,7 +190,7 @@ export async function seed(
   return {
     ...size,
     seconds: (performance.now() - started) / 1000,
-    ids: { events: range(eventIds), records: range(recordIds), confirmations: range(feedIds), runs: range(runIds) },
+    ids: { events: range(eventIds), records: range(recordIds), feedEntries: range(feedIds), runs: range(runIds) },
     day,
   };
 }

@@ -3,9 +3,9 @@ import type { ServiceDeps } from '../deps.js';
 import { recentInbound, recentInboundSchema } from '../inbound/stats.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import { probe } from '../lib/probe.js';
-import { countRecords } from '../outbound/list.js';
+import { countRecords } from '../push/list.js';
 import { listRuns, runSummarySchema } from '../reconcile/list-runs.js';
-import { OUTBOUND_ENTITIES } from '../store/index.js';
+import { PUSH_ENTITIES } from '../store/index.js';
 import { wmsTokenView } from '../wms-client/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,8 +22,8 @@ export const overviewSchema = z
     attention: z
       .object({ quarantined: z.int(), failed: z.int() })
       .openapi({ description: 'Inbound events waiting for an operator now, whenever they were received' }),
-    outbound: z.object({
-      entities: z.array(stateCounts.extend({ entity: z.enum(OUTBOUND_ENTITIES) })),
+    pushes: z.object({
+      entities: z.array(stateCounts.extend({ entity: z.enum(PUSH_ENTITIES) })),
       totals: stateCounts,
     }),
     queue: z
@@ -64,7 +64,7 @@ export type ConnectionOverview = z.infer<typeof overviewSchema>;
  */
 export async function connectionOverview(deps: ServiceDeps, connection: ConnectionConfig): Promise<ConnectionOverview> {
   const now = deps.clock.now();
-  const [inbound, quarantined, failed, outbound, backlog, jobs, runs, store, queue] = await Promise.all([
+  const [inbound, quarantined, failed, pushes, backlog, jobs, runs, store, queue] = await Promise.all([
     recentInbound(deps.store, connection.name, new Date(now.getTime() - DAY_MS)),
     deps.store.inbox.count({ connection: connection.name, status: 'quarantined' }),
     deps.store.inbox.count({ connection: connection.name, status: 'failed' }),
@@ -75,19 +75,16 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
     probe(() => deps.store.ping(), PROBE_TIMEOUT_MS),
     probe(() => deps.queue.ping(), PROBE_TIMEOUT_MS),
   ]);
-  const entities = OUTBOUND_ENTITIES.map((entity) => ({ entity, ...outbound[entity] }));
+  const entities = PUSH_ENTITIES.map((entity) => ({ entity, ...pushes[entity] }));
   const totals = { pending: 0, synced: 0, failed: 0 };
   for (const e of entities) for (const s of ['pending', 'synced', 'failed'] as const) totals[s] += e[s];
-  // Where the jobs run on `serve`'s worker thread, the token cache they use is that thread's.
-  const tokens = deps.thread
-    ? await deps.thread.tokens(connection.name)
-    : wmsTokenView(deps.wms.get(connection).tokens);
+  const tokens = wmsTokenView(deps.wms.get(connection).tokens);
   return {
     connection: connection.name,
     at: now.toISOString(),
     inbound,
     attention: { quarantined, failed },
-    outbound: { entities, totals },
+    pushes: { entities, totals },
     queue: {
       waiting: backlog.waiting,
       ready: backlog.ready,

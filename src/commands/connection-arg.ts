@@ -1,6 +1,6 @@
 import type { Config } from '../lib/config.js';
 import type { ConnectionConfig } from '../lib/connections.js';
-import { INTAKE_KINDS, type IntakeKind } from '../outbound/entities.js';
+import { INTAKE_KINDS, type IntakeKind } from '../push/entities.js';
 import { UsageError } from './args.js';
 
 /** The connection named by --connection, or the only one configured. */

@@ -5,9 +5,9 @@ import {
   listDeliveries,
   resendDead,
   resendOne,
-} from '../delivery/views.js';
+} from '../erp/delivery/views.js';
 import type { Config } from '../lib/config.js';
-import { CONFIRMATION_TYPES, DELIVERY_STATUSES, type DeliveryFilter } from '../store/index.js';
+import { DELIVERY_STATUSES, type DeliveryFilter, FEED_ENTRY_TYPES } from '../store/index.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
@@ -30,7 +30,7 @@ Deliveries of the ERP feed to a connection's ERP webhook (ERP_WEBHOOK_URL), newe
 Options:
   --status S         only deliveries with this status
   --connection NAME  only deliveries of this connection
-  --type T           only this feed type (${CONFIRMATION_TYPES.join(', ')})
+  --type T           only this feed type (${FEED_ENTRY_TYPES.join(', ')})
   --key K            only this order key (doc:<document>, lot:<product>|<lot>)
   --limit N          at most N deliveries (default 50)
   --before ID        deliveries with an id below ID (the next page)
@@ -48,8 +48,8 @@ function filterOf(values: {
   type?: string | undefined;
   key?: string | undefined;
 }): Omit<DeliveryFilter, 'status'> {
-  if (values.type && !(CONFIRMATION_TYPES as readonly string[]).includes(values.type))
-    throw new UsageError(`--type must be one of ${CONFIRMATION_TYPES.join(', ')}`);
+  if (values.type && !(FEED_ENTRY_TYPES as readonly string[]).includes(values.type))
+    throw new UsageError(`--type must be one of ${FEED_ENTRY_TYPES.join(', ')}`);
   return {
     ...(values.connection ? { connection: values.connection } : {}),
     ...(values.type ? { type: values.type as DeliveryFilter['type'] } : {}),
@@ -76,13 +76,13 @@ function printDetail(detail: DeliveryDetail, out: NodeJS.WritableStream): void {
   const d = detail.delivery;
   out.write(`delivery ${d.id}  ${d.status}  ${d.connection}  ${d.type}\n`);
   out.write(
-    `  webhook-id   ${d.webhookId}\n  feed event   ${d.eventId}\n  order key    ${d.orderKey}\n  attempts     ${d.attempts}\n`,
+    `  webhook-id   ${d.webhookId}\n  feed entry   ${d.feedEntryId}\n  order key    ${d.orderKey}\n  attempts     ${d.attempts}\n`,
   );
   if (d.nextAttemptAt) out.write(`  next attempt ${d.nextAttemptAt}\n`);
   if (d.deliveredAt) out.write(`  delivered at ${d.deliveredAt}\n`);
   if (d.lastError) out.write(`  last error   ${d.lastError}\n`);
   out.write(
-    `\nbody:\n${detail.event ? JSON.stringify(detail.event, null, 2) : '(pruned by retention)'}\n\nattempts:\n`,
+    `\nbody:\n${detail.entry ? JSON.stringify(detail.entry, null, 2) : '(pruned by retention)'}\n\nattempts:\n`,
   );
   for (const a of detail.attempts) {
     out.write(

@@ -43,7 +43,7 @@ Examples:
 class UsageError extends Error {}
 class ControlApiError extends Error {}
 
-interface Delivery {
+interface WebhookLogEntry {
   id: number;
   kind: string;
   closingDocumentCode: string | null;
@@ -125,13 +125,13 @@ async function reception(call: Call, v: Record<string, unknown>, out: (line: str
   if (!v.close) return [];
   const closed = await call<{
     status: string;
-    deliveries: number[];
+    webhookIds: number[];
     closingDocuments: { closingDocumentCode: string; documentExternalCode: string; integration: { status: string } }[];
   }>('POST', `/receptions/${code}/close`, v.observations ? { observations: v.observations } : undefined);
   out(`reception ${code} ${closed.status}`);
   for (const c of closed.closingDocuments)
     out(`  closing document ${c.closingDocumentCode} for ${c.documentExternalCode}: webhook ${c.integration.status}`);
-  return closed.deliveries;
+  return closed.webhookIds;
 }
 
 async function shipment(call: Call, v: Record<string, unknown>, out: (line: string) => void): Promise<number[]> {
@@ -182,13 +182,13 @@ async function shipment(call: Call, v: Record<string, unknown>, out: (line: stri
   if (!v.dispatch) return [];
   const dispatched = await call<{
     status: string;
-    deliveries: number[];
+    webhookIds: number[];
     closingDocuments: { closingDocumentCode: string; integration: { status: string } }[];
   }>('POST', `/shipping-orders/${code}/dispatch`);
   out(`shipping order ${code} ${dispatched.status}`);
   for (const c of dispatched.closingDocuments)
     out(`  closing document ${c.closingDocumentCode}: webhook ${c.integration.status}`);
-  return dispatched.deliveries;
+  return dispatched.webhookIds;
 }
 
 async function regularization(call: Call, v: Record<string, unknown>, out: (line: string) => void): Promise<number[]> {
@@ -196,7 +196,7 @@ async function regularization(call: Call, v: Record<string, unknown>, out: (line
   if (!v.product || v.quantity === undefined || !Number.isFinite(quantity) || quantity === 0) {
     throw new UsageError('regularization needs --product and a non-zero --quantity');
   }
-  const done = await call<{ deliveries: number[]; warehouse: string }>('POST', '/stock/regularizations', {
+  const done = await call<{ webhookIds: number[]; warehouse: string }>('POST', '/stock/regularizations', {
     productExternalCode: v.product,
     quantity,
     ...(v.lot ? { lotCode: v.lot } : {}),
@@ -206,7 +206,7 @@ async function regularization(call: Call, v: Record<string, unknown>, out: (line
   out(
     `stock of ${String(v.product)}${v.lot ? ` lot ${String(v.lot)}` : ''} ${quantity > 0 ? '+' : ''}${quantity} in ${done.warehouse}`,
   );
-  return done.deliveries;
+  return done.webhookIds;
 }
 
 const ACTIONS = { reception, shipment, regularization };
@@ -274,17 +274,17 @@ export async function runTrigger(args: string[], ctx: CommandContext): Promise<n
     const url = values.url ?? `http://127.0.0.1:${config.emulator.port}`;
     const tenant = values.tenant ?? 'demo';
     const call = client(url, tenant, values['admin-token'] ?? config.emulator.adminToken);
-    const deliveries = await action(call, values, out);
-    if (values.wait && deliveries.length > 0) {
-      await call('POST', '/webhook-deliveries/settle', { timeoutMs: 60_000 });
-      for (const id of deliveries) {
-        const d = await call<Delivery>('GET', `/webhook-deliveries/${id}`);
+    const webhookIds = await action(call, values, out);
+    if (values.wait && webhookIds.length > 0) {
+      await call('POST', '/webhook-log/settle', { timeoutMs: 60_000 });
+      for (const id of webhookIds) {
+        const d = await call<WebhookLogEntry>('GET', `/webhook-log/${id}`);
         out(
           `  webhook ${d.kind}${d.closingDocumentCode ? ` ${d.closingDocumentCode}` : ''}: ${d.status}${d.response ? ` (HTTP ${d.response.status})` : ''}${d.error ? `: ${d.error}` : ''}`,
         );
       }
-    } else if (deliveries.length > 0)
-      out(`  webhooks queued: ${deliveries.join(', ')} (see GET /_emulator/tenants/${tenant}/webhook-deliveries)`);
+    } else if (webhookIds.length > 0)
+      out(`  webhooks queued: ${webhookIds.join(', ')} (see GET /_emulator/tenants/${tenant}/webhook-log)`);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -91,7 +91,7 @@ export const emulatorCommand: Command = {
         ...(values.data ? { dataFile: values.data } : {}),
         // Snapshots go under the data file's directory, or DATA_DIR for an in-memory emulator.
         dataDir: values.data ? dirname(values.data) : config.dataDir,
-        deliveryLogMax: settings.deliveryLogMax,
+        webhookLogMax: settings.webhookLogMax,
         ...(values.seed === 'demo' ? { seed: 'demo' as const } : {}),
         ...(settings.signingKey ? { signingKey: settings.signingKey } : {}),
         ...(settings.adminToken ? { adminToken: settings.adminToken } : {}),

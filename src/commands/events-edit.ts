@@ -20,7 +20,7 @@ export const EDIT_HELP = {
                               (-12, null, true, "12" for the string 12), else as a plain string
             --file FILE       the whole corrected payload from a JSON file (--set applies on top)
             (neither)         opens the payload in $VISUAL or $EDITOR
-          It is checked exactly as a delivery is: problems are printed, nothing is stored.
+          It is checked exactly as a received webhook is: problems are printed, nothing is stored.
           --actor NAME names who made the change (default cli:<user>); --dry-run only checks.`,
 };
 

@@ -23,8 +23,8 @@ export function printDetail(d: EventDetail, out: Writable): void {
     out.write('--- processing attempts ---\n');
     for (const a of d.attempts) out.write(`${a.at}  ${a.outcome}${a.error ? `  ${a.error}` : ''}\n`);
   }
-  if (d.confirmations.length > 0) {
+  if (d.feedEntries.length > 0) {
     out.write('--- feed entries ---\n');
-    for (const c of d.confirmations) out.write(`#${c.id} ${c.type} ${c.createdAt}\n`);
+    for (const c of d.feedEntries) out.write(`#${c.id} ${c.type} ${c.createdAt}\n`);
   }
 }

@@ -22,8 +22,8 @@ Inbound webhook events as stored by the receiver, newest first.
           correction and who changed what when, the processing attempts, the feed entries.
   retry   runs the processing of these events again (failed, quarantined, rejected_by_erp, processed or stuck
           ones): back to "received" with a new job, which the running service's worker picks up.
-          Processing is idempotent: a confirmation already in the ERP feed is not appended twice.
-          Rejected deliveries cannot be retried; the WMS must send a corrected one.
+          Processing is idempotent: a feed entry already in the ERP feed is not appended twice.
+          Rejected events cannot be retried; the WMS must send a corrected one.
 ${EDIT_HELP.text}
 
 Options:
@@ -37,7 +37,7 @@ Options:
 
 const RETRY_REFUSALS = {
   not_found: 'no such event',
-  rejected: 'rejected deliveries cannot be retried; the WMS must send a corrected one',
+  rejected: 'rejected events cannot be retried; the WMS must send a corrected one',
   pruned: 'its raw body was pruned (INBOUND_RETENTION_DAYS): there is nothing left to process',
 } as const;
 

@@ -37,9 +37,9 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./push.js')).pushCommand,
   },
   {
-    name: 'sync',
+    name: 'pushes',
     summary: 'retry failed pushes, or show a record and its sync state',
-    load: async () => (await import('./sync.js')).syncCommand,
+    load: async () => (await import('./pushes.js')).pushesCommand,
   },
   {
     name: 'replay',

@@ -9,10 +9,10 @@ const help = `Usage: wms-sync prune [--dry-run] [--json]
 Removes what is older than its retention (docs/operations.md), step by step, each with its own
 setting: raw bodies of processed events (INBOUND_RETENTION_DAYS, 90) and of rejected ones
 (INBOUND_REJECTED_RETENTION_DAYS, 30), dedupe keys (DEDUPE_RETENTION_DAYS, 400: a re-delivery
-within it is still a duplicate), confirmations (CONFIRMATION_RETENTION_DAYS, 180), ledger
+within it is still a duplicate), feedEntries (FEED_RETENTION_DAYS, 180), ledger
 movements (LEDGER_RETENTION_DAYS, 180: rolled into an opening balance per product and lot, so
 reconciliation's figures do not change), finished reconciliation runs (RECONCILE_RETENTION_DAYS,
-90) and synced documents (OUTBOUND_RETENTION_DAYS, 365). The worker also runs it on PRUNE_CRON
+90) and synced documents (PUSH_RETENTION_DAYS, 365). The worker also runs it on PRUNE_CRON
 (daily by default). Safe to run at any time, and again.
 
 Options:

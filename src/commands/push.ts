@@ -1,8 +1,8 @@
 import { createLogger } from '../lib/logger.js';
 import { openDeps } from '../main.js';
-import { failedOf, followSync, loadItems, type StateCounts } from '../outbound/bulk.js';
-import { FileFormatError, readItems } from '../outbound/files.js';
-import { outboundJobs } from '../outbound/jobs.js';
+import { failedOf, followSync, loadItems, type StateCounts } from '../push/bulk.js';
+import { FileFormatError, readItems } from '../push/files.js';
+import { wmsPushJobs } from '../push/jobs.js';
 import { startWorkers } from '../worker.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { intakeKindArg, pickConnection } from './connection-arg.js';
@@ -59,7 +59,7 @@ export const pushCommand: Command = {
       const logger = createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'error' });
       const deps = await openDeps(config, { logger });
       try {
-        if (!values['queue-only']) await startWorkers(deps, [outboundJobs]);
+        if (!values['queue-only']) await startWorkers(deps, [wmsPushJobs]);
         const started = Date.now();
         const load = await loadItems(deps, connection.name, kind, items);
         ctx.stdout.write(
@@ -99,7 +99,7 @@ export const pushCommand: Command = {
           );
         }
         if (counts.failed > 0)
-          ctx.stdout.write(`retry after fixing the data: wms-sync sync retry ${kind} CODE... (or --failed)\n`);
+          ctx.stdout.write(`retry after fixing the data: wms-sync pushes retry ${kind} CODE... (or --failed)\n`);
         return load.invalid.length > 0 || counts.failed > 0 || counts.pending > 0 ? 1 : 0;
       } finally {
         await deps.queue.stop({ graceMs: config.shutdownGraceMs });

@@ -26,7 +26,7 @@ Options:
   --kind KIND        the webhook kind of every FILE
   --event ID         id of a stored event to process again (repeatable)
 
-Exit code: 0 when every delivery was answered 2xx, 1 otherwise.`;
+Exit code: 0 when every webhook was answered 2xx, 1 otherwise.`;
 
 export function kindOfFile(file: string): WebhookKind | undefined {
   const name = basename(file);
@@ -34,7 +34,7 @@ export function kindOfFile(file: string): WebhookKind | undefined {
   return [...WEBHOOK_KINDS].sort((a, b) => b.length - a.length).find((k) => name.startsWith(k));
 }
 
-async function deliver(
+async function sendFiles(
   ctx: CommandContext,
   files: string[],
   to: string,
@@ -104,6 +104,6 @@ export const replayCommand: Command = {
       const config = configFrom(ctx);
       if (!config) return 1;
       const connection = pickConnection(config, values.connection);
-      return deliver(ctx, positionals, values.to, connection, values.kind as WebhookKind | undefined);
+      return sendFiles(ctx, positionals, values.to, connection, values.kind as WebhookKind | undefined);
     }),
 };

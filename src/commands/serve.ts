@@ -22,15 +22,9 @@ export const serveCommand: Command = {
       const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
       const config = configFrom(ctx, { PORT: values.port, HOST: values.host });
       if (!config) return 1;
-      const service = await runService(config, { http: true, worker: config.worker.thread ? 'thread' : true });
-      // A worker thread that died leaves webhooks acknowledged but never processed: stop, and say
-      // so in the exit code, for the supervisor to restart the service.
-      const died = await Promise.race([
-        ctx.stopSignal.then(() => undefined),
-        service.died ?? new Promise<never>(() => undefined),
-      ]);
-      if (died) service.deps.logger.fatal({ err: died.message }, 'the worker thread ended; stopping');
+      const service = await runService(config, { http: true, worker: true });
+      await ctx.stopSignal;
       await service.close();
-      return died ? 1 : 0;
+      return 0;
     }),
 };

@@ -2,7 +2,7 @@
 export const NAV = [
   { id: 'overview', label: 'Overview', path: 'overview' },
   { id: 'events', label: 'Inbound events', path: 'events' },
-  { id: 'outbound', label: 'Outbound records', path: 'outbound' },
+  { id: 'pushes', label: 'WMS pushes', path: 'pushes' },
   { id: 'reconciliation', label: 'Reconciliation', path: 'reconciliations' },
   { id: 'feed', label: 'ERP feed', path: 'feed' },
   { id: 'emulator', label: 'Emulator', path: 'emulator', onlyWithEmulator: true },

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ConnectionConfig } from '../lib/connections.js';
-import { CONFIRMATION_TYPES } from '../store/values.js';
+import { FEED_ENTRY_TYPES } from '../store/values.js';
 
 export const DEMO_CONNECTION = 'demo';
 export const DEMO_WEBHOOK_USERNAME = 'wms-demo';
@@ -94,7 +94,7 @@ export function demoConnection(options: {
           erpWebhook: {
             url: options.erpWebhookUrl,
             secrets: [options.secrets.erpWebhookSecret],
-            events: [...CONFIRMATION_TYPES],
+            events: [...FEED_ENTRY_TYPES],
           },
           erpCloseAck: 'sync' as const,
         }

@@ -1,6 +1,6 @@
 import { expectStatus, JsonHttp } from './http.js';
 
-export interface FeedEvent {
+export interface ErpFeedEntry {
   id: number;
   type: string;
   createdAt: string;
@@ -42,11 +42,11 @@ export class DemoHarness {
   async skipExistingEvents(): Promise<void> {
     for (;;) {
       const page = expectStatus(
-        await this.erp.get<{ events: FeedEvent[]; next: number }>(`/erp/v1/events?after=${this.#cursor}&limit=1000`),
+        await this.erp.get<{ entries: ErpFeedEntry[]; next: number }>(`/erp/v1/feed?after=${this.#cursor}&limit=1000`),
         200,
         'read the ERP feed',
       );
-      if (page.events.length === 0) return;
+      if (page.entries.length === 0) return;
       this.#cursor = page.next;
     }
   }
@@ -62,15 +62,15 @@ export class DemoHarness {
     }
   }
 
-  /** The next feed events, up to and including the first that matches. */
-  async nextEvent(what: string, match: (e: FeedEvent) => boolean): Promise<FeedEvent> {
+  /** The next feed entries, up to and including the first that matches. */
+  async nextEvent(what: string, match: (e: ErpFeedEntry) => boolean): Promise<ErpFeedEntry> {
     return this.eventually(what, async () => {
       const page = expectStatus(
-        await this.erp.get<{ events: FeedEvent[]; next: number }>(`/erp/v1/events?after=${this.#cursor}&limit=100`),
+        await this.erp.get<{ entries: ErpFeedEntry[]; next: number }>(`/erp/v1/feed?after=${this.#cursor}&limit=100`),
         200,
         'read the ERP feed',
       );
-      for (const event of page.events) {
+      for (const event of page.entries) {
         this.#cursor = event.id;
         if (match(event)) return event;
       }
@@ -115,13 +115,13 @@ export class DemoHarness {
   /** Waits until the emulator has delivered (or failed) every webhook it queued. */
   async settleWebhooks(): Promise<void> {
     const body = expectStatus(
-      await this.control.post<{ settled: boolean; pending: number }>(`${this.tenantPath}/webhook-deliveries/settle`, {
+      await this.control.post<{ settled: boolean; pending: number }>(`${this.tenantPath}/webhook-log/settle`, {
         timeoutMs: this.timeoutMs,
       }),
       200,
-      'settle webhook deliveries',
+      'settle webhooks',
     );
-    if (!body.settled) throw new Error(`${body.pending} webhook deliveries still pending`);
+    if (!body.settled) throw new Error(`${body.pending} webhooks still pending`);
   }
 
   check(condition: boolean, message: string): void {

@@ -46,7 +46,7 @@ export async function startDemoStack(
     host: config.emulator.host,
     ...(options.emulatorInMemory ? {} : { dataFile: join(config.dataDir, 'emulator.db') }),
     dataDir: config.dataDir,
-    deliveryLogMax: config.emulator.deliveryLogMax,
+    webhookLogMax: config.emulator.webhookLogMax,
     seed: 'demo',
     demoClient,
     logger: options.logger.child({ room: 'emulator' }),

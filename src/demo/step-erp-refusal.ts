@@ -62,7 +62,7 @@ export async function erpRefusal(h: DemoHarness, c: ScenarioCodes): Promise<void
   h.check(
     refused?.response?.status === 200 &&
       JSON.stringify(refused.response.body) === JSON.stringify({ success: false, message: reason }),
-    `the service answered the WMS {success:false, message} (emulator delivery log: ${JSON.stringify(refused?.response?.body)})`,
+    `the service answered the WMS {success:false, message} (emulator webhook log: ${JSON.stringify(refused?.response?.body)})`,
   );
   const asked = expectStatus(
     await erp.get<{ messages: ErpMessage[] }>(
@@ -78,7 +78,7 @@ export async function erpRefusal(h: DemoHarness, c: ScenarioCodes): Promise<void
 
   expectStatus(await erp.request('DELETE', `/reject/${encodeURIComponent(c.refusedOrder)}`), 204, 'lift the refusal');
   expectStatus(
-    await h.control.post(`${h.tenantPath}/webhook-deliveries/${refused?.id}/resend`),
+    await h.control.post(`${h.tenantPath}/webhook-log/${refused?.id}/resend`),
     202,
     're-send the close document',
   );
@@ -108,9 +108,9 @@ async function reception(h: DemoHarness, code: string): Promise<Reception> {
 async function deliveries(h: DemoHarness, closingDocumentCode: string): Promise<Delivery[]> {
   return expectStatus(
     await h.control.get<Delivery[]>(
-      `${h.tenantPath}/webhook-deliveries?closingDocumentCode=${encodeURIComponent(closingDocumentCode)}`,
+      `${h.tenantPath}/webhook-log?closingDocumentCode=${encodeURIComponent(closingDocumentCode)}`,
     ),
     200,
-    'emulator delivery log',
+    'emulator webhook log',
   );
 }

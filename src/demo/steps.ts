@@ -1,4 +1,4 @@
-import type { DemoHarness, FeedEvent } from './harness.js';
+import type { DemoHarness, ErpFeedEntry } from './harness.js';
 
 /** Codes of one scenario run: fresh ones each time, so a run never depends on an earlier one. */
 export function scenarioCodes(run: string) {
@@ -27,7 +27,7 @@ interface DiffLine {
 type Line = { productExternalCode: string; quantity: number; lotCode?: string | null };
 
 const lineOf = (lines: unknown, product: string) => (lines as Line[]).find((l) => l.productExternalCode === product);
-const show = (e: FeedEvent) => `    feed #${e.id} ${e.type}: ${JSON.stringify(e.data.lines ?? e.data)}`;
+const show = (e: ErpFeedEntry) => `    feed #${e.id} ${e.type}: ${JSON.stringify(e.data.lines ?? e.data)}`;
 
 export async function purchaseOrder(h: DemoHarness, c: ScenarioCodes): Promise<void> {
   await h.put('products', {
@@ -184,9 +184,7 @@ export async function regularizations(h: DemoHarness, c: ScenarioCodes): Promise
     error: string | null;
     request: { body: { productExternalCode?: string; quantity?: number } };
   };
-  const log = await h.control.get<Delivery[]>(
-    `${h.tenantPath}/webhook-deliveries?kind=stock-regularization&status=failed`,
-  );
+  const log = await h.control.get<Delivery[]>(`${h.tenantPath}/webhook-log?kind=stock-regularization&status=failed`);
   const lost = (log.body ?? []).filter(
     (d) => d.request.body.productExternalCode === c.rice && d.request.body.quantity === -4,
   );

@@ -20,7 +20,7 @@ export interface EmulatorContext {
   sql: (text: string) => Database.Statement;
   clock: Clock;
   logger: Logger;
-  /** Deliveries queued and finished (see events.ts); `state.events` is the same emitter. */
+  /** Webhooks queued and finished (see events.ts); `state.events` is the same emitter. */
   events: EmulatorEvents;
 }
 

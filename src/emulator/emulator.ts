@@ -27,8 +27,8 @@ export interface EmulatorOptions {
    * file's directory; without either, snapshots are unavailable.
    */
   dataDir?: string;
-  /** Finished webhook deliveries each tenant's delivery log keeps (default 10,000). */
-  deliveryLogMax?: number;
+  /** Finished webhooks each tenant's webhook log keeps (default 10,000). */
+  webhookLogMax?: number;
   /** Key material for the HS256 tokens; generated (and kept in the data file) when absent. */
   signingKey?: string;
   /** Behave as a WMS whose token service has no signing key: endpoint 21 answers 503. */
@@ -47,11 +47,11 @@ export interface EmulatorOptions {
 export interface EmulatorState extends EmulatorServices {
   /** Back to the start state: every tenant removed, faults and capacity models cleared, the seed applied again. */
   resetAll(): void;
-  /** `delivery` (a webhook request finished), `idle` (a tenant has nothing pending), `queued`. */
+  /** `webhook` (a webhook request finished), `idle` (a tenant has nothing pending), `queued`. */
   events: EmulatorEvents;
   /** The whole state to a named snapshot (a SQLite image in the data directory's snapshots folder). */
   snapshot(name: string): { name: string; bytes: number };
-  /** The whole state from a named snapshot; pending deliveries in it are sent. */
+  /** The whole state from a named snapshot; pending webhooks in it are sent. */
   restore(name: string): { name: string; tenants: string[] };
 }
 
@@ -66,7 +66,7 @@ export const DEFAULT_DEMO_CLIENT = { clientId: 'demo-client', clientSecret: 'dem
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const db = openEmulatorDatabase(options.dataFile);
   const events: EmulatorEvents = new EventEmitter<EmulatorEventMap>();
-  // Tests and end-to-end runs may wait on many deliveries at once.
+  // Tests and end-to-end runs may wait on many webhooks at once.
   events.setMaxListeners(0);
   const ctx: EmulatorContext = {
     db,
@@ -82,7 +82,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   // The latency's sleep and the timing of the work share one timeline: real time, or a test's sleep with the emulator's clock.
   const elapsed = options.sleep ? () => ctx.clock.nowMs() : () => performance.now();
   const capacity = new CapacityRegistry(ctx.clock, options.sleep ?? ((ms) => sleep(ms)), elapsed);
-  const webhooks = new WebhookDispatcher(ctx, faults, options.deliveryLogMax);
+  const webhooks = new WebhookDispatcher(ctx, faults, options.webhookLogMax);
   const dataDir = options.dataDir ?? (options.dataFile ? dirname(options.dataFile) : undefined);
   const snapshots = dataDir ? snapshotDir(dataDir) : undefined;
   const state: EmulatorState = {
@@ -114,7 +114,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     },
   };
   seed();
-  // Deliveries left pending in a data file by an earlier run are sent now.
+  // Webhooks left pending in a data file by an earlier run are sent now.
   webhooks.kick();
   const app = createEmulatorApp(state, {
     logger: ctx.logger,

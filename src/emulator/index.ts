@@ -32,9 +32,9 @@ export { addStock } from './stock/store.js';
 // Warehouse actions as plain functions (the control API calls these), for in-process tests and seeding.
 export { controlTenantContext } from './tenants/find.js';
 export { createWarehouse, DEFAULT_LOCATION, DEFAULT_WAREHOUSE, listWarehouses } from './warehouses/warehouses.js';
-export type { DeliveryCause, DeliveryStatus, DeliveryView } from './webhooks/delivery.js';
 export type { WebhookDispatcher } from './webhooks/dispatcher.js';
-export { resendDelivery } from './webhooks/resend.js';
+export type { WebhookCause, WebhookLogEntry, WebhookLogStatus } from './webhooks/log-entry.js';
+export { resendWebhook } from './webhooks/resend.js';
 export {
   getWebhookConfig,
   setWebhookConfig,

@@ -9,13 +9,6 @@ export interface AckResult {
   duplicate: boolean;
 }
 
-/**
- * A delivery to store. `holdSeconds`: its processing job starts only that late. The synchronous
- * close acknowledgement holds a close document while the ERP decides (close-ack.ts); the held job
- * is the durable safety net that processes it should this process die before the ERP answered.
- */
-export type Delivery = HeldEvent;
-
 export interface AckWriterDeps {
   store: Store;
   queue: Queue;
@@ -23,9 +16,11 @@ export interface AckWriterDeps {
 }
 
 /**
- * Stores deliveries and their processing jobs atomically: an event is never stored without a job,
- * nor a job without its events. New accepted events go in one job; a held delivery gets a job of
- * its own, starting later; repeats and rejected deliveries get none.
+ * Stores inbound events and their processing jobs atomically: an event is never stored without a
+ * job, nor a job without its events. New accepted events go in one job; a held event (`holdSeconds`:
+ * the synchronous close acknowledgement holds a close document while the ERP decides, close-ack.ts)
+ * gets a job of its own, starting later, the durable safety net should this process die before the
+ * ERP answered; repeats and rejected events get none.
  *
  * When the store and the queue can write both in ONE statement (Postgres with pg-boss: the
  * queue's jobs are rows of the same database), they do: a single statement is atomic, so the four
@@ -33,7 +28,7 @@ export interface AckWriterDeps {
  * receiver's cost on Postgres. Otherwise (SQLite, in-process: no round trips to save) one
  * transaction holds the events and their `send`s.
  */
-export async function writeEvents(deps: AckWriterDeps, items: readonly Delivery[]): Promise<AckResult[]> {
+export async function writeEvents(deps: AckWriterDeps, items: readonly HeldEvent[]): Promise<AckResult[]> {
   // Rows are locked in one order by every transaction, so concurrent Postgres batches holding the
   // same keys wait for each other instead of deadlocking.
   const order = items.map((_, i) => i).sort((a, b) => compareKeys(items[a]!, items[b]!));
@@ -59,7 +54,7 @@ export async function writeEvents(deps: AckWriterDeps, items: readonly Delivery[
 async function inOneStatement(
   record: NonNullable<InboxRepo['recordManyWithJobs']>,
   jobsInStatement: NonNullable<Queue['jobsInStatement']>,
-  sorted: readonly Delivery[],
+  sorted: readonly HeldEvent[],
   jobOptions: RetryOptions,
 ): Promise<AckResult[]> {
   const jobs = await jobsInStatement(INBOUND_QUEUE, jobOptions);
@@ -70,7 +65,7 @@ async function inOneStatement(
 
 async function inTransaction(
   deps: AckWriterDeps,
-  sorted: readonly Delivery[],
+  sorted: readonly HeldEvent[],
   jobOptions: RetryOptions,
 ): Promise<AckResult[]> {
   return deps.store.transaction(async (tx) => {
@@ -111,14 +106,14 @@ const ACK_BATCH_MAX = 256;
 const ACK_COMMITS_IN_FLIGHT = 4;
 
 /**
- * The receiver's writer: deliveries that arrive together share one transaction (group commit), and
+ * The receiver's writer: webhooks that arrive together share one transaction (group commit), and
  * each is answered only after that transaction committed.
  */
 export function createAckWriter(
   deps: AckWriterDeps,
   onBatch?: (info: { size: number; ms: number; ok: boolean }) => void,
-): GroupCommit<Delivery, AckResult> {
-  return groupCommit<Delivery, AckResult>({
+): GroupCommit<HeldEvent, AckResult> {
+  return groupCommit<HeldEvent, AckResult>({
     commit: (items) => writeEvents(deps, items),
     maxBatch: ACK_BATCH_MAX,
     // SQLite has one writer: a second transaction would only wait for the lock, and split batches.

@@ -10,7 +10,7 @@ export const WEBHOOK_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="wms-sync we
 /** Every connection's header is compared with this many candidates (current, previous or filler). */
 const CANDIDATES = 2;
 
-/** A credential nobody knows: what an unknown connection's delivery and a one-credential connection's spare slot are compared with. */
+/** A credential nobody knows: what an unknown connection's webhook and a one-credential connection's spare slot are compared with. */
 const filler = () => basicAuthorization('unknown', randomBytes(32).toString('hex'));
 
 /**
@@ -30,10 +30,10 @@ export function webhookAuthenticator(connections: ConnectionRegistry) {
   }
   const unknown = entry(Array.from({ length: CANDIDATES }, filler));
   return {
-    /** The candidates a delivery to this connection name is compared with (exposed for tests of the equal work). */
+    /** The candidates a webhook to this connection name is compared with (exposed for tests of the equal work). */
     candidatesFor: (connectionName: string): readonly string[] => (expected.get(connectionName) ?? unknown).values,
 
-    /** The connection the delivery is for, or the 401 to answer (unknown connection or wrong credentials alike). */
+    /** The connection the webhook is for, or the 401 to answer (unknown connection or wrong credentials alike). */
     authenticate(
       connectionName: string,
       header: string | undefined,

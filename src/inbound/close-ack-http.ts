@@ -1,5 +1,5 @@
 import { type Dispatcher, request } from 'undici';
-import { signMessage } from '../delivery/sign.js';
+import { signMessage } from '../erp/delivery/sign.js';
 
 /**
  * The one message the synchronous close acknowledgement sends (docs/erp-delivery.md, "The contract

@@ -9,7 +9,7 @@ import type { RecordedEvent, Store } from '../store/types.js';
 import { askErp, CLOSE_DOCUMENT_RECEIVED, type ErpAnswer } from './close-ack-http.js';
 import type { WebhookKind } from './kinds.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
-import { readDelivery } from './reading.js';
+import { readPayload } from './reading.js';
 
 export { CLOSE_DOCUMENT_RECEIVED, type CloseDocumentMessage } from './close-ack-http.js';
 
@@ -32,7 +32,7 @@ const CLOSE_KINDS: ReadonlySet<WebhookKind> = new Set([
 /** Held processing starts this long after the ERP's budget: the ERP's decision always comes first. */
 const SAFETY_MARGIN_SECONDS = 60;
 
-/** `{ holdSeconds }` when this delivery waits for the ERP's decision; undefined when it does not. */
+/** `{ holdSeconds }` when this event waits for the ERP's decision; undefined when it does not. */
 export function closeAckPlan(
   connection: ConnectionConfig,
   kind: WebhookKind,
@@ -55,7 +55,7 @@ export interface CloseAckDeps {
 export interface CloseAckInput {
   connection: ConnectionConfig;
   kind: WebhookKind;
-  /** The delivery's body, as received. */
+  /** The webhook's body, as received. */
   body: string;
   event: RecordedEvent;
   duplicate: boolean;
@@ -71,14 +71,14 @@ export type CloseAckAnswer = { success: false; message: string } | { success: tr
  * Asks the ERP about a stored close document and settles the event. Returns the answer for the
  * WMS, or undefined for the usual one. Forwarded: a new event stored as `received`, and
  * a repeat of one the ERP refused (the operator may have fixed the cause, so the ERP may now
- * accept). Not forwarded: other repeats (already decided) and quarantined deliveries (unreadable,
+ * accept). Not forwarded: other repeats (already decided) and quarantined events (unreadable,
  * they wait for an operator's repair as usual).
  */
 export async function acknowledgeClose(deps: CloseAckDeps, input: CloseAckInput): Promise<CloseAckAnswer | undefined> {
   const { event, connection } = input;
   const forward = input.duplicate ? event.status === 'rejected_by_erp' : event.status === 'received';
   if (!forward || !connection.erpWebhook) return undefined;
-  const canonical = readDelivery(input.kind, input.body);
+  const canonical = readPayload(input.kind, input.body);
   const data = canonical.json ? canonical.canonical : undefined;
   if (data === undefined)
     return settle(deps, input, {

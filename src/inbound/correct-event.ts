@@ -6,7 +6,7 @@ import { effectivePayloadOf } from './effects.js';
 import { jsonChanges } from './json-changes.js';
 import { isWebhookKind } from './kinds.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
-import { type CanonicalPayload, type FieldProblem, readDelivery } from './reading.js';
+import { type CanonicalPayload, type FieldProblem, readPayload } from './reading.js';
 
 /** What an operator may correct: what processing could not apply. Processed events are in the feed already. */
 export const EDITABLE_STATUSES = ['quarantined', 'failed'] as const;
@@ -44,7 +44,7 @@ export interface CorrectionDeps {
 /**
  * Stores an operator's corrected payload beside the original (never over it), adds it to the
  * event's edit history with who and what changed, and queues the processing again, in one
- * transaction. The correction is read exactly as a delivery is: a problem the tolerant reading
+ * transaction. The correction is read exactly as a received webhook is: a problem the tolerant reading
  * finds is answered with the problems and nothing is stored. A close document's
  * closingDocumentCode cannot change: it is the event's identity (its repeats are keyed on it).
  */
@@ -54,7 +54,7 @@ export async function correctEvent(deps: CorrectionDeps, input: CorrectionInput)
   if (!(EDITABLE_STATUSES as readonly string[]).includes(event.status))
     return { ok: false, reason: 'not_editable', status: event.status };
   const text = JSON.stringify(input.payload);
-  const read = readDelivery(event.kind, text);
+  const read = readPayload(event.kind, text);
   if (!read.json) return { ok: false, reason: 'invalid', problems: [{ path: '(body)', message: read.error }] };
   const problems = [...read.problems];
   if (
@@ -64,7 +64,7 @@ export async function correctEvent(deps: CorrectionDeps, input: CorrectionInput)
   ) {
     problems.push({
       path: 'closingDocumentCode',
-      message: `identifies the delivery and cannot change (it is "${event.dedupeKey.slice(event.kind.length + 1)}")`,
+      message: `identifies the event and cannot change (it is "${event.dedupeKey.slice(event.kind.length + 1)}")`,
     });
   }
   const changes = jsonChanges(previousOf(event), input.payload);

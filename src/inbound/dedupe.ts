@@ -30,8 +30,8 @@ export function regularizationKeyOf(p: CanonicalStockRegularization): string {
 }
 
 /**
- * Rejected deliveries are kept under a key of their raw body: a repeat of the same bad body counts
- * as a duplicate, and a corrected delivery of the same document is a new event, never a repeat.
+ * Rejected webhooks are kept under a key of their raw body: a repeat of the same bad body counts
+ * as a duplicate, and a corrected webhook of the same document is a new event, never a repeat.
  */
 export function rejectedKeyOf(kind: WebhookKind, rawBody: string): string {
   return `${kind}:rejected:${sha256Hex(rawBody)}`;

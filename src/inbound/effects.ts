@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { InboundEvent, NewLedgerMovement } from '../store/types.js';
-import type { ConfirmationType } from '../store/values.js';
+import type { FeedEntryType } from '../store/values.js';
 import type {
   CanonicalCloseReception,
   CanonicalCloseShipping,
@@ -10,7 +10,7 @@ import type {
 } from '../wms/webhooks-tolerant.js';
 import { type QuantityLine, type ReceptionDifferences, receptionDifferences } from './differences.js';
 import { isWebhookKind, KINDS } from './kinds.js';
-import { readDelivery } from './reading.js';
+import { readPayload } from './reading.js';
 
 /** A stored event's payload (the latest correction, else the body as received), read and tagged with its flow. */
 export type StoredPayload =
@@ -26,14 +26,14 @@ export const effectivePayloadOf = (event: Pick<InboundEvent, 'payload' | 'correc
 
 export function readStored(event: Pick<InboundEvent, 'kind' | 'payload' | 'correction'>): StoredReading {
   if (!isWebhookKind(event.kind)) throw new Error(`unknown event kind "${event.kind}"`);
-  const read = readDelivery(event.kind, effectivePayloadOf(event));
+  const read = readPayload(event.kind, effectivePayloadOf(event));
   if (!read.json) return { ok: false, problems: [{ path: '(body)', message: `not valid JSON: ${read.error}` }] };
   if (!read.canonical) return { ok: false, problems: read.problems };
   return { ok: true, stored: { flow: KINDS[event.kind].flow, payload: read.canonical } as StoredPayload };
 }
 
 /**
- * The ordered lines of a document as the outbound room stores it (the spec's Document DTO). Read
+ * The ordered lines of a document as the push room stores it (the spec's Document DTO). Read
  * leniently: only product, lot and quantity matter here.
  */
 const orderedDocumentSchema = z.object({
@@ -48,24 +48,24 @@ export function orderedLinesOf(documentPayload: unknown): QuantityLine[] | undef
 }
 
 export interface Effects {
-  type: ConfirmationType;
-  /** Derived from the event's business key, so processing an event twice appends one confirmation. */
+  type: FeedEntryType;
+  /** Derived from the event's business key, so processing an event twice appends one feed entry. */
   dedupeKey: string;
   data: Record<string, unknown>;
   movements: Omit<NewLedgerMovement, 'at'>[];
 }
 
-export const confirmationKeyOf = (event: Pick<InboundEvent, 'dedupeKey'>) => `inbound:${event.dedupeKey}`;
+export const feedEntryKeyOf = (event: Pick<InboundEvent, 'dedupeKey'>) => `inbound:${event.dedupeKey}`;
 
 /**
- * What an event becomes: the ERP confirmation and the stock ledger movements. Pure. `ordered` is
+ * What an event becomes: the ERP feed entry and the stock ledger movements. Pure. `ordered` is
  * the document's ordered lines when the document is known to the service (reception flows only).
  */
 export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: QuantityLine[]): Effects {
   if (!isWebhookKind(event.kind)) throw new Error(`unknown event kind "${event.kind}"`);
-  const type = KINDS[event.kind].confirmation;
+  const type = KINDS[event.kind].feedEntry;
   const common = { eventId: event.id, receivedAt: event.receivedAt.toISOString() };
-  const dedupeKey = confirmationKeyOf(event);
+  const dedupeKey = feedEntryKeyOf(event);
   const movement = (
     i: number | undefined,
     productExternalCode: string,

@@ -1,11 +1,4 @@
-import type {
-  Confirmation,
-  InboundAttempt,
-  InboundEvent,
-  InboundEventEdit,
-  InboxFilter,
-  Store,
-} from '../store/types.js';
+import type { FeedEntry, InboundAttempt, InboundEvent, InboundEventEdit, InboxFilter, Store } from '../store/types.js';
 
 /*
  * The operators' read model of inbound events, shared by the admin API and the CLI: the list row,
@@ -102,7 +95,7 @@ export interface EventDetail {
   correction: PayloadView | null;
   edits: { id: number; actor: string; at: string; changes: InboundEventEdit['changes'] }[];
   attempts: { id: number; at: string; outcome: InboundAttempt['outcome']; error: string | null }[];
-  confirmations: { id: number; type: Confirmation['type']; createdAt: string; data: Record<string, unknown> }[];
+  feedEntries: { id: number; type: FeedEntry['type']; createdAt: string; data: Record<string, unknown> }[];
 }
 
 function payloadView(raw: string): PayloadView {
@@ -116,10 +109,10 @@ function payloadView(raw: string): PayloadView {
 export async function eventDetail(store: Store, id: number): Promise<EventDetail | undefined> {
   const event = await store.inbox.get(id);
   if (!event) return undefined;
-  const [edits, attempts, confirmations] = await Promise.all([
+  const [edits, attempts, feedEntries] = await Promise.all([
     store.inbox.editsOf(id),
     store.inbox.attemptsOf(id),
-    store.confirmations.bySourceEvent(id),
+    store.feed.bySourceEvent(id),
   ]);
   return {
     event: eventSummary(event),
@@ -127,7 +120,7 @@ export async function eventDetail(store: Store, id: number): Promise<EventDetail
     correction: event.correction === null ? null : payloadView(event.correction),
     edits: edits.map((e) => ({ id: e.id, actor: e.actor, at: e.createdAt.toISOString(), changes: e.changes })),
     attempts: attempts.map((a) => ({ id: a.id, at: a.createdAt.toISOString(), outcome: a.outcome, error: a.error })),
-    confirmations: confirmations.map((c) => ({
+    feedEntries: feedEntries.map((c) => ({
       id: c.id,
       type: c.type,
       createdAt: c.createdAt.toISOString(),

@@ -2,16 +2,16 @@ import type { Clock } from '../lib/clock.js';
 import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFailed } from '../lib/errors.js';
 import { isJsonContentType } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
-import type { NewInboundEvent, RecordedEvent } from '../store/types.js';
-import type { AckResult, Delivery } from './ack-writer.js';
+import type { HeldEvent, NewInboundEvent, RecordedEvent } from '../store/types.js';
+import type { AckResult } from './ack-writer.js';
 import { rejectedKeyOf } from './dedupe.js';
 import type { GroupCommit } from './group-commit.js';
 import type { WebhookKind } from './kinds.js';
 import type { InboundMetrics } from './metrics.js';
-import { problemsMessage, readDelivery } from './reading.js';
+import { problemsMessage, readPayload } from './reading.js';
 
 export interface IngestContext {
-  writer: GroupCommit<Delivery, AckResult>;
+  writer: GroupCommit<HeldEvent, AckResult>;
   clock: Clock;
   metrics: InboundMetrics;
   log: Logger;
@@ -35,10 +35,10 @@ export type IngestOutcome =
   | { ok: false; reason: RejectReason | 'unavailable'; error: AppError };
 
 /**
- * Receives one authenticated delivery: reads it, and stores it durably (with its processing job)
+ * Receives one authenticated webhook: reads it, and stores it durably (with its processing job)
  * before anyone answers. Refused (and stored as `rejected`, so an operator sees what the WMS sent)
  * only when it cannot be identified: not JSON, or a close document without a usable
- * closingDocumentCode. A JSON delivery that processing cannot apply as it is (a line without a
+ * closingDocumentCode. A JSON webhook that processing cannot apply as it is (a line without a
  * product, a quantity that is not a number…) is acknowledged and stored as `quarantined` with
  * the reason, for an operator to repair: refusing a stock regularization would lose it for good.
  */
@@ -57,7 +57,7 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
       });
     } catch (err) {
       // The refusal stands (the WMS shows its message to the operator); only our copy is missing.
-      ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a rejected delivery');
+      ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a rejected webhook');
     }
     return checked;
   }
@@ -69,7 +69,7 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
       ...(input.holdSeconds ? { holdSeconds: input.holdSeconds } : {}),
     });
   } catch (err) {
-    ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a delivery; not acknowledged');
+    ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a webhook; not acknowledged');
     return {
       ok: false,
       reason: 'unavailable',
@@ -88,12 +88,12 @@ type Checked =
   | { ok: false; reason: RejectReason; error: AppError };
 
 /**
- * The refusal policy (docs/webhooks.md, "What a delivery gets"). The Content-Type is looked at only
+ * The refusal policy (docs/webhooks.md, "What a webhook gets"). The Content-Type is looked at only
  * when the body is not JSON: a JSON body sent with another type is read all the same (a stock
  * regularization refused for its header would be lost for good).
  */
 export function check(input: Pick<IngestInput, 'kind' | 'contentType' | 'body'>): Checked {
-  const read = readDelivery(input.kind, input.body);
+  const read = readPayload(input.kind, input.body);
   if (!read.json) {
     if (!isJsonContentType(input.contentType))
       return { ok: false, reason: 'unsupported_media_type', error: unsupportedMediaType('application/json') };

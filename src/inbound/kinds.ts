@@ -1,4 +1,4 @@
-import type { ConfirmationType } from '../store/values.js';
+import type { FeedEntryType } from '../store/values.js';
 import {
   closeReceptionPayloadSchema,
   closeShippingOrderPayloadSchema,
@@ -12,39 +12,39 @@ import {
  * reception closes (goods in, ledger +), shipment closes (goods out, ledger −), stock adjustments.
  */
 export type KindSpec =
-  | { flow: 'reception'; schema: typeof closeReceptionPayloadSchema; confirmation: ConfirmationType; title: string }
-  | { flow: 'shipment'; schema: typeof closeShippingOrderPayloadSchema; confirmation: ConfirmationType; title: string }
-  | { flow: 'stock'; schema: typeof stockRegularizationPayloadSchema; confirmation: ConfirmationType; title: string };
+  | { flow: 'reception'; schema: typeof closeReceptionPayloadSchema; feedEntry: FeedEntryType; title: string }
+  | { flow: 'shipment'; schema: typeof closeShippingOrderPayloadSchema; feedEntry: FeedEntryType; title: string }
+  | { flow: 'stock'; schema: typeof stockRegularizationPayloadSchema; feedEntry: FeedEntryType; title: string };
 
 export const KINDS: Record<WebhookKind, KindSpec> = {
   'reception-close': {
     flow: 'reception',
     schema: closeReceptionPayloadSchema,
-    confirmation: 'reception.closed',
+    feedEntry: 'reception.closed',
     title: 'Close reception (PURCHASE_ORDER, WAREHOUSE_TRANSFER_IN)',
   },
   'client-return-close': {
     flow: 'reception',
     schema: closeReceptionPayloadSchema,
-    confirmation: 'client_return.closed',
+    feedEntry: 'client_return.closed',
     title: 'Close client return (CLIENT_RETURN)',
   },
   'shipping-order-close': {
     flow: 'shipment',
     schema: closeShippingOrderPayloadSchema,
-    confirmation: 'shipment.closed',
+    feedEntry: 'shipment.closed',
     title: 'Close shipping order (CLIENT_EXPEDITION)',
   },
   'supplier-return-close': {
     flow: 'shipment',
     schema: closeShippingOrderPayloadSchema,
-    confirmation: 'supplier_return.closed',
+    feedEntry: 'supplier_return.closed',
     title: 'Close supplier return (SUPPLIER_RETURN)',
   },
   'stock-regularization': {
     flow: 'stock',
     schema: stockRegularizationPayloadSchema,
-    confirmation: 'stock.adjusted',
+    feedEntry: 'stock.adjusted',
     title: 'Stock regularization (one product and lot)',
   },
 };

@@ -29,23 +29,23 @@ export function inboundMetrics(registry: Registry): InboundMetrics {
     (registry.getSingleMetric(name) as Histogram<L> | undefined) ??
     new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
   return {
-    received: counter('wms_sync_webhooks_received_total', 'Webhook deliveries stored as new events', [
+    received: counter('wms_sync_webhooks_received_total', 'Webhooks stored as new inbound events', [
       'connection',
       'kind',
     ]),
     duplicates: counter(
       'wms_sync_webhooks_duplicates_total',
-      'Repeated deliveries of an event already stored (acknowledged, not processed again)',
+      'Repeats of an inbound event already stored (acknowledged, not processed again)',
       ['connection', 'kind'],
     ),
     rejected: counter(
       'wms_sync_webhooks_rejected_total',
-      'Deliveries refused and stored as rejected (reason: unsupported_media_type, malformed_json, invalid_payload)',
+      'Webhooks refused and stored as rejected (reason: unsupported_media_type, malformed_json, invalid_payload)',
       ['connection', 'kind', 'reason'],
     ),
     authFailures: counter(
       'wms_sync_webhooks_auth_failures_total',
-      'Deliveries to a known connection with missing or wrong Basic credentials',
+      'Webhooks to a known connection with missing or wrong Basic credentials',
       ['connection'],
     ),
     ackSeconds: histogram(
@@ -56,11 +56,11 @@ export function inboundMetrics(registry: Registry): InboundMetrics {
     ),
     commitBatchSize: histogram(
       'wms_sync_webhook_commit_batch_size',
-      'Deliveries acknowledged by one transaction (group commit)',
+      'Webhooks acknowledged by one transaction (group commit)',
       [],
       [1, 2, 5, 10, 20, 50, 100, 200, 500],
     ),
-    processed: counter('wms_sync_inbound_processed_total', 'Events processed into confirmations and ledger movements', [
+    processed: counter('wms_sync_inbound_processed_total', 'Events processed into feed entries and ledger movements', [
       'connection',
       'kind',
     ]),

@@ -13,7 +13,7 @@ export interface ProcessDeps {
 }
 
 export type ProcessResult =
-  | { status: 'processed'; confirmationId: number; created: boolean }
+  | { status: 'processed'; feedEntryId: number; created: boolean }
   | { status: 'quarantined'; reason: string }
   | { status: 'skipped'; reason: 'missing' | 'already_processed' | 'rejected' | 'quarantined' };
 
@@ -25,12 +25,12 @@ export type BatchOutcome =
 /**
  * Most events one transaction applies. On SQLite the receiver waits for the single writer while a
  * processing transaction holds it, so a batch must stay short (about 50 µs an event); on Postgres
- * the feed-order lock is held from the confirmations' insert to the commit.
+ * the feed-order lock is held from the feed entries' insert to the commit.
  */
 export const PROCESS_BATCH_MAX = 64;
 
 /**
- * Turns one stored event into its ERP confirmation and ledger movements (see `processEvents`).
+ * Turns one stored event into its ERP feed entry and ledger movements (see `processEvents`).
  * Throws on failure; the job retries with backoff.
  */
 export async function processEvent(deps: ProcessDeps, eventId: number): Promise<ProcessResult> {
@@ -40,9 +40,9 @@ export async function processEvent(deps: ProcessDeps, eventId: number): Promise<
 }
 
 /**
- * Turns stored events into their ERP confirmations and ledger movements, several per transaction.
+ * Turns stored events into their ERP feed entries and ledger movements, several per transaction.
  * Idempotent: it runs at least once per event (a worker may die after the commit and before the
- * job is marked done), so the confirmation and the movements are keyed on the event and a second
+ * job is marked done), so the feed entry and the movements are keyed on the event and a second
  * run adds nothing; an event already processed is skipped.
  *
  * One statement counts an attempt on every event still to process; the events are read and their
@@ -102,7 +102,7 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
           eventId: event.id,
           connection: event.connection,
           movements: effects.movements.map((m) => ({ ...m, at })),
-          confirmation: {
+          feedEntry: {
             connection: event.connection,
             type: effects.type,
             dedupeKey: effects.dedupeKey,
@@ -128,7 +128,7 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
 
 /** Records the batch in one transaction, else (it failed and rolled back) each event in its own. */
 async function complete(deps: ProcessDeps, ready: Ready[], at: Date): Promise<BatchOutcome[]> {
-  const done = (r: Ready, c: { confirmationId: number; created: boolean }): BatchOutcome => {
+  const done = (r: Ready, c: { feedEntryId: number; created: boolean }): BatchOutcome => {
     deps.metrics.processed.inc({ connection: r.event.connection, kind: r.event.kind });
     deps.metrics.processingLagSeconds.observe(
       { kind: r.event.kind },
@@ -137,7 +137,7 @@ async function complete(deps: ProcessDeps, ready: Ready[], at: Date): Promise<Ba
     return {
       eventId: r.event.id,
       ok: true,
-      result: { status: 'processed', confirmationId: c.confirmationId, created: c.created },
+      result: { status: 'processed', feedEntryId: c.feedEntryId, created: c.created },
     };
   };
   try {

@@ -7,12 +7,12 @@ import type { WebhookKind } from './kinds.js';
 export type { CanonicalPayload, FieldProblem };
 
 /**
- * What the service makes of a payload's text (a delivery, a stored event, an operator's
+ * What the service makes of a payload's text (a webhook received, a stored event, an operator's
  * correction): one JSON.parse, the tolerant reading of src/wms, and the service's own limit
  * (Postgres cannot store U+0000). The receiver, the processors and the repair commands all read
  * through here, so they agree on what is usable.
  */
-export type DeliveryReading =
+export type PayloadReading =
   | { json: false; error: string }
   | {
       json: true;
@@ -22,7 +22,7 @@ export type DeliveryReading =
       problems: FieldProblem[];
       /** Close documents: the idempotency key, when usable (a close document without one is refused). */
       closingDocumentCode: string | undefined;
-      /** Unique per connection for ever (docs/webhooks.md, "Deduplication"); undefined when the delivery is refused. */
+      /** Unique per connection for ever (docs/webhooks.md, "Deduplication"); undefined when the webhook is refused. */
       dedupeKey: string | undefined;
       /** What an operator looks the event up by: closingDocumentCode, or the regularization's product. */
       businessCode: string | null;
@@ -34,7 +34,7 @@ export type DeliveryReading =
       unstorable?: FieldProblem;
     };
 
-export function readDelivery(kind: WebhookKind, text: string): DeliveryReading {
+export function readPayload(kind: WebhookKind, text: string): PayloadReading {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -59,7 +59,7 @@ export function readDelivery(kind: WebhookKind, text: string): DeliveryReading {
   const reading = readWebhookPayload(kind, parsed);
   let { value: canonical, problems, closingDocumentCode } = reading;
   // What processing applies (the canonical fields, never the unknown members) must be storable;
-  // a closingDocumentCode holding U+0000 cannot even identify the delivery.
+  // a closingDocumentCode holding U+0000 cannot even identify the event.
   if (mayNeedCheck) {
     const issue = canonical
       ? payloadIssue(canonical)

@@ -19,8 +19,8 @@ interface RetryDeps {
 /**
  * Runs an event's processing again (operator retry or replay by id): back to `received` and a new
  * job, in one transaction. Processing is idempotent, so retrying a processed event adds no second
- * confirmation. A quarantined event is read again (its latest correction, else the original). A
- * rejected delivery has nothing to process: the WMS must send a corrected one; an event whose raw
+ * feed entry. A quarantined event is read again (its latest correction, else the original). A
+ * rejected event has nothing to process: the WMS must send a corrected one; an event whose raw
  * body was pruned (INBOUND_RETENTION_DAYS) has nothing left to process either.
  */
 export async function retryEvent(deps: RetryDeps, id: number): Promise<RetryResult> {

@@ -25,7 +25,7 @@ export function webhookRoute(kind: WebhookKind) {
     description:
       'Called by the WMS. Stored durably (raw body and processing job in one transaction) before the answer; ' +
       'a repeat of an event already stored is acknowledged again and not processed again. Every form the spec allows ' +
-      'is accepted (the schema below is the canonical one; docs/webhooks.md lists the others); a delivery processing ' +
+      'is accepted (the schema below is the canonical one; docs/webhooks.md lists the others); a webhook processing ' +
       'cannot apply as it is is acknowledged and quarantined for an operator to repair.',
     security: [{ webhookBasic: [] }],
     request: {

@@ -15,7 +15,7 @@ const REPEATED = { success: true, message: 'Already received: acknowledged again
 
 /**
  * `POST /webhooks/{connection}/{kind}` for the five webhook kinds. Thin: authenticate, read the raw
- * body, hand it to `ingest`, map the outcome. One writer per app, so deliveries to every route
+ * body, hand it to `ingest`, map the outcome. One writer per app, so webhooks to every route
  * share group commits.
  */
 export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {

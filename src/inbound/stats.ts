@@ -22,7 +22,7 @@ const zeros = () => Object.fromEntries(INBOUND_STATUSES.map((s) => [s, 0])) as R
 
 /**
  * The connection's webhook events received since `since`, counted by kind and by status (their
- * outcome so far), every known kind and status listed with its zero. A repeated delivery counts
+ * outcome so far), every known kind and status listed with its zero. A repeated webhook counts
  * once: it is the same event.
  */
 export async function recentInbound(store: Store, connection: string, since: Date): Promise<RecentInbound> {

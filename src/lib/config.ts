@@ -74,17 +74,16 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(4),
   WORKER_BATCH_SIZE: int(1, 1000).default(20),
   QUEUE_POLL_INTERVAL_MS: int(10, 60_000).default(1000),
-  WORKER_THREAD: bool.default(false),
   INBOUND_RETRY_LIMIT: int(0, 100).default(10),
   INBOUND_RETRY_DELAY_SECONDS: int(0, 3600).default(5),
   INBOUND_LEASE_SECONDS: int(1, 86_400).default(300),
   WMS_TIMEOUT_MS: int(100, 10 * 60 * 1000).default(30_000),
   WMS_MAX_CONCURRENCY: int(1, 256).default(64),
   WMS_INITIAL_CONCURRENCY: int(1, 256).default(8),
-  OUTBOUND_MAX_ATTEMPTS: int(1, 100).default(8),
-  OUTBOUND_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
-  OUTBOUND_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
-  OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS: int(1, 7 * 24 * 60 * 60).default(1800),
+  PUSH_MAX_ATTEMPTS: int(1, 100).default(8),
+  PUSH_RETRY_BASE_MS: int(1, 10 * 60 * 1000).default(1000),
+  PUSH_RETRY_MAX_MS: int(1, 24 * 60 * 60 * 1000).default(5 * 60 * 1000),
+  PUSH_DEPENDENCY_TIMEOUT_SECONDS: int(1, 7 * 24 * 60 * 60).default(1800),
   RECONCILE_CRON: cronOrOff('0 * * * *'),
   RECONCILE_PRODUCTS: z.enum(['wms', 'synced']).default('wms'),
   RECONCILE_BATCH_SIZE: int(1, 1000).default(100),
@@ -129,13 +128,13 @@ export const envSchema = z.object({
   INBOUND_RETENTION_DAYS: int(1, 36_500).default(90),
   INBOUND_REJECTED_RETENTION_DAYS: int(1, 36_500).default(30),
   DEDUPE_RETENTION_DAYS: int(1, 36_500).default(400),
-  CONFIRMATION_RETENTION_DAYS: int(1, 36_500).default(180),
+  FEED_RETENTION_DAYS: int(1, 36_500).default(180),
   LEDGER_RETENTION_DAYS: int(1, 36_500).default(180),
   RECONCILE_RETENTION_DAYS: int(1, 36_500).default(90),
-  OUTBOUND_RETENTION_DAYS: int(1, 36_500).default(365),
+  PUSH_RETENTION_DAYS: int(1, 36_500).default(365),
   DELIVERY_RETENTION_DAYS: int(1, 36_500).default(30),
   PRUNE_CRON: cronOrOff('17 3 * * *'),
-  EMULATOR_DELIVERY_LOG_MAX: int(10, 10_000_000).default(10_000),
+  EMULATOR_WEBHOOK_LOG_MAX: int(10, 10_000_000).default(10_000),
   CONSOLE_SESSION_HOURS: int(1, 720).default(12),
   EMULATOR_PORT: int(0, 65535).default(8090),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
@@ -160,13 +159,7 @@ export interface Config {
   dataDir: string;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
-  /**
-   * `thread`: `serve` on SQLite runs its jobs on a worker thread of its own rather than on the
-   * receiver's event loop: about twice the webhooks per second at saturation, for about 110 MB more
-   * memory and a longer tail of ERP delivery latency under moderate load (docs/scaling.md). Off by
-   * default; on Postgres more `worker` processes are the way to scale.
-   */
-  worker: { concurrency: number; batchSize: number; pollIntervalMs: number; thread: boolean };
+  worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
   /** Processing of stored webhook events: retries after a failure, and how long a job may run before it counts as stuck. */
   inbound: {
     retryLimit: number;
@@ -177,7 +170,7 @@ export interface Config {
   erpCloseAck: { timeoutMs: number };
   wms: { timeoutMs: number; maxConcurrency: number; initialConcurrency: number };
   /** Push jobs: attempts per push (WMS errors that can be retried), backoff, and how long a document waits for its references. */
-  outbound: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
+  push: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; dependencyTimeoutSeconds: number };
   /**
    * Stock reconciliation: `cron` null when scheduled runs are off; `products` = which products a
    * run checks (`wms`: every code endpoint 6 lists; `synced`: the ERP's products synced through wms-sync).
@@ -216,17 +209,17 @@ export interface Config {
   authFailures: { limit: number; windowMs: number; trustProxyHops: number };
   /**
    * Days each kind of row is kept (docs/operations.md): raw bodies of processed and of rejected
-   * events, dedupe keys, confirmations, ledger movements (rolled into an opening balance),
+   * events, dedupe keys, feed entries, ledger movements (rolled into an opening balance),
    * reconciliation runs and items, synced documents and cancels; `cron` null when the daily prune is off.
    */
   retention: {
     inboundDays: number;
     rejectedDays: number;
     dedupeDays: number;
-    confirmationDays: number;
+    feedDays: number;
     ledgerDays: number;
     reconcileDays: number;
-    outboundDays: number;
+    pushDays: number;
     deliveryDays: number;
     cron: string | null;
   };
@@ -238,7 +231,7 @@ export interface Config {
     tokenServiceDisabled: boolean;
     demoClientId: string;
     demoClientSecret: string;
-    deliveryLogMax: number;
+    webhookLogMax: number;
   };
 }
 
@@ -262,11 +255,6 @@ export function loadConfig(source: Source = process.env): Config {
   const duplicate = assertUniqueNames(connections);
   if (duplicate)
     throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: connection name "${duplicate}" appears twice`);
-  if (env.WORKER_THREAD && env.DATABASE_URL) {
-    throw new ConfigError(
-      'Invalid configuration: WORKER_THREAD: applies to SQLite only; on Postgres run `wms-sync worker` processes beside `serve`',
-    );
-  }
   const shared = sharedErpToken(connections);
   if (shared) {
     throw new ConfigError(
@@ -294,7 +282,6 @@ export function loadConfig(source: Source = process.env): Config {
       concurrency: env.WORKER_CONCURRENCY,
       batchSize: env.WORKER_BATCH_SIZE,
       pollIntervalMs: env.QUEUE_POLL_INTERVAL_MS,
-      thread: env.WORKER_THREAD,
     },
     inbound: {
       retryLimit: env.INBOUND_RETRY_LIMIT,
@@ -307,11 +294,11 @@ export function loadConfig(source: Source = process.env): Config {
       maxConcurrency: env.WMS_MAX_CONCURRENCY,
       initialConcurrency: Math.min(env.WMS_INITIAL_CONCURRENCY, env.WMS_MAX_CONCURRENCY),
     },
-    outbound: {
-      maxAttempts: env.OUTBOUND_MAX_ATTEMPTS,
-      retryBaseMs: env.OUTBOUND_RETRY_BASE_MS,
-      retryMaxMs: env.OUTBOUND_RETRY_MAX_MS,
-      dependencyTimeoutSeconds: env.OUTBOUND_DEPENDENCY_TIMEOUT_SECONDS,
+    push: {
+      maxAttempts: env.PUSH_MAX_ATTEMPTS,
+      retryBaseMs: env.PUSH_RETRY_BASE_MS,
+      retryMaxMs: env.PUSH_RETRY_MAX_MS,
+      dependencyTimeoutSeconds: env.PUSH_DEPENDENCY_TIMEOUT_SECONDS,
     },
     reconcile: {
       cron: env.RECONCILE_CRON === 'off' ? null : env.RECONCILE_CRON,
@@ -340,10 +327,10 @@ export function loadConfig(source: Source = process.env): Config {
       inboundDays: env.INBOUND_RETENTION_DAYS,
       rejectedDays: env.INBOUND_REJECTED_RETENTION_DAYS,
       dedupeDays: env.DEDUPE_RETENTION_DAYS,
-      confirmationDays: env.CONFIRMATION_RETENTION_DAYS,
+      feedDays: env.FEED_RETENTION_DAYS,
       ledgerDays: env.LEDGER_RETENTION_DAYS,
       reconcileDays: env.RECONCILE_RETENTION_DAYS,
-      outboundDays: env.OUTBOUND_RETENTION_DAYS,
+      pushDays: env.PUSH_RETENTION_DAYS,
       deliveryDays: env.DELIVERY_RETENTION_DAYS,
       cron: env.PRUNE_CRON === 'off' ? null : env.PRUNE_CRON,
     },
@@ -355,7 +342,7 @@ export function loadConfig(source: Source = process.env): Config {
       tokenServiceDisabled: env.EMULATOR_TOKEN_SERVICE_DISABLED,
       demoClientId: env.EMULATOR_DEMO_CLIENT_ID,
       demoClientSecret: env.EMULATOR_DEMO_CLIENT_SECRET,
-      deliveryLogMax: env.EMULATOR_DELIVERY_LOG_MAX,
+      webhookLogMax: env.EMULATOR_WEBHOOK_LOG_MAX,
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONFIRMATION_TYPES, type ConfirmationType } from '../store/values.js';
+import { FEED_ENTRY_TYPES, type FeedEntryType } from '../store/values.js';
 
 /** One WMS tenant wired to this service: how we call it, how it calls us, how the ERP calls us. */
 export interface ConnectionConfig {
@@ -19,7 +19,7 @@ export interface ConnectionConfig {
   /** Basic credentials the WMS sends on webhooks; two at once while rotating. */
   webhookCredentials: { username: string; password: string }[];
   erpApiToken: string;
-  /** Pushing the feed to the ERP (docs/erp-delivery.md); absent when the ERP only polls `GET /erp/v1/events`. */
+  /** Pushing the feed to the ERP (docs/erp-delivery.md); absent when the ERP only polls `GET /erp/v1/feed`. */
   erpWebhook?: ErpWebhookConfig;
   /**
    * `async`: the WMS gets its 200 as soon as a close document is stored. `sync`: the receiver first
@@ -33,7 +33,7 @@ export interface ErpWebhookConfig {
   /** Standard Webhooks secrets (`whsec_…`); the first is current, a second one signs too while rotating. */
   secrets: string[];
   /** Feed types pushed; every type when the setting is absent. */
-  events: ConfirmationType[];
+  events: FeedEntryType[];
 }
 
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
@@ -51,7 +51,7 @@ const feedTypes = z
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((t) => t.trim()).filter((t) => t !== ''))
   .pipe(
     z
-      .array(z.enum(CONFIRMATION_TYPES, { error: `expected feed types among ${CONFIRMATION_TYPES.join(', ')}` }))
+      .array(z.enum(FEED_ENTRY_TYPES, { error: `expected feed types among ${FEED_ENTRY_TYPES.join(', ')}` }))
       .min(1, 'expected at least one feed type'),
   );
 
@@ -168,7 +168,7 @@ export function toConnectionConfig(c: z.output<typeof connectionInputSchema>): C
             secrets: c.erpWebhookPreviousSecret
               ? [c.erpWebhookSecret, c.erpWebhookPreviousSecret]
               : [c.erpWebhookSecret],
-            events: c.erpWebhookEvents ?? [...CONFIRMATION_TYPES],
+            events: c.erpWebhookEvents ?? [...FEED_ENTRY_TYPES],
           },
         }
       : {}),

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * Carries "a job was sent to queue X" between the processes of one deployment on Postgres, as
- * `wake-channel.ts` does between the threads of one process. pg-boss 10 only polls: a `worker`
- * process picked up what `serve`, the CLI or another worker sent at its next poll (up to
- * `QUEUE_POLL_INTERVAL_MS`, a second by default), and a short poll to hide that cost the database
- * a fetch per idle loop per interval: with 50 ms, the idle queues of two worker processes made
- * 280 empty fetches a second (bench:push run c), more than the pushes' own statements.
+ * Carries "a job was sent to queue X" between the processes of one deployment on Postgres.
+ * pg-boss 10 only polls: a `worker` process picked up what `serve`, the CLI or another worker sent
+ * at its next poll (up to `QUEUE_POLL_INTERVAL_MS`, a second by default), and a short poll to hide
+ * that cost the database a fetch per idle loop per interval: with 50 ms, the idle queues of two
+ * worker processes made 280 empty fetches a second (bench:push run c), more than the pushes' own statements.
  *
  * Each process that works queues LISTENs on one connection of its own (not the pool's); a send
  * NOTIFYs after it is written. Polling stays as the fallback: a lost connection (reconnected with

@@ -25,7 +25,6 @@ import {
   toError,
   type WorkOptions,
 } from './types.js';
-import { openWakeChannel, type WakeChannel } from './wake-channel.js';
 import { WorkerLoop } from './worker-loop.js';
 
 export interface PgBossQueueOptions {
@@ -37,8 +36,6 @@ export interface PgBossQueueOptions {
   cronMonitorIntervalSeconds?: number;
   /** A running job's lease (see `DEFAULT_LEASE_SECONDS`); the same in every process. */
   leaseSeconds?: number;
-  /** A `BroadcastChannel` name shared with the other threads of this process (`wake-channel.ts`). */
-  wakeChannel?: string;
   /** Wakes other processes' loops through LISTEN/NOTIFY (`pg-notify.ts`); on unless false. */
   notify?: boolean;
 }
@@ -73,8 +70,6 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   #leaseSweep: NodeJS.Timeout | undefined;
   #statsSweep: NodeJS.Timeout | undefined;
   #sweeping = false;
-  readonly #wakeChannelName: string | undefined;
-  #channel: WakeChannel | undefined;
   readonly #pool: pg.Pool;
   readonly #notify: boolean;
   #notifier: JobNotifier | undefined;
@@ -83,7 +78,6 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     super();
     this.#pool = options.pool;
     this.#notify = options.notify ?? true;
-    this.#wakeChannelName = options.wakeChannel;
     this.#tables = new BossTables(options.pool, options.schema);
     this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
     this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
@@ -101,8 +95,6 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async start(): Promise<void> {
-    if (this.#wakeChannelName && !this.#channel)
-      this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
     if (this.#notify && !this.#notifier) {
       this.#notifier = openJobNotifier({
         pool: this.#pool,
@@ -125,8 +117,6 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     this.#loops.clear();
     const ended = await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
     await this.boss.stop({ graceful: false, close: false, wait: true });
-    this.#channel?.close();
-    this.#channel = undefined;
     await this.#notifier?.close();
     this.#notifier = undefined;
     return ended.every(Boolean);
@@ -202,7 +192,6 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
 
   #wake(name: string): void {
     this.#wakeLocal(name);
-    this.#channel?.post(name);
     this.#notifier?.notify(name);
   }
 

@@ -29,7 +29,7 @@ export interface Pending {
 /**
  * Checks one batch of products: one stock request (split on 404), the expected figures as of the
  * moment it was sent, and the comparison, handed to the run's write buffer (a drift, its baseline
- * and its confirmation always in one transaction).
+ * and its feed entry always in one transaction).
  *
  * The settle rule. A pair that matches is settled. A difference is only reported once it has
  * stood through the settle window: the pair is asked again (`previous` holds the pairs of a

@@ -32,7 +32,7 @@ export async function listProducts(deps: ProductsDeps, connection: string, sourc
   }
   const codes: string[] = [];
   for (let afterId = 0; ; ) {
-    const page = await deps.store.outbox.list({ connection, entity: 'product', state: 'synced', limit: PAGE, afterId });
+    const page = await deps.store.pushes.list({ connection, entity: 'product', state: 'synced', limit: PAGE, afterId });
     for (const record of page) codes.push(record.externalCode);
     if (page.length < PAGE) break;
     afterId = page.at(-1)!.id;

@@ -85,7 +85,7 @@ export async function executeRun(
     );
     return done;
   };
-  // What was written stays (items, baselines, drift confirmations: idempotent); the next attempt starts over.
+  // What was written stays (items, baselines, drift feed entries: idempotent); the next attempt starts over.
   const interrupt = async () => {
     const left = await store.reconciliation.interruptRun(
       runId,

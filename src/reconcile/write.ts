@@ -1,5 +1,5 @@
 import type {
-  NewConfirmation,
+  NewFeedEntry,
   NewReconciliationItem,
   NewStockSnapshot,
   ReconciliationItemStatus,
@@ -11,7 +11,7 @@ import { type Comparison, type Observation, pairKey } from './compare.js';
 export type Increments = Partial<Record<RunCounter, number>>;
 
 /**
- * The dedupe key of a drift confirmation: one per run, product, lot and the baseline the drift
+ * The dedupe key of a drift feed entry: one per run, product, lot and the baseline the drift
  * departs from (`:` cannot occur inside the parts). The drift and its new baseline commit together,
  * so the same drift is only ever computed again from the same baseline (two attempts of a run at
  * once); an attempt started after another one wrote its drift departs from that newer baseline,
@@ -22,13 +22,13 @@ export const driftKey = (runId: number, product: string, lot: string, baselineAs
 
 /**
  * What one batch leaves behind, written in one transaction: the new baselines, the items, and a
- * `stock.drift` confirmation per confirmed drift; and what it adds to the run's counters.
+ * `stock.drift` feed entry per confirmed drift; and what it adds to the run's counters.
  */
 export class BatchWrite {
   readonly items: NewReconciliationItem[] = [];
   /** By pair: the last baseline of a pair wins (one upsert may not touch a row twice on Postgres). */
   readonly snapshots = new Map<string, NewStockSnapshot>();
-  readonly confirmations: NewConfirmation[] = [];
+  readonly feedEntries: NewFeedEntry[] = [];
   readonly progress: Increments = {};
 
   constructor(
@@ -90,7 +90,7 @@ export class BatchWrite {
   drift(c: Comparison, observation: Pick<Observation, 'sentAt'>, takenAt: Date): void {
     this.item('drift', c, observation.sentAt);
     this.baseline(c, observation, takenAt);
-    this.confirmations.push({
+    this.feedEntries.push({
       connection: this.connection,
       type: 'stock.drift',
       dedupeKey: driftKey(this.runId, c.productExternalCode, c.lotCode, c.expected.baselineAsOf),
@@ -109,18 +109,18 @@ export class BatchWrite {
 
   /** Rows to write. */
   get size(): number {
-    return this.snapshots.size + this.items.length + this.confirmations.length;
+    return this.snapshots.size + this.items.length + this.feedEntries.length;
   }
 
   /** Takes another batch's rows (its counters stay its own). */
   absorb(other: BatchWrite): void {
     for (const [key, snapshot] of other.snapshots) this.snapshots.set(key, snapshot);
     this.items.push(...other.items);
-    this.confirmations.push(...other.confirmations);
+    this.feedEntries.push(...other.feedEntries);
   }
 
   /**
-   * Writes the baselines, items and confirmations together (nothing at all when the batch only
+   * Writes the baselines, items and feed entries together (nothing at all when the batch only
    * matched and nothing moved). The counters are the run's to add (see `ProgressCounter`).
    */
   async commit(store: Store): Promise<void> {
@@ -129,7 +129,7 @@ export class BatchWrite {
       if (this.snapshots.size > 0) await tx.reconciliation.saveSnapshots([...this.snapshots.values()]);
       if (this.items.length > 0) await tx.reconciliation.addItems(this.items);
       // Last: on Postgres the append holds the feed's commit-order lock until the commit.
-      for (const confirmation of this.confirmations) await tx.confirmations.append(confirmation);
+      for (const feedEntry of this.feedEntries) await tx.feed.append(feedEntry);
     });
   }
 }
@@ -155,7 +155,7 @@ export class WriteBuffer {
 
   async add(write: BatchWrite): Promise<void> {
     this.#write.absorb(write);
-    if (write.confirmations.length > 0 || this.#write.size >= this.maxRows) await this.flush();
+    if (write.feedEntries.length > 0 || this.#write.size >= this.maxRows) await this.flush();
   }
 
   async flush(): Promise<void> {

@@ -27,8 +27,8 @@ export const pruneDedupeKeys: PruneFn = async (store, cutoff, dryRun) => ({
   events: await store.retention.pruneEventKeys(cutoff, dryRun),
 });
 
-export const pruneConfirmations: PruneFn = async (store, cutoff, dryRun) => ({
-  confirmations: await store.retention.pruneConfirmations(cutoff, dryRun),
+export const pruneFeed: PruneFn = async (store, cutoff, dryRun) => ({
+  entries: await store.retention.pruneFeed(cutoff, dryRun),
 });
 
 export const pruneLedger: PruneFn = async (store, cutoff, dryRun) => ({
@@ -44,11 +44,11 @@ export const pruneSyncedDocuments: PruneFn = async (store, cutoff, dryRun) => ({
 });
 
 export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({
-  ...(await store.deliveries.prune(cutoff, dryRun)),
+  ...(await store.erpDeliveries.prune(cutoff, dryRun)),
 });
 
 /**
- * Every prune, in order: raw bodies before what their events wrote (a confirmation or a movement
+ * Every prune, in order: raw bodies before what their events wrote (a feed entry or a movement
  * stays while its event's body does), dedupe keys after bodies. A room with rows of its own adds
  * one line here (its function and its setting).
  */
@@ -72,10 +72,10 @@ export const pruneSteps: PruneStep[] = [
     prune: pruneDedupeKeys,
   },
   {
-    name: 'confirmations',
-    setting: 'CONFIRMATION_RETENTION_DAYS',
-    days: (c) => c.retention.confirmationDays,
-    prune: pruneConfirmations,
+    name: 'feed-entries',
+    setting: 'FEED_RETENTION_DAYS',
+    days: (c) => c.retention.feedDays,
+    prune: pruneFeed,
   },
   { name: 'stock-ledger', setting: 'LEDGER_RETENTION_DAYS', days: (c) => c.retention.ledgerDays, prune: pruneLedger },
   {
@@ -86,8 +86,8 @@ export const pruneSteps: PruneStep[] = [
   },
   {
     name: 'synced-documents',
-    setting: 'OUTBOUND_RETENTION_DAYS',
-    days: (c) => c.retention.outboundDays,
+    setting: 'PUSH_RETENTION_DAYS',
+    days: (c) => c.retention.pushDays,
     prune: pruneSyncedDocuments,
   },
   {

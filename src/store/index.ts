@@ -1,28 +1,16 @@
 import type { Config } from '../lib/config.js';
 import { createPgStore, type PgStore } from './pg/store.js';
 import type { SqliteOpenOptions } from './sqlite/database.js';
-import { type LockSide, SharedMutex } from './sqlite/shared-mutex.js';
 import { createSqliteStore, type SqliteStore } from './sqlite/store.js';
 
-export * from './delivery-types.js';
-export * from './limit-budget-types.js';
 export type { PgStore } from './pg/store.js';
-export * from './read-model-types.js';
-export * from './reconciliation-types.js';
-export * from './retention-types.js';
-export type { LockSide } from './sqlite/shared-mutex.js';
+export { RUN_COUNTERS } from './reconciliation/contract.js';
+export { OPENING_BALANCE_SOURCE } from './retention/contract.js';
 export type { SqliteStore } from './sqlite/store.js';
 export * from './types.js';
 export * from './values.js';
 
 export type AnyStore = SqliteStore | PgStore;
-
-/** The memory of a SQLite write lock shared by the threads of this process (`openStore`'s `sqlite.sharedLock`). */
-export const newSharedLockMemory = (): SharedArrayBuffer => new SharedMutex().buffer;
-
-/** Gives up the ticket a dead thread held or waited with in that lock (`SharedMutex.abandon`). */
-export const abandonSharedLock = (memory: SharedArrayBuffer, dead: LockSide): void =>
-  new SharedMutex(memory).abandon(dead);
 
 /** Opens the store the configuration names: SQLite by default, Postgres when DATABASE_URL is set. */
 export function openStore(

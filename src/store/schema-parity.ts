@@ -22,9 +22,9 @@ type SameInsert<S extends keyof typeof sqlite & keyof typeof pg> = Equals<
 
 export const schemaParity: {
   inboundEvents: [Same<'inboundEvents'>, SameInsert<'inboundEvents'>];
-  outboundRecords: [Same<'outboundRecords'>, SameInsert<'outboundRecords'>];
-  outboundWaits: [Same<'outboundWaits'>, SameInsert<'outboundWaits'>];
-  confirmations: [Same<'confirmations'>, SameInsert<'confirmations'>];
+  wmsPushes: [Same<'wmsPushes'>, SameInsert<'wmsPushes'>];
+  wmsPushWaits: [Same<'wmsPushWaits'>, SameInsert<'wmsPushWaits'>];
+  feedEntries: [Same<'feedEntries'>, SameInsert<'feedEntries'>];
   stockLedger: [Same<'stockLedger'>, SameInsert<'stockLedger'>];
   inboundEventEdits: [Same<'inboundEventEdits'>, SameInsert<'inboundEventEdits'>];
   inboundAttempts: [Same<'inboundAttempts'>, SameInsert<'inboundAttempts'>];
@@ -32,9 +32,9 @@ export const schemaParity: {
   wmsLimitHolders: [Same<'wmsLimitHolders'>, SameInsert<'wmsLimitHolders'>];
 } = {
   inboundEvents: [true, true],
-  outboundRecords: [true, true],
-  outboundWaits: [true, true],
-  confirmations: [true, true],
+  wmsPushes: [true, true],
+  wmsPushWaits: [true, true],
+  feedEntries: [true, true],
   stockLedger: [true, true],
   inboundEventEdits: [true, true],
   inboundAttempts: [true, true],

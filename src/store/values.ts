@@ -17,13 +17,13 @@ export type InboundStatus = (typeof INBOUND_STATUSES)[number];
 /** The statuses an operator's retry puts back to `received` (docs/webhooks.md, "Retry"). */
 export const REOPENABLE: readonly InboundStatus[] = ['failed', 'quarantined', 'processed', 'rejected_by_erp'];
 
-export const OUTBOUND_ENTITIES = ['product', 'delivery-point', 'document', 'document-cancel'] as const;
-export type OutboundEntity = (typeof OUTBOUND_ENTITIES)[number];
+export const PUSH_ENTITIES = ['product', 'delivery-point', 'document', 'document-cancel'] as const;
+export type PushEntity = (typeof PUSH_ENTITIES)[number];
 
-export const OUTBOUND_STATES = ['pending', 'synced', 'failed'] as const;
-export type OutboundState = (typeof OUTBOUND_STATES)[number];
+export const PUSH_STATES = ['pending', 'synced', 'failed'] as const;
+export type PushState = (typeof PUSH_STATES)[number];
 
-export const CONFIRMATION_TYPES = [
+export const FEED_ENTRY_TYPES = [
   'reception.closed',
   'client_return.closed',
   'shipment.closed',
@@ -31,7 +31,7 @@ export const CONFIRMATION_TYPES = [
   'stock.adjusted',
   'stock.drift',
 ] as const;
-export type ConfirmationType = (typeof CONFIRMATION_TYPES)[number];
+export type FeedEntryType = (typeof FEED_ENTRY_TYPES)[number];
 
 /**
  * queued → running → completed | partial (some batches failed) | failed (nothing could be checked);

@@ -58,8 +58,6 @@ export function instrumentedWmsClients(options: {
       help: "Current adaptive limit of calls in flight to the WMS, per connection (the deployment's, when shared on Postgres)",
       labelNames: ['connection'] as const,
       registers: [options.registry],
-      // Merged across `serve`'s threads (metrics-routes.ts): the thread that calls the WMS has it.
-      aggregator: 'max',
       collect() {
         for (const client of clients?.all() ?? []) this.set({ connection: client.connection }, client.limiter.limit);
       },
@@ -69,7 +67,6 @@ export function instrumentedWmsClients(options: {
       help: "Calls per second the connection starts at most, learned from the WMS's 429s (the deployment's, when shared on Postgres); 0 while none was learned",
       labelNames: ['connection'] as const,
       registers: [options.registry],
-      aggregator: 'max',
       collect() {
         for (const client of clients?.all() ?? [])
           this.set({ connection: client.connection }, client.limiter.pace ?? 0);

@@ -82,7 +82,7 @@ export class TokenManager {
   }
 }
 
-/** What the console shows of a connection's token cache (also sent across `serve`'s threads). */
+/** What the console shows of a connection's token cache. */
 export interface WmsTokenView {
   requests: number;
   failures: number;

@@ -23,7 +23,7 @@ function validDay(y: number, m: number, d: number): boolean {
   return d <= DAYS[m - 1]!;
 }
 
-/** `YYYY-MM-DD` read by hand: the common case, on every line of every delivery, without a regex match. */
+/** `YYYY-MM-DD` read by hand: the common case, on every line of every webhook, without a regex match. */
 function plainDate(text: string): boolean | undefined {
   if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined;
   let y = 0,

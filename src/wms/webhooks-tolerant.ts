@@ -7,7 +7,7 @@ export { type FieldProblem, readNumber } from './tolerant-reader.js';
  * The receiver's reading of the three webhook payloads: every form the spec allows, normalised to
  * one canonical shape. The strict schemas of webhooks.ts describe what we (the emulator, the
  * client) write; this is what we accept from a real WMS. Forms accepted (docs/webhooks.md):
- * - `null`, absent and `""` are the same for every member that does not identify the delivery;
+ * - `null`, absent and `""` are the same for every member that does not identify the event;
  *   absent arrays are `[]`, absent text `null`;
  * - dates and date-times in the forms of datetime.ts;
  * - numbers as JSON numbers, fractions included, or as a string holding a JSON number ("12.5"):
@@ -15,7 +15,7 @@ export { type FieldProblem, readNumber } from './tolerant-reader.js';
  * - members the spec does not list, at any level, are ignored (the raw body keeps them).
  * Everything else is a problem named by its path; the receiver decides what a problem means
  * (refusal for a close document without a usable closingDocumentCode, quarantine otherwise).
- * Hand-written rather than zod: it runs on every delivery and costs a fraction of a schema parse.
+ * Hand-written rather than zod: it runs on every webhook and costs a fraction of a schema parse.
  */
 
 export interface CanonicalLine {
@@ -92,12 +92,7 @@ function line(r: Reader, l: Obj, path: string): CanonicalLine {
 
 function closeDocument(r: Reader, p: Obj): CanonicalCloseDocument {
   return {
-    closingDocumentCode: r.code(
-      p.closingDocumentCode,
-      '',
-      'closingDocumentCode',
-      'missing: it identifies the delivery',
-    ),
+    closingDocumentCode: r.code(p.closingDocumentCode, '', 'closingDocumentCode', 'missing: it identifies the event'),
     documentNumber: r.texts(p.documentNumber, '', 'documentNumber'),
     documentExternalCode: r.text(p.documentExternalCode, '', 'documentExternalCode'),
     documentType: r.text(p.documentType, '', 'documentType'),

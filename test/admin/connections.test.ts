@@ -52,7 +52,7 @@ describe('admin API: GET /admin/v1/connections', () => {
 
   it('an ERP token does not open the admin API, and the admin token does not open the ERP API', async () => {
     expect((await get(svc.app, { authorization: `Bearer ${acme.erpApiToken}` })).status).toBe(401);
-    const erp = await svc.app.request('/erp/v1/events', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const erp = await svc.app.request('/erp/v1/feed', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(erp.status).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchFeed } from '../../src/delivery/dispatch.js';
-import { newSecret } from '../delivery/harness.js';
+import { dispatchFeed } from '../../src/erp/delivery/dispatch.js';
+import { newSecret } from '../erp/delivery/harness.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { ADMIN_TOKEN, admin } from './support.js';
 
@@ -14,21 +14,21 @@ describe('admin API: ERP deliveries (list, get, resend one, resend dead by filte
     // No worker runs: the deliveries are made and finished through the store, as a worker would.
     svc = await startTestService({ label: 'admin-deliveries', env: { ADMIN_TOKEN }, connections: [acme] });
     const { store } = svc.deps;
-    await store.confirmations.append({
+    await store.feed.append({
       connection: 'acme',
       type: 'reception.closed',
       dedupeKey: 'a',
       data: { documentExternalCode: 'PO-1' },
       at,
     });
-    await store.confirmations.append({
+    await store.feed.append({
       connection: 'acme',
       type: 'stock.adjusted',
       dedupeKey: 'b',
       data: { productExternalCode: 'P1', lotCode: 'L1', quantity: 2 },
       at,
     });
-    await store.confirmations.append({
+    await store.feed.append({
       connection: 'acme',
       type: 'shipment.closed',
       dedupeKey: 'c',
@@ -36,7 +36,7 @@ describe('admin API: ERP deliveries (list, get, resend one, resend dead by filte
       at,
     });
     await dispatchFeed(store, { name: 'acme', erpWebhook: acme.erpWebhook! }, at);
-    const claimed = await store.deliveries.claim({
+    const claimed = await store.erpDeliveries.claim({
       connections: ['acme'],
       owner: 't',
       now: at,
@@ -54,7 +54,7 @@ describe('admin API: ERP deliveries (list, get, resend one, resend dead by filte
       probe: false,
       at,
     });
-    await store.deliveries.finish('t', [
+    await store.erpDeliveries.finish('t', [
       result(ids['reception.closed']!, 'dead', 422),
       result(ids['stock.adjusted']!, 'dead', 400),
       result(ids['shipment.closed']!, 'delivered', 200),
@@ -104,7 +104,7 @@ describe('admin API: ERP deliveries (list, get, resend one, resend dead by filte
   it('shows one delivery with the body the ERP receives and every attempt; 404 and 400 otherwise', async () => {
     const res = await admin(svc, 'GET', `/admin/v1/deliveries/${ids['reception.closed']}`);
     expect(res.status).toBe(200);
-    expect(res.body.event).toMatchObject({ type: 'reception.closed', data: { documentExternalCode: 'PO-1' } });
+    expect(res.body.entry).toMatchObject({ type: 'reception.closed', data: { documentExternalCode: 'PO-1' } });
     expect(res.body.attempts).toEqual([
       {
         id: expect.any(Number),
@@ -143,7 +143,7 @@ describe('admin API: ERP deliveries (list, get, resend one, resend dead by filte
     const res = await admin(svc, 'POST', '/admin/v1/deliveries/resend', { body: { connection: 'acme' } });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ matched: 2, resent: 2, dryRun: false });
-    expect(await svc.deps.store.deliveries.count({ status: 'dead' })).toBe(0);
+    expect(await svc.deps.store.erpDeliveries.count({ status: 'dead' })).toBe(0);
   });
 
   it('refuses a bulk resend body that is not JSON (400/415) or has a bad filter (400)', async () => {

@@ -179,17 +179,17 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
           payload: { raw: string; parsed: { closingDocumentCode: string } };
           correction: unknown;
           attempts: { outcome: string }[];
-          confirmations: { type: string }[];
+          feedEntries: { type: string }[];
         };
         expect(detail.event).toMatchObject({ id: processedDoc, status: 'processed', corrected: false });
         expect(detail.payload.parsed.closingDocumentCode).toBe(detail.event.businessCode);
         expect(JSON.parse(detail.payload.raw)).toEqual(detail.payload.parsed);
         expect(detail.correction).toBeNull();
         expect(detail.attempts.map((a) => a.outcome)).toEqual(['processed']);
-        expect(detail.confirmations.map((c) => c.type)).toEqual(['shipment.closed']);
+        expect(detail.feedEntries.map((c) => c.type)).toEqual(['shipment.closed']);
       });
 
-      it('a rejected delivery that is not JSON shows its raw text and parsed null', async () => {
+      it('a rejected event that is not JSON shows its raw text and parsed null', async () => {
         await postWebhook(svc.app, acme, 'stock-regularization', '{"quantity": ');
         const [bad] = await svc.deps.store.inbox.list({
           connection: 'acme',
@@ -259,14 +259,14 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
           payload: { raw: string };
           correction: { parsed: { quantity: number } };
           edits: { actor: string; changes: { path: string }[] }[];
-          confirmations: { data: { quantity: number; movementTime: string } }[];
+          feedEntries: { data: { quantity: number; movementTime: string } }[];
         };
         expect(detail.payload.raw).toBe(original);
         expect(detail.correction.parsed.quantity).toBe(-3);
         expect(detail.edits).toEqual([
           expect.objectContaining({ actor: 'ana@warehouse', changes: [expect.objectContaining({ path: 'quantity' })] }),
         ]);
-        expect(detail.confirmations.map((c) => c.data)).toEqual([
+        expect(detail.feedEntries.map((c) => c.data)).toEqual([
           expect.objectContaining({ quantity: -3, movementTime: '2026-11-22T15:41:07.000Z' }),
         ]);
       });
@@ -283,7 +283,7 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
         });
         expect(renamed.status).toBe(400);
         expect(((await renamed.json()) as { message: string }).message).toMatch(
-          /^closingDocumentCode: identifies the delivery/,
+          /^closingDocumentCode: identifies the event/,
         );
         const res = await send('PUT', `/admin/v1/events/${quarantinedDoc}/payload`, payload, {
           'x-actor': '<script>alert(1)</script>',
@@ -323,7 +323,7 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(await res.json()).toMatchObject({ event: { id: processedDoc, status: 'received' } });
         await status(processedDoc, 'processed');
         expect(await jobs()).toBeGreaterThan(before);
-        expect(await svc.deps.store.confirmations.bySourceEvent(processedDoc)).toHaveLength(1);
+        expect(await svc.deps.store.feed.bySourceEvent(processedDoc)).toHaveLength(1);
         expect((await send('POST', `/admin/v1/events/${rejected}/retry`, '')).status).toBe(409);
         expect((await send('POST', '/admin/v1/events/99999999/retry', '')).status).toBe(404);
         expect((await send('POST', `/admin/v1/events/${processedDoc}/retry`, '', { authorization: '' })).status).toBe(

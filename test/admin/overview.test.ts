@@ -46,10 +46,10 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
       at: hoursAgo(48),
     });
     for (const code of ['P-1', 'P-2', 'P-3']) await putProduct(svc, acme.erpApiToken, code);
-    const p1 = (await svc.deps.store.outbox.get('acme', 'product', 'P-1'))!;
-    await svc.deps.store.outbox.markFailed(p1.id, { status: 400, message: 'no' }, clock.now());
-    const p2 = (await svc.deps.store.outbox.get('acme', 'product', 'P-2'))!;
-    await svc.deps.store.outbox.markSynced(p2.id, p2.payloadHash, clock.now());
+    const p1 = (await svc.deps.store.pushes.get('acme', 'product', 'P-1'))!;
+    await svc.deps.store.pushes.markFailed(p1.id, { status: 400, message: 'no' }, clock.now());
+    const p2 = (await svc.deps.store.pushes.get('acme', 'product', 'P-2'))!;
+    await svc.deps.store.pushes.markSynced(p2.id, p2.payloadHash, clock.now());
     const run = await svc.deps.store.reconciliation.createRun({
       connection: 'acme',
       trigger: 'schedule',
@@ -88,8 +88,8 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     expect(o.inbound.total).toBe(4);
     expect(o.inbound.totals.quarantined).toBe(0);
     expect(o.attention).toEqual({ quarantined: 1, failed: 1 });
-    expect(o.outbound.totals).toEqual({ pending: 1, synced: 1, failed: 1 });
-    expect(o.outbound.entities.find((e: any) => e.entity === 'product')).toEqual({
+    expect(o.pushes.totals).toEqual({ pending: 1, synced: 1, failed: 1 });
+    expect(o.pushes.entities.find((e: any) => e.entity === 'product')).toEqual({
       entity: 'product',
       pending: 1,
       synced: 1,
@@ -108,7 +108,7 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     const beta = (await admin(svc, 'GET', '/admin/v1/connections/beta/overview')).body;
     expect(beta.inbound.total).toBe(1);
     expect(beta.attention).toEqual({ quarantined: 0, failed: 0 });
-    expect(beta.outbound.totals).toEqual({ pending: 0, synced: 0, failed: 0 });
+    expect(beta.pushes.totals).toEqual({ pending: 0, synced: 0, failed: 0 });
     expect(beta.reconciliation.last).toBeNull();
   });
 

@@ -36,14 +36,14 @@ describe('admin API: reconciliation runs (list, start, get) and the feed', () =>
     const other = await rec.createRun({ connection: 'beta', trigger: 'api', at });
     runs.push(other.id);
     for (let i = 0; i < 5; i++)
-      await svc.deps.store.confirmations.append({
+      await svc.deps.store.feed.append({
         connection: 'acme',
         type: 'stock.adjusted',
         dedupeKey: `a${i}`,
         data: { i },
         at,
       });
-    await svc.deps.store.confirmations.append({
+    await svc.deps.store.feed.append({
       connection: 'beta',
       type: 'stock.adjusted',
       dedupeKey: 'b0',
@@ -92,23 +92,23 @@ describe('admin API: reconciliation runs (list, start, get) and the feed', () =>
     expect((await svc.deps.store.reconciliation.getRun(first.body.id))?.trigger).toBe('api');
   });
 
-  it('feed: the latest events newest first, then older with before', async () => {
+  it('feed: the latest entries newest first, then older with before', async () => {
     const latest = await admin(svc, 'GET', '/admin/v1/connections/acme/feed?limit=3');
     expect(latest.status).toBe(200);
     expect(latest.body.order).toBe('newest-first');
-    expect(latest.body.events.map((e: any) => e.data.i)).toEqual([4, 3, 2]);
+    expect(latest.body.entries.map((e: any) => e.data.i)).toEqual([4, 3, 2]);
     const older = await admin(svc, 'GET', `/admin/v1/connections/acme/feed?limit=3&before=${latest.body.nextBefore}`);
-    expect(older.body.events.map((e: any) => e.data.i)).toEqual([1, 0]);
+    expect(older.body.entries.map((e: any) => e.data.i)).toEqual([1, 0]);
     expect(older.body.nextBefore).toBeNull();
   });
 
-  it('feed with after: exactly what the ERP reads from GET /erp/v1/events', async () => {
+  it('feed with after: exactly what the ERP reads from GET /erp/v1/feed', async () => {
     const erp = svc.deps.connections.get('acme')!.erpApiToken;
     const asErp = (await (
-      await svc.app.request('/erp/v1/events?after=0&limit=2', { headers: { authorization: `Bearer ${erp}` } })
-    ).json()) as { events: unknown[]; next: number };
+      await svc.app.request('/erp/v1/feed?after=0&limit=2', { headers: { authorization: `Bearer ${erp}` } })
+    ).json()) as { entries: unknown[]; next: number };
     const res = await admin(svc, 'GET', '/admin/v1/connections/acme/feed?after=0&limit=2');
-    expect(res.body).toEqual({ order: 'oldest-first', events: asErp.events, next: asErp.next, nextBefore: null });
+    expect(res.body).toEqual({ order: 'oldest-first', entries: asErp.entries, next: asErp.next, nextBefore: null });
   });
 
   it('feed refuses after with before, and bad cursors, with 400', async () => {

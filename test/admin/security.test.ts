@@ -5,11 +5,11 @@ import { ADMIN_TOKEN, admin } from './support.js';
 /** Every connection-scoped admin route of the console's read models and actions. */
 const ROUTES: [string, string][] = [
   ['GET', '/admin/v1/connections/acme/overview'],
-  ['GET', '/admin/v1/connections/acme/outbound?entity=product'],
-  ['GET', '/admin/v1/connections/acme/outbound/product/P-1'],
-  ['POST', '/admin/v1/connections/acme/outbound/product/P-1/retry'],
-  ['POST', '/admin/v1/connections/acme/outbound/retry-failed'],
-  ['POST', '/admin/v1/connections/acme/outbound/document/D-1/cancel'],
+  ['GET', '/admin/v1/connections/acme/pushes?entity=product'],
+  ['GET', '/admin/v1/connections/acme/pushes/product/P-1'],
+  ['POST', '/admin/v1/connections/acme/pushes/product/P-1/retry'],
+  ['POST', '/admin/v1/connections/acme/pushes/retry-failed'],
+  ['POST', '/admin/v1/connections/acme/pushes/document/D-1/cancel'],
   ['GET', '/admin/v1/connections/acme/reconciliations'],
   ['POST', '/admin/v1/connections/acme/reconciliations'],
   ['GET', '/admin/v1/connections/acme/reconciliations/1'],

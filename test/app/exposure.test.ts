@@ -86,7 +86,7 @@ describe('/metrics exposure', () => {
       expect((await fetch(`${web.http!.url}/metrics`)).status).toBe(404);
       const scraped = await fetch(`${web.metricsHttp!.url}/metrics`);
       expect(scraped.status).toBe(200);
-      expect(await scraped.text()).toContain('wms_sync_outbound_records');
+      expect(await scraped.text()).toContain('wms_sync_wms_pushes');
       expect((await fetch(`${web.metricsHttp!.url}/readyz`)).status).toBe(404);
     } finally {
       await web.close();
@@ -95,7 +95,7 @@ describe('/metrics exposure', () => {
     try {
       const text = await (await fetch(`${worker.metricsHttp!.url}/metrics`)).text();
       expect(text).toContain('wms_sync_inbound_events');
-      expect(text).toContain('wms_sync_outbound_oldest_pending_seconds');
+      expect(text).toContain('wms_sync_wms_pushes_oldest_pending_seconds');
     } finally {
       await worker.close();
       tmp.remove();
@@ -122,7 +122,7 @@ describe('repeated authentication failures are limited per client address (TRUST
     'x-forwarded-for': `203.0.113.7, ${address}`,
   });
   const erpGet = (address: string, token: string) =>
-    svc.app.request('/erp/v1/events', { headers: from(address, { authorization: `Bearer ${token}` }) });
+    svc.app.request('/erp/v1/feed', { headers: from(address, { authorization: `Bearer ${token}` }) });
   const adminGet = (address: string, token: string) =>
     svc.app.request('/admin/v1/connections', { headers: from(address, { authorization: `Bearer ${token}` }) });
   const webhook = (address: string, auth: string) =>
@@ -210,7 +210,7 @@ describe('the client address over a real socket', () => {
   it('without trusted proxies X-Forwarded-For is ignored: a guesser cannot escape its budget by writing one', async () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${http.url}/erp/v1/events`, {
+      const res = await fetch(`${http.url}/erp/v1/feed`, {
         headers: { authorization: 'Bearer wrong-token-wrong-token', 'x-forwarded-for': `10.0.0.${i}` },
       });
       statuses.push(res.status);

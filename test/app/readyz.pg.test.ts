@@ -3,7 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/lib/config.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { openDeps } from '../../src/main.js';
-import { product } from '../outbound/support.js';
+import { product } from '../push/support.js';
 import { nextEvent } from '../queue/events.js';
 import { createTestSchema } from '../support/pg.js';
 import { type TestService, testConnection } from '../support/service.js';
@@ -76,11 +76,11 @@ describe('readiness on Postgres when the database goes away and comes back', () 
     });
 
   it('answers 503 with Retry-After (not 500) while the store is unreachable, and works again after', async () => {
-    expect((await erp('GET', '/erp/v1/events')).status).toBe(200);
+    expect((await erp('GET', '/erp/v1/feed')).status).toBe(200);
     await proxy.cut();
     try {
       for (const res of [
-        await erp('GET', '/erp/v1/events'),
+        await erp('GET', '/erp/v1/feed'),
         await erp('PUT', '/erp/v1/products/P-OUT', product('P-OUT')),
         await erp('GET', '/erp/v1/products/P-OUT'),
       ]) {

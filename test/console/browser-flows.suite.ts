@@ -5,11 +5,11 @@ import { basicAuth } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { type ConsoleStack, startConsoleStack } from './browser-stack.js';
 
-/** The value at a dotted path of the admin API's overview (`outbound.product.failed` reads the product row). */
+/** The value at a dotted path of the admin API's overview (`pushes.product.failed` reads the product row). */
 function atPath(overview: any, path: string): number {
   const [head, ...rest] = path.split('.');
-  if (head === 'outbound' && rest.length === 2 && rest[0] !== 'totals')
-    return overview.outbound.entities.find((e: any) => e.entity === rest[0])[rest[1]!];
+  if (head === 'pushes' && rest.length === 2 && rest[0] !== 'totals')
+    return overview.pushes.entities.find((e: any) => e.entity === rest[0])[rest[1]!];
   return path.split('.').reduce((v, k) => v?.[k], overview) as number;
 }
 
@@ -17,7 +17,7 @@ function atPath(overview: any, path: string): number {
  * In Chromium, against what `wms-sync start` runs: the overview shows the admin API's numbers; a
  * failed push retried from the console once the WMS's fault is cleared; a reconciliation started
  * from the console finds the movement whose webhook was lost; a reception triggered from the
- * emulator panel comes back as a confirmation; a quarantined event found, corrected (after the
+ * emulator panel comes back as a feed entry; a quarantined event found, corrected (after the
  * editor's feedback on bad JSON), retried and processed into the feed; a bulk retry's count.
  */
 export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
@@ -54,7 +54,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       ).catch((err: Error) => {
         throw new Error(`${err.message}: ${last}`);
       });
-      expect(await b.page.locator('[data-metric="outbound.product.synced"]').textContent()).toBe('20');
+      expect(await b.page.locator('[data-metric="pushes.product.synced"]').textContent()).toBe('20');
     });
 
     it('a push the WMS refused is retried from the console once the emulator’s fault is cleared', async () => {
@@ -68,7 +68,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await until(async () => (await s.erp('GET', '/products/CONSOLE-RETRY-1')).body.state === 'failed', {
         message: 'the push failed',
       });
-      await b.page.goto(`${s.url}${c}/outbound?entity=product&state=failed`);
+      await b.page.goto(`${s.url}${c}/pushes?entity=product&state=failed`);
       const row = b.page.locator('tr', { hasText: 'CONSOLE-RETRY-1' });
       await row.getByText('HTTP 400: Injected fault: HTTP 400').waitFor();
       await row.getByRole('link', { name: 'CONSOLE-RETRY-1' }).click();
@@ -108,7 +108,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(await b.page.locator('[data-metric="driftCount"]').textContent()).toBe('1');
     });
 
-    it('a reception triggered from the emulator panel arrives as a webhook and comes back as a confirmation', async () => {
+    it('a reception triggered from the emulator panel arrives as a webhook and comes back as a feed entry', async () => {
       await b.page.goto(`${s.url}${c}/emulator`);
       await b.page.fill('#reception-document', 'PO-2026-0001');
       await b.page.getByRole('button', { name: 'Fill lines from the document' }).click();
@@ -117,7 +117,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await b.page.getByRole('button', { name: 'Receive and close' }).click();
       await b.page.waitForURL(/\/emulator\?watch=\d/);
       await b.page.getByText('of PO-2026-0001 closed with 2 line(s)', { exact: false }).waitFor();
-      // Polled every 2 s: the delivery answered by the service, then the confirmation in the feed.
+      // Polled every 2 s: the delivery answered by the service, then the feed entry in the feed.
       await b.page
         .locator('#emulator-watch tr', { hasText: 'reception-close' })
         .getByText('delivered')
@@ -126,7 +126,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
         .locator('#emulator-watch tr', { hasText: 'reception.closed' })
         .filter({ hasText: 'PO-2026-0001' })
         .waitFor({ timeout: 15_000 });
-      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as {
+      const feed = (await s.erp('GET', '/feed?after=0&limit=1000')).body.entries as {
         type: string;
         data: { documentExternalCode?: string };
       }[];
@@ -204,14 +204,14 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       await b.page.reload();
       await b.page.locator('.page-head .badge', { hasText: 'processed' }).waitFor();
-      const confirmation = b.page.locator('#confirmations tr', { hasText: 'stock.adjusted' });
-      await confirmation.getByText('OLV-OIL-1L').first().waitFor();
+      const feedEntry = b.page.locator('#feed-entries tr', { hasText: 'stock.adjusted' });
+      await feedEntry.getByText('OLV-OIL-1L').first().waitFor();
       expect(await b.page.locator('.card', { hasText: 'Corrections' }).getByText('console').count()).toBe(1);
       // Its cursor opens the feed exactly as the ERP reads it after the entry before.
-      await confirmation.locator('td.num a').click();
+      await feedEntry.locator('td.num a').click();
       await b.page.waitForURL(/\/feed\?after=\d+$/);
       await b.page.locator('tr', { hasText: 'stock.adjusted' }).filter({ hasText: 'L-QUARANTINE' }).first().waitFor();
-      const feed = (await s.erp('GET', '/events?after=0&limit=1000')).body.events as {
+      const feed = (await s.erp('GET', '/feed?after=0&limit=1000')).body.entries as {
         type: string;
         data: { lotCode?: string; quantity?: number };
       }[];

@@ -77,7 +77,7 @@ export async function startConsoleStack(
     },
   };
   if (options.waitForSample !== false) {
-    await until(async () => (await s.admin('GET', '/connections/demo/overview')).body.outbound.totals.pending === 0, {
+    await until(async () => (await s.admin('GET', '/connections/demo/overview')).body.pushes.totals.pending === 0, {
       timeoutMs: 30_000,
       message: 'the ERP sample pushed to the WMS',
     });

@@ -59,7 +59,7 @@ export function eventsPagesSuite(dialect: 'sqlite' | 'postgres'): void {
       ).toBe(200);
       ids.processed = await newest('acme');
       await until(async () => (await statusOf(ids.processed)) === 'processed', {
-        message: 'the good delivery processed',
+        message: 'the good webhook processed',
       });
       expect((await postWebhook(svc.app, acme, 'reception-close', { documentExternalCode: 'NO-CODE' })).status).toBe(
         400,
@@ -203,9 +203,9 @@ export function eventsPagesSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('detail of a processed event: its attempts and the feed entries it produced, linked to the feed', async () => {
       const detail = await adminJson('GET', `/events/${ids.processed}`);
-      expect(detail.confirmations.length).toBeGreaterThan(0);
+      expect(detail.feedEntries.length).toBeGreaterThan(0);
       const page = await html(`${c}/events/${ids.processed}`);
-      const first = detail.confirmations[0];
+      const first = detail.feedEntries[0];
       expect(page).toContain(`href="${c}/feed?after=${first.id - 1}"`);
       expect(page).toContain(first.type);
       expect(page).toMatch(/<span class="badge ok">processed<\/span>/);
@@ -317,7 +317,7 @@ export function eventsPagesSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await post(svc, `${c}/events/${ids.evil}/retry`, undefined)).status).toBe(401);
     });
 
-    it('bulk retry: a confirmation with the admin API’s count for the filter, then the retry of exactly those', async () => {
+    it('bulk retry: a feed entry with the admin API’s count for the filter, then the retry of exactly those', async () => {
       // Two more quarantined events of the filter's kind; the processed and rejected ones never count.
       const reg = fixture('stock-regularization');
       for (const q of ['one', 'two'])

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_QUEUE } from '../../src/outbound/push/jobs.js';
+import { PUSH_QUEUE } from '../../src/push/job/queue.js';
 import { putProduct } from '../admin/support.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { ADMIN_TOKEN, get, type Operator, post, signInAs } from './support.js';
@@ -22,8 +22,8 @@ describe('console pages (server-rendered, through app.request)', () => {
     op = await signInAs(svc);
     for (const code of ['P-1', 'P-2', '<b>P-3</b>']) await putProduct(svc, acme.erpApiToken, code);
     await putProduct(svc, beta.erpApiToken, 'BETA-ONLY');
-    const p2 = (await svc.deps.store.outbox.get('acme', 'product', 'P-2'))!;
-    await svc.deps.store.outbox.markFailed(
+    const p2 = (await svc.deps.store.pushes.get('acme', 'product', 'P-2'))!;
+    await svc.deps.store.pushes.markFailed(
       p2.id,
       { kind: 'wms', status: 400, message: 'Product SKU <script>alert(1)</script> already exists' },
       at,
@@ -45,7 +45,7 @@ describe('console pages (server-rendered, through app.request)', () => {
     ]);
     await svc.deps.store.reconciliation.finishRun(run.id, { status: 'completed', reason: null, at });
     for (let i = 1; i <= 3; i++)
-      await svc.deps.store.confirmations.append({
+      await svc.deps.store.feed.append({
         connection: 'acme',
         type: 'stock.adjusted',
         dedupeKey: `s${i}`,
@@ -58,26 +58,26 @@ describe('console pages (server-rendered, through app.request)', () => {
   it('overview: the counts, the chart (inline SVG), the live fragment htmx polls', async () => {
     const page = await html(`${c}/overview`);
     expect(page).toContain('<svg class="chart"');
-    expect(page).toMatch(/data-metric="outbound.totals.failed">\s*<a[^>]*>1<\/a>/);
+    expect(page).toMatch(/data-metric="pushes.totals.failed">\s*<a[^>]*>1<\/a>/);
     expect(page).toContain('hx-trigger="every 5s"');
     const live = await html(`${c}/overview/live`);
     expect(live).not.toContain('<html');
-    expect(live).toContain('data-metric="outbound.totals.pending"');
+    expect(live).toContain('data-metric="pushes.totals.pending"');
   });
 
-  it('outbound list: the entity’s records newest first, the WMS error escaped, other connections absent', async () => {
-    const page = await html(`${c}/outbound?entity=product`);
+  it('pushes list: the entity’s records newest first, the WMS error escaped, other connections absent', async () => {
+    const page = await html(`${c}/pushes?entity=product`);
     expect(page.indexOf('&lt;b&gt;P-3&lt;/b&gt;')).toBeLessThan(page.indexOf('>P-2<'));
     expect(page).toContain('HTTP 400: Product SKU &lt;script&gt;alert(1)&lt;/script&gt; already exists');
     expect(page).not.toContain('<script>alert(1)');
     expect(page).not.toContain('BETA-ONLY');
-    const failed = await html(`${c}/outbound?entity=product&state=failed`);
+    const failed = await html(`${c}/pushes?entity=product&state=failed`);
     expect(failed).toContain('>P-2<');
     expect(failed).not.toContain('>P-1<');
   });
 
-  it('outbound list pages with a keyset cursor', async () => {
-    const first = await html(`${c}/outbound?entity=product&limit=2`);
+  it('pushes list pages with a keyset cursor', async () => {
+    const first = await html(`${c}/pushes?entity=product&limit=2`);
     const older = /href="([^"]*before=\d+[^"]*)"/.exec(first)?.[1]?.replace(/&amp;/g, '&');
     expect(older).toBeDefined();
     const second = await html(older!);
@@ -86,25 +86,25 @@ describe('console pages (server-rendered, through app.request)', () => {
   });
 
   it('answers a bad filter with 400 naming it, an unknown connection or record with 404', async () => {
-    const bad = await get(svc, `${c}/outbound?entity=widget`, op);
+    const bad = await get(svc, `${c}/pushes?entity=widget`, op);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('entity');
     expect((await get(svc, '/console/connections/nobody/overview', op)).status).toBe(404);
-    expect((await get(svc, `${c}/outbound/product/BETA-ONLY`, op)).status).toBe(404);
-    expect((await get(svc, `${c}/outbound/widget/P-1`, op)).status).toBe(404);
+    expect((await get(svc, `${c}/pushes/product/BETA-ONLY`, op)).status).toBe(404);
+    expect((await get(svc, `${c}/pushes/widget/P-1`, op)).status).toBe(404);
     expect((await get(svc, `${c}/reconciliations/999`, op)).status).toBe(404);
     expect((await get(svc, `${c}/nothing-here`, op)).status).toBe(404);
   });
 
   it('record detail: payload, state, error, and retry puts it back in line (post/redirect/get with a notice)', async () => {
-    const page = await html(`${c}/outbound/product/P-2`);
+    const page = await html(`${c}/pushes/product/P-2`);
     expect(page).toContain('&quot;description&quot;: &quot;Product P-2&quot;');
     expect(page).toContain('Retry now');
     const before = (await svc.deps.queue.backlog(PUSH_QUEUE)).waiting;
-    const res = await post(svc, `${c}/outbound/product/P-2/retry`, op);
+    const res = await post(svc, `${c}/pushes/product/P-2/retry`, op);
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${c}/outbound/product/P-2`);
-    expect((await svc.deps.store.outbox.get('acme', 'product', 'P-2'))!.state).toBe('pending');
+    expect(res.headers.get('location')).toBe(`${c}/pushes/product/P-2`);
+    expect((await svc.deps.store.pushes.get('acme', 'product', 'P-2'))!.state).toBe('pending');
     expect((await svc.deps.queue.backlog(PUSH_QUEUE)).waiting).toBe(before + 1);
     const flash = res.headers
       .getSetCookie()
@@ -117,14 +117,14 @@ describe('console pages (server-rendered, through app.request)', () => {
   });
 
   it('retry of failed records: a confirmation with the count first, then the bulk retry', async () => {
-    const p1 = (await svc.deps.store.outbox.get('acme', 'product', 'P-1'))!;
-    await svc.deps.store.outbox.markFailed(p1.id, { status: 400, message: 'no' }, at);
-    const confirm = await html(`${c}/outbound/retry-failed?entity=product`);
+    const p1 = (await svc.deps.store.pushes.get('acme', 'product', 'P-1'))!;
+    await svc.deps.store.pushes.markFailed(p1.id, { status: 400, message: 'no' }, at);
+    const confirm = await html(`${c}/pushes/retry-failed?entity=product`);
     expect(confirm).toMatch(/This will touch <strong>1<\/strong> failed products/);
-    const res = await post(svc, `${c}/outbound/retry-failed`, op, { entity: 'product' });
+    const res = await post(svc, `${c}/pushes/retry-failed`, op, { entity: 'product' });
     expect(res.status).toBe(303);
-    expect((await svc.deps.store.outbox.get('acme', 'product', 'P-1'))!.state).toBe('pending');
-    expect((await post(svc, `${c}/outbound/retry-failed`, op, { entity: 'widget' })).status).toBe(400);
+    expect((await svc.deps.store.pushes.get('acme', 'product', 'P-1'))!.state).toBe('pending');
+    expect((await post(svc, `${c}/pushes/retry-failed`, op, { entity: 'widget' })).status).toBe(400);
   });
 
   it('cancel of a document queues its cancel record', async () => {
@@ -139,11 +139,11 @@ describe('console pages (server-rendered, through app.request)', () => {
       }),
     });
     expect(put.status).toBeLessThan(300);
-    expect(await html(`${c}/outbound/document/PO-1`)).toContain('Cancel document');
-    const res = await post(svc, `${c}/outbound/document/PO-1/cancel`, op);
+    expect(await html(`${c}/pushes/document/PO-1`)).toContain('Cancel document');
+    const res = await post(svc, `${c}/pushes/document/PO-1/cancel`, op);
     expect(res.status).toBe(303);
-    expect((await svc.deps.store.outbox.get('acme', 'document-cancel', 'PO-1'))!.state).toBe('pending');
-    expect((await post(svc, `${c}/outbound/document/PO-404/cancel`, op)).status).toBe(404);
+    expect((await svc.deps.store.pushes.get('acme', 'document-cancel', 'PO-1'))!.state).toBe('pending');
+    expect((await post(svc, `${c}/pushes/document/PO-404/cancel`, op)).status).toBe(404);
   });
 
   it('reconciliation: runs with the drift chart, a run’s drift table, and starting a run', async () => {

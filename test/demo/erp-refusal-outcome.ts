@@ -4,12 +4,12 @@ import { DEMO_TENANT } from '../../src/emulator/index.js';
 
 /**
  * What the refusal step (src/demo/step-erp-refusal.ts) must leave behind, read from each side on
- * its own: the emulator's delivery log (the refusal the WMS got, then the accepted re-send), the
+ * its own: the emulator's webhook log (the refusal the WMS got, then the accepted re-send), the
  * sample ERP's record (two signed close-document messages, the first refused). Returns the
  * closingDocumentCode, for the caller to look the service's event up.
  */
 export async function expectErpRefusal(emulatorUrl: string, erpUrl: string, c: ScenarioCodes): Promise<string> {
-  const log = await fetch(`${emulatorUrl}/_emulator/tenants/${DEMO_TENANT}/webhook-deliveries?kind=reception-close`);
+  const log = await fetch(`${emulatorUrl}/_emulator/tenants/${DEMO_TENANT}/webhook-log?kind=reception-close`);
   type Delivery = {
     status: string;
     cause: string;

@@ -9,7 +9,7 @@ import type { ScenarioCodes } from '../../src/demo/steps.js';
  * oil and 20 rice in two boxes; 5 oil come back; rice +2 counted, then −4 whose webhook is lost).
  */
 
-export interface FeedEvent {
+export interface ErpFeedEntry {
   id: number;
   type: string;
   data: Record<string, any>;
@@ -20,22 +20,22 @@ const byProduct = <T extends { productExternalCode: string }>(lines: T[]) =>
   [...lines].sort((a, b) => a.productExternalCode.localeCompare(b.productExternalCode));
 
 /** Every event of the ERP feed after `after`, read over HTTP as the ERP reads it. */
-export async function readFeed(serviceUrl: string, erpToken: string, after = 0): Promise<FeedEvent[]> {
-  const events: FeedEvent[] = [];
+export async function readFeed(serviceUrl: string, erpToken: string, after = 0): Promise<ErpFeedEntry[]> {
+  const events: ErpFeedEntry[] = [];
   for (let cursor = after; ; ) {
-    const res = await fetch(`${serviceUrl}/erp/v1/events?after=${cursor}&limit=100`, {
+    const res = await fetch(`${serviceUrl}/erp/v1/feed?after=${cursor}&limit=100`, {
       headers: { authorization: `Bearer ${erpToken}` },
     });
     expect(res.status).toBe(200);
-    const page = (await res.json()) as { events: FeedEvent[]; next: number };
-    if (page.events.length === 0) return events;
-    events.push(...page.events);
+    const page = (await res.json()) as { entries: ErpFeedEntry[]; next: number };
+    if (page.entries.length === 0) return events;
+    events.push(...page.entries);
     cursor = page.next;
   }
 }
 
 /** The feed: these events, in this order, with these figures; `reconciled` adds the drift. */
-export function expectScenarioFeed(events: FeedEvent[], c: ScenarioCodes, options: { reconciled: boolean }): void {
+export function expectScenarioFeed(events: ErpFeedEntry[], c: ScenarioCodes, options: { reconciled: boolean }): void {
   const ours = events.filter(
     (e) =>
       [c.purchaseOrder, c.expedition, c.clientReturn].includes(e.data.documentExternalCode) ||
@@ -49,11 +49,11 @@ export function expectScenarioFeed(events: FeedEvent[], c: ScenarioCodes, option
     ...(options.reconciled ? ['stock.drift'] : []),
   ]);
   const [reception, shipment, clientReturn, adjusted, drift] = ours as [
-    FeedEvent,
-    FeedEvent,
-    FeedEvent,
-    FeedEvent,
-    FeedEvent | undefined,
+    ErpFeedEntry,
+    ErpFeedEntry,
+    ErpFeedEntry,
+    ErpFeedEntry,
+    ErpFeedEntry | undefined,
   ];
 
   expect(reception.data).toMatchObject({ documentExternalCode: c.purchaseOrder, documentType: 'PURCHASE_ORDER' });
@@ -151,7 +151,7 @@ export function expectScenarioLedger(
 
 /**
  * The emulator, asked through its own APIs: the documents are executed, its stock is what the
- * warehouse did (the lost −4 included: 38 rice), and its delivery log holds four deliveries
+ * warehouse did (the lost −4 included: 38 rice), and its webhook log holds four webhooks
  * answered by the service and the one regularization it could not send.
  */
 export async function expectScenarioWms(
@@ -201,7 +201,7 @@ export async function expectScenarioWms(
     { product: c.salt, lot: null, existence: 5 },
   ]);
 
-  const log = await fetch(`${emulatorUrl}/_emulator/tenants/${tenant}/webhook-deliveries`);
+  const log = await fetch(`${emulatorUrl}/_emulator/tenants/${tenant}/webhook-log`);
   expect(log.status).toBe(200);
   type Delivery = {
     kind: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/commands/connections.js';
-import { signMessage } from '../../src/delivery/sign.js';
 import { type SampleErp, startSampleErp } from '../../src/demo/sample-erp.js';
+import { signMessage } from '../../src/erp/delivery/sign.js';
 import { CLOSE_DOCUMENT_RECEIVED } from '../../src/inbound/close-ack.js';
 
 // The sample ERP over real HTTP, sent what wms-sync sends (signMessage): both message kinds.

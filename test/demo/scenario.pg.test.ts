@@ -131,7 +131,7 @@ describe('demo scenario on Postgres with two service processes', () => {
     let round = 0;
     const crossed = async () => ({
       bProcessedAnEventOfA: (await metric(b, 'wms_sync_inbound_processed_total')) > 0,
-      aPushedARecordOfB: (await metric(a, 'wms_sync_outbound_pushes_total')) > 0,
+      aPushedARecordOfB: (await metric(a, 'wms_sync_wms_push_outcomes_total')) > 0,
     });
     await until(
       async () => {

@@ -11,7 +11,7 @@ import { expectScenarioFeed, expectScenarioLedger, expectScenarioWms, readFeed }
 
 // The whole loop on one machine, as `wms-sync start` + `wms-sync demo` run it: the emulator and the
 // service over real HTTP, SQLite and the embedded queue. The scenario drives both sides; what it
-// must leave behind (the ERP feed, the ledger, the emulator's documents, stock and delivery log)
+// must leave behind (the ERP feed, the ledger, the emulator's documents, stock and webhook log)
 // is asserted here, by test/demo/outcome.ts, not by the scenario's own checks.
 describe('demo scenario on SQLite (wms-sync start wiring)', () => {
   const tmp = tempDir('scenario');

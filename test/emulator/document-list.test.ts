@@ -105,7 +105,7 @@ describe('LocalDateFilter (documentDate, deliveryDate) and InstantFilter (lastMo
     ['documentDate.greaterThan=2025-02-20', ['D3']],
     ['documentDate.lessThanOrEqual=2025-02-20', ['D1', 'D2']],
     ['documentDate.specified=false', ['D4']],
-    // the delivery date's own calendar day, in the offset it was sent with
+    // the webhook date's own calendar day, in the offset it was sent with
     ['deliveryDate.equals=2025-03-02', ['D2']],
     ['deliveryDate.greaterThan=2025-03-02', []],
   ])('%s', async (query, expected) => expect(await codes(query)).toEqual(expected));

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createEmulator,
-  type DeliveryView,
   type EmulatorServer,
   startEmulatorServer,
+  type WebhookLogEntry,
 } from '../../src/emulator/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { badRequestObjectSchema, conflictObjectSchema } from '../../src/wms/index.js';
@@ -152,7 +152,7 @@ describe('POST /_emulator/faults on the API', () => {
 });
 
 describe('webhook faults (scope "webhook")', () => {
-  it('drop: the delivery is not sent and fails; latencyMs: it is sent later', async () => {
+  it('drop: the webhook is not sent and fails; latencyMs: it is sent later', async () => {
     const d = await demo();
     const receiver = await startReceiver();
     receivers.push(receiver);
@@ -162,7 +162,7 @@ describe('webhook faults (scope "webhook")', () => {
     await d.control('POST', '/tenants/demo/stock/regularizations', { productExternalCode: 'DEMO-001', quantity: 1 });
     await d.control('POST', '/tenants/demo/stock/regularizations', { productExternalCode: 'DEMO-001', quantity: 2 });
     await d.emulator.state.webhooks.settled('demo');
-    const log = (await d.control('GET', '/tenants/demo/webhook-deliveries')).body as unknown as DeliveryView[];
+    const log = (await d.control('GET', '/tenants/demo/webhook-log')).body as unknown as WebhookLogEntry[];
     expect(log.map((l) => [l.status, l.error])).toEqual([
       ['failed', 'not sent: dropped by fault injection'],
       ['succeeded', null],

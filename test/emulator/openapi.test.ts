@@ -92,7 +92,7 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
       '/_emulator/tenants/{tenant}/receptions/{code}/close',
       '/_emulator/tenants/{tenant}/shipping-orders/{code}/dispatch',
       '/_emulator/tenants/{tenant}/stock/regularizations',
-      '/_emulator/tenants/{tenant}/webhook-deliveries/{id}/resend',
+      '/_emulator/tenants/{tenant}/webhook-log/{id}/resend',
       '/_emulator/faults',
       '/_emulator/tenants/{tenant}/tokens/expire',
       '/_emulator/snapshot',

@@ -12,7 +12,7 @@ interface ReceptionView {
   status: string;
   documents: { status: string }[];
   closingDocuments: { closingDocumentCode: string; integration: { status: string; message: string | null } }[];
-  deliveries?: number[];
+  webhookIds?: number[];
 }
 
 const receivers: Receiver[] = [];
@@ -83,7 +83,7 @@ describe('receptions: NEW → EXECUTING → SUBMITTED → CLOSING → CLOSED', (
     expect(closed).toMatchObject({
       status: 'CLOSING',
       documents: [{ status: 'EXECUTED' }],
-      deliveries: [expect.any(Number)],
+      webhookIds: [expect.any(Number)],
     });
     expect(closed.closingDocuments).toEqual([
       {
@@ -120,7 +120,7 @@ describe('receptions: NEW → EXECUTING → SUBMITTED → CLOSING → CLOSED', (
     const closed = await ok<ReceptionView>(env.app, 'POST', `${T}/receptions/${receptionCode}/close`);
     expect(closed).toMatchObject({
       status: 'CLOSED',
-      deliveries: [],
+      webhookIds: [],
       closingDocuments: [{ integration: { status: 'not_configured' } }],
     });
     expect((await stock(env.app, env.token, { product: 'P1' })).body).toMatchObject([

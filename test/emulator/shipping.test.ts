@@ -18,7 +18,7 @@ interface OrderView {
     location: string;
   }[];
   packings: Packing[];
-  deliveries?: number[];
+  webhookIds?: number[];
 }
 
 /** P1 ×10 at STOCK; LOT: L1 ×3 (expires 2026-01-31) and L2 ×4 (expires 2025-12-31); document CE-1 for P1 ×6 and LOT ×5. */

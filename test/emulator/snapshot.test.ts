@@ -49,7 +49,7 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     ).toBe('REC2025-1');
   });
 
-  it('deliveries pending in the snapshot are sent after a restore, with their closingDocumentCode', async () => {
+  it('webhooks pending in the snapshot are sent after a restore, with their closingDocumentCode', async () => {
     const env = await warehouseTenant({ dataDir: dir.dir });
     const held = gate();
     const slow = await startReceiver(async () => (await held.promise, { status: 200 }));
@@ -78,7 +78,7 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     expect((await ok<{ status: string }>(fresh.app, 'GET', `${T}/receptions/${receptionCode}`)).status).toBe('CLOSED');
   });
 
-  it('a delivery still pending when the emulator stops is sent when it starts again on the same data file', async () => {
+  it('a webhook still pending when the emulator stops is sent when it starts again on the same data file', async () => {
     const dataFile = `${dir.dir}/restart.db`;
     const first = await warehouseTenant({ dataFile });
     let answered = 0;
@@ -94,9 +94,9 @@ describe('POST /_emulator/snapshot and /_emulator/restore', () => {
     await second.emulator.state.webhooks.settled('acme');
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.text).toBe(receiver.received[0]!.text);
-    expect((await ok<{ status: string }[]>(second.app, 'GET', `${T}/webhook-deliveries`)).map((d) => d.status)).toEqual(
-      ['succeeded'],
-    );
+    expect((await ok<{ status: string }[]>(second.app, 'GET', `${T}/webhook-log`)).map((d) => d.status)).toEqual([
+      'succeeded',
+    ]);
     second.emulator.close();
   });
 
@@ -184,7 +184,7 @@ describe('snapshots stay in their folder', () => {
 });
 
 describe('resets and warehouse data', () => {
-  it('a tenant reset clears stock, operations and the delivery log, keeps warehouses and webhook settings; codes are not reused', async () => {
+  it('a tenant reset clears stock, operations and the webhook log, keeps warehouses and webhook settings; codes are not reused', async () => {
     const env = await warehouseTenant();
     await ok(env.app, 'POST', `${T}/warehouses`, { code: 'W2' });
     await ok(env.app, 'PUT', `${T}/webhooks`, { stockRegularizationUrl: 'http://127.0.0.1:9/never', timeoutMs: 50 });
@@ -193,7 +193,7 @@ describe('resets and warehouse data', () => {
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 1 });
     await env.emulator.state.webhooks.settled('acme');
     expect((await control(env.app, 'POST', `${T}/reset`)).status).toBe(204);
-    expect(await ok(env.app, 'GET', `${T}/webhook-deliveries`)).toEqual([]);
+    expect(await ok(env.app, 'GET', `${T}/webhook-log`)).toEqual([]);
     expect((await ok<{ code: string }[]>(env.app, 'GET', `${T}/warehouses`)).map((w) => w.code)).toEqual([
       'MAIN',
       'W2',

@@ -11,7 +11,7 @@ const fixture = (kind: WebhookKind) =>
   JSON.stringify(JSON.parse(readFileSync(new URL(`../../fixtures/webhooks/${kind}.json`, import.meta.url), 'utf8')));
 const varied = (seed: number) => ({ style: 'varied' as const, seed });
 
-describe('webhook style: the bytes of a varied delivery', () => {
+describe('webhook style: the bytes of a varied webhook', () => {
   it('canonical leaves the payload as it is', () => {
     for (const kind of WEBHOOK_KINDS)
       expect(styledBody({ style: 'canonical', seed: 7 }, kind, fixture(kind))).toBe(fixture(kind));
@@ -128,7 +128,7 @@ describe('PUT/GET /_emulator/tenants/{tenant}/webhook-style', () => {
     ).toBe(401);
   });
 
-  it('varied deliveries carry the variant, recorded in the delivery log; a tenant reset keeps the style', async () => {
+  it('varied webhooks carry the variant, recorded in the webhook log; a tenant reset keeps the style', async () => {
     const env = await warehouseTenant();
     const receiver = await startReceiver();
     receivers.push(receiver);

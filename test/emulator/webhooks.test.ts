@@ -213,7 +213,7 @@ describe('webhook payloads (spec: the three payload tables)', () => {
     expect(new Set(bodies.map((b) => b.closingDocumentCode)).size).toBe(2);
   });
 
-  it('close shipping order: destination, delivery point, carrier, delivery place and the packing list', async () => {
+  it('close shipping order: destination, delivery point, carrier, webhook place and the packing list', async () => {
     const env = await warehouseTenant();
     const receiver = await configured(env);
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'LOT', lotCode: 'L1', quantity: 5 });
@@ -303,11 +303,11 @@ describe('webhook payloads (spec: the three payload tables)', () => {
     });
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: 2.5 });
     await ok(env.app, 'POST', `${T}/stock/regularizations`, { productExternalCode: 'P1', quantity: -1 });
-    const local = await ok<{ webhook: boolean; deliveries: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, {
+    const local = await ok<{ webhook: boolean; webhookIds: number[] }>(env.app, 'POST', `${T}/stock/regularizations`, {
       productExternalCode: 'LOCAL-1',
       quantity: 9,
     });
-    expect(local).toMatchObject({ webhook: false, deliveries: [] });
+    expect(local).toMatchObject({ webhook: false, webhookIds: [] });
     await env.emulator.state.webhooks.settled('acme');
     expect(
       receiver.received.every(

@@ -1,17 +1,18 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedPage } from '../../src/erp/feed.js';
-import { type Delivery, writeEvents } from '../../src/inbound/ack-writer.js';
+import type { FeedPage } from '../../src/erp/feed/read.js';
+import { writeEvents } from '../../src/inbound/ack-writer.js';
 import { INBOUND_QUEUE, processJobOptions } from '../../src/inbound/queue.js';
 import { bossSchemaFor, type PgBossQueue } from '../../src/queue/index.js';
 import type { PgStore } from '../../src/store/pg/store.js';
+import type { HeldEvent } from '../../src/store/types.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 import { PROCESSING_ENV } from './processing.suite.js';
 import { postWebhook, uniquePayload } from './support.js';
 
 /**
- * On Postgres the receiver's acknowledgement is ONE statement (store/pg/inbox-ack.ts): the events
+ * On Postgres the receiver's acknowledgement is ONE statement (store/inbox/pg-ack.ts): the events
  * and their processing jobs, the jobs exactly as pg-boss's `send` would have created them.
  */
 describe('one-statement acknowledgement (postgres)', () => {
@@ -19,7 +20,7 @@ describe('one-statement acknowledgement (postgres)', () => {
   let store: PgStore;
   const acme = testConnection('acme');
   let seq = 0;
-  const delivery = (over: Partial<Delivery> = {}): Delivery => {
+  const heldEvent = (over: Partial<HeldEvent> = {}): HeldEvent => {
     seq += 1;
     return {
       connection: 'acme',
@@ -69,12 +70,12 @@ describe('one-statement acknowledgement (postgres)', () => {
   });
 
   it('a batch is one statement: its new events and one job holding them, the job pg-boss would have sent', async () => {
-    await writeEvents(svc.deps, [delivery()]); // the queue's creation is looked up once, on the first batch
+    await writeEvents(svc.deps, [heldEvent()]); // the queue's creation is looked up once, on the first batch
     const since = await dbNow();
     const batch = [
-      delivery({ dedupeKey: 'reception-close:ACK-Z' }),
-      delivery({ dedupeKey: 'reception-close:ACK-A' }),
-      delivery(),
+      heldEvent({ dedupeKey: 'reception-close:ACK-Z' }),
+      heldEvent({ dedupeKey: 'reception-close:ACK-A' }),
+      heldEvent(),
     ];
     // Every statement sent on any connection of the store's pool while the batch is written.
     const texts: string[] = [];
@@ -132,13 +133,13 @@ describe('one-statement acknowledgement (postgres)', () => {
     await store.database.pool.query(`DELETE FROM ${jobTable()} WHERE id = $1`, [sentId]);
   });
 
-  it('held deliveries get a job each, starting holdSeconds later; the others share one', async () => {
+  it('held events get a job each, starting holdSeconds later; the others share one', async () => {
     const since = await dbNow();
     const batch = [
-      delivery({ holdSeconds: 30 }),
-      delivery(),
-      delivery({ holdSeconds: 45 }),
-      delivery({ holdSeconds: 0 }),
+      heldEvent({ holdSeconds: 30 }),
+      heldEvent(),
+      heldEvent({ holdSeconds: 45 }),
+      heldEvent({ holdSeconds: 0 }),
     ];
     const results = await writeEvents(svc.deps, batch);
     const jobs = await jobsSince(since);
@@ -154,17 +155,17 @@ describe('one-statement acknowledgement (postgres)', () => {
     expect(shapes[2]).toEqual(shapes[0]);
   });
 
-  it('a key repeated in the batch is stored once, counted, and in the job once; a repeat of a stored event, and rejected or quarantined deliveries, get no job', async () => {
-    const stored = delivery();
+  it('a key repeated in the batch is stored once, counted, and in the job once; a repeat of a stored event, and rejected or quarantined webhooks, get no job', async () => {
+    const stored = heldEvent();
     await writeEvents(svc.deps, [stored]);
     const since = await dbNow();
-    const twice = delivery({ holdSeconds: 20 });
-    const batch: Delivery[] = [
+    const twice = heldEvent({ holdSeconds: 20 });
+    const batch: HeldEvent[] = [
       twice,
       { ...twice, at: new Date(Date.now() + 1000), holdSeconds: undefined },
       stored,
-      delivery({ status: 'rejected', error: 'not JSON' }),
-      delivery({ status: 'quarantined', quarantineReason: 'a line without a product' }),
+      heldEvent({ status: 'rejected', error: 'not JSON' }),
+      heldEvent({ status: 'quarantined', quarantineReason: 'a line without a product' }),
       { ...twice },
     ];
     const results = await writeEvents(svc.deps, batch);
@@ -174,7 +175,7 @@ describe('one-statement acknowledgement (postgres)', () => {
     expect(await store.inbox.get(results[2]!.event.id)).toMatchObject({ duplicates: 1 });
     expect(results[3]!.event.status).toBe('rejected');
     expect(results[4]!.event.status).toBe('quarantined');
-    // The repeated key's first delivery decides: it was held.
+    // The repeated key's first webhook decides: it was held.
     const jobs = await jobsSince(since);
     expect(jobs.map((j) => [j.data.eventIds, j.held_for])).toEqual([[[results[0]!.event.id], 20]]);
 
@@ -189,7 +190,7 @@ describe('one-statement acknowledgement (postgres)', () => {
     await svc.deps.queue.createQueue(doomed);
     const jobs = await svc.deps.queue.jobsInStatement!(doomed, {});
     await (svc.deps.queue as PgBossQueue).boss.deleteQueue(doomed); // the queue and its partition of the job table are gone
-    const lost = delivery();
+    const lost = heldEvent();
     await expect(store.inbox.recordManyWithJobs!([lost], jobs)).rejects.toThrow();
     expect(await store.inbox.findByKey('acme', lost.dedupeKey)).toBeUndefined();
   });
@@ -212,7 +213,7 @@ describe('one-statement acknowledgement, processed end to end (postgres)', () =>
     await svc.close();
   });
 
-  it('deliveries posted together (with repeats) are each processed once, into the feed', async () => {
+  it('webhooks posted together (with repeats) are each processed once, into the feed', async () => {
     const payloads = Array.from({ length: 12 }, () => uniquePayload('reception-close', 'ACK'));
     const posts = [...payloads, ...payloads.slice(0, 4)].map((p) => postWebhook(svc.app, acme, 'reception-close', p));
     expect((await Promise.all(posts)).map((r) => r.status)).toEqual(Array(16).fill(200));
@@ -222,14 +223,14 @@ describe('one-statement acknowledgement, processed end to end (postgres)', () =>
         const found = await Promise.all(keys.map((k) => svc.deps.store.inbox.findByKey('acme', k)));
         return found.every((e) => e?.status === 'processed') ? found.map((e) => e!) : undefined;
       },
-      { message: 'every delivery processed' },
+      { message: 'every webhook processed' },
     );
     expect(events.reduce((n, e) => n + e.duplicates, 0)).toBe(4);
-    const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', {
+    const res = await svc.app.request('/erp/v1/feed?after=0&limit=1000', {
       headers: { authorization: `Bearer ${acme.erpApiToken}` },
     });
     const page = (await res.json()) as FeedPage;
-    for (const e of events) expect(page.events.filter((f) => f.data.eventId === e.id)).toHaveLength(1);
+    for (const e of events) expect(page.entries.filter((f) => f.data.eventId === e.id)).toHaveLength(1);
     expect((await svc.deps.queue.counts(INBOUND_QUEUE)).failed).toBe(0);
   });
 });

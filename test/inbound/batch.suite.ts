@@ -94,34 +94,34 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       }
       return ids;
     };
-    const confirmationsOf = async (id: number) => (await store.confirmations.bySourceEvent(id)).length;
+    const feedEntriesOf = async (id: number) => (await store.feed.bySourceEvent(id)).length;
     const movementsOf = async (id: number) =>
       (await store.ledger.list('acme', { limit: 100_000 })).filter((m) => m.sourceEventId === id).length;
     const statuses = (outcomes: BatchOutcome[]) => outcomes.map((o) => (o.ok ? o.result.status : 'error'));
 
-    it('processes every event of a batch once: one confirmation and its movements each, in id order in the feed', async () => {
+    it('processes every event of a batch once: one feed entry and its movements each, in id order in the feed', async () => {
       const ids = await receive(10);
       const outcomes = await processEvents(deps(), ids);
       expect(outcomes.map((o) => o.eventId)).toEqual(ids);
       expect(statuses(outcomes)).toEqual(Array(10).fill('processed'));
       for (const id of ids) {
-        expect(await confirmationsOf(id)).toBe(1);
+        expect(await feedEntriesOf(id)).toBe(1);
         expect(await movementsOf(id)).toBe(4);
         expect(await store.inbox.get(id)).toMatchObject({ status: 'processed', attempts: 1 });
         expect((await store.inbox.attemptsOf(id)).map((a) => a.outcome)).toEqual(['processed']);
       }
       // The feed's cursor order follows the events' order within the batch.
-      const feed = await store.confirmations.listAfter('acme', 0, 1000);
+      const feed = await store.feed.listAfter('acme', 0, 1000);
       const order = feed.filter((c) => ids.includes(c.sourceEventId!)).map((c) => c.sourceEventId);
       expect(order).toEqual(ids);
     });
 
-    it('tells the feed listeners of this process once the confirmations of a batch are committed (the ERP push starts at once), and not for a repeat', async () => {
+    it('tells the feed listeners of this process once the feed entries of a batch are committed (the ERP push starts at once), and not for a repeat', async () => {
       const ids = await receive(3);
       const heard: { connection: string; inFeed: number }[] = [];
       const unsubscribe = store.onFeedAppended((connection) => {
         // Heard after the commit: a reader outside the transaction already sees the rows.
-        void store.confirmations
+        void store.feed
           .listAfter(connection, 0, 100_000)
           .then((feed) =>
             heard.push({ connection, inFeed: feed.filter((c) => ids.includes(c.sourceEventId!)).length }),
@@ -148,10 +148,10 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(statuses(outcomes)).toEqual(['processed', 'processed', 'error', 'processed', 'processed', 'processed']);
       expect((outcomes[2] as { error: Error }).error.message).toMatch(/poisoned movement/);
       for (const id of good) {
-        expect(await confirmationsOf(id)).toBe(1);
+        expect(await feedEntriesOf(id)).toBe(1);
         expect(await movementsOf(id)).toBe(4);
       }
-      expect(await confirmationsOf(bad!)).toBe(0);
+      expect(await feedEntriesOf(bad!)).toBe(0);
       expect(await movementsOf(bad!)).toBe(0);
       // Not counted yet: the job records the failed attempt with its error (runProcessJob).
       expect(await store.inbox.get(bad!)).toMatchObject({ status: 'received', attempts: 0 });
@@ -160,7 +160,7 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       const again = await processEvents(deps(), ids);
       expect(statuses(again)).toEqual(['skipped', 'skipped', 'error', 'skipped', 'skipped', 'skipped']);
       for (const id of good) {
-        expect(await confirmationsOf(id)).toBe(1);
+        expect(await feedEntriesOf(id)).toBe(1);
         expect(await store.inbox.get(id)).toMatchObject({ attempts: 1 });
       }
       expect(await store.inbox.get(bad!)).toMatchObject({ status: 'received', attempts: 0 });
@@ -180,7 +180,7 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(statuses(outcomes)).toEqual(['processed', 'quarantined', 'error', 'processed', 'processed']);
       expect((outcomes[2] as { error: Error }).error.message).toMatch(/unknown event kind "invoice-close"/);
       expect(await store.inbox.get(unreadable!)).toMatchObject({ status: 'quarantined', attempts: 1 });
-      for (const id of good) expect(await confirmationsOf(id)).toBe(1);
+      for (const id of good) expect(await feedEntriesOf(id)).toBe(1);
     });
 
     it('a batch interrupted before its commit (a crash) leaves all its events to process, and its rerun processes each exactly once', async () => {
@@ -195,7 +195,7 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
               eventId: e.id,
               connection: e.connection,
               movements: [],
-              confirmation: {
+              feedEntry: {
                 connection: e.connection,
                 type: 'reception.closed',
                 dedupeKey: `inbound:${e.dedupeKey}`,
@@ -210,34 +210,34 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
         }),
       ).rejects.toThrow(/killed/);
       for (const id of ids) expect(await store.inbox.get(id)).toMatchObject({ status: 'received' });
-      expect(await confirmationsOf(ids[0]!)).toBe(0);
+      expect(await feedEntriesOf(ids[0]!)).toBe(0);
 
       const outcomes = await processEvents(deps(), ids);
       expect(statuses(outcomes)).toEqual(Array(8).fill('processed'));
       for (const id of ids) {
-        expect(await confirmationsOf(id)).toBe(1);
+        expect(await feedEntriesOf(id)).toBe(1);
         expect(await movementsOf(id)).toBe(4);
         // The interrupted attempt left nothing, its count included; the one that processed it counts.
         expect(await store.inbox.get(id)).toMatchObject({ status: 'processed', attempts: 1 });
       }
     });
 
-    it('a batch redelivered after its commit (the worker died before marking the job done) adds nothing, even reopened', async () => {
+    it('a batch sent again after its commit (the worker died before marking the job done) adds nothing, even reopened', async () => {
       const ids = await receive(6);
       const first = await processEvents(deps(), ids);
-      // Reopened (an operator retry) and processed again: the same confirmations, no second movement.
+      // Reopened (an operator retry) and processed again: the same feed entries, no second movement.
       for (const id of ids) await store.inbox.reopen(id, new Date());
       const again = await processEvents(deps(), ids);
       expect(statuses(again)).toEqual(Array(6).fill('processed'));
       again.forEach((o, i) => {
-        const before = first[i] as { result: { confirmationId: number } };
+        const before = first[i] as { result: { feedEntryId: number } };
         expect(o).toMatchObject({
           ok: true,
-          result: { status: 'processed', created: false, confirmationId: before.result.confirmationId },
+          result: { status: 'processed', created: false, feedEntryId: before.result.feedEntryId },
         });
       });
       for (const id of ids) {
-        expect(await confirmationsOf(id)).toBe(1);
+        expect(await feedEntriesOf(id)).toBe(1);
         expect(await movementsOf(id)).toBe(4);
       }
     });
@@ -253,8 +253,8 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(statuses(a!)).toEqual(Array(20).fill('processed'));
       expect(statuses(b!)).toEqual([...Array(10).fill('processed'), 'error']);
       expect(statuses(c!)).toEqual(Array(PROCESS_BATCH_MAX).fill('processed'));
-      for (const id of [...jobA, ...jobB.slice(0, 10), ...jobC]) expect(await confirmationsOf(id)).toBe(1);
-      expect(await confirmationsOf(bad!)).toBe(0);
+      for (const id of [...jobA, ...jobB.slice(0, 10), ...jobC]) expect(await feedEntriesOf(id)).toBe(1);
+      expect(await feedEntriesOf(bad!)).toBe(0);
     });
 
     it(`more events than one transaction takes (${PROCESS_BATCH_MAX}) are processed in several, each once; repeated and missing ids are answered`, async () => {
@@ -262,8 +262,8 @@ export function batchSuite(dialect: 'sqlite' | 'postgres'): void {
       const outcomes = await processEvents(deps(), [...ids, ids[0]!, 987_654_321]);
       expect(statuses(outcomes)).toEqual([...Array(ids.length + 1).fill('processed'), 'skipped']);
       expect(outcomes.at(-1)).toMatchObject({ ok: true, result: { status: 'skipped', reason: 'missing' } });
-      for (const id of [ids[0]!, ids.at(-1)!]) expect(await confirmationsOf(id)).toBe(1);
-      const feed = await store.confirmations.listAfter('acme', 0, 10_000);
+      for (const id of [ids[0]!, ids.at(-1)!]) expect(await feedEntriesOf(id)).toBe(1);
+      const feed = await store.feed.listAfter('acme', 0, 10_000);
       expect(feed.filter((c) => ids.includes(c.sourceEventId!))).toHaveLength(ids.length);
     });
   });

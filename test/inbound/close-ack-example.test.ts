@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloseDocumentReceived, createErpReceiver } from '../../docs/examples/erp-receiver.js';
 import { newWebhookSecret } from '../../src/commands/connections.js';
-import { signMessage } from '../../src/delivery/sign.js';
+import { signMessage } from '../../src/erp/delivery/sign.js';
 import { inboundJobs } from '../../src/inbound/jobs.js';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
 import { startTestService, type TestService, testConnection } from '../support/service.js';

@@ -99,7 +99,7 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(await (await postWebhook(svc.app, sync, 'reception-close', later)).json()).toEqual({ success: true });
       await processed(sync, 'reception-close', later.closingDocumentCode);
       expect((await eventOf(sync, 'reception-close', payload.closingDocumentCode)).status).toBe('rejected_by_erp');
-      expect(await svc.deps.store.confirmations.bySourceEvent(event.id)).toEqual([]);
+      expect(await svc.deps.store.feed.bySourceEvent(event.id)).toEqual([]);
 
       // Visible to operators: the admin list and show, and the metrics.
       const list = await admin('/admin/v1/events?status=rejected_by_erp&connection=sync');

@@ -57,9 +57,9 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     for (const k of WEBHOOK_KINDS) expect(out).toContain(`${k}.json → ${k}: 200 {"success":true}`);
     await until(async () => (await processedCount()) === 5);
     const feed = (await (
-      await svc.app.request('/erp/v1/events', { headers: { authorization: `Bearer ${acme.erpApiToken}` } })
-    ).json()) as { events: { type: string }[] };
-    expect(feed.events.map((e) => e.type).sort()).toEqual([
+      await svc.app.request('/erp/v1/feed', { headers: { authorization: `Bearer ${acme.erpApiToken}` } })
+    ).json()) as { entries: { type: string }[] };
+    expect(feed.entries.map((e) => e.type).sort()).toEqual([
       'client_return.closed',
       'reception.closed',
       'shipment.closed',
@@ -124,7 +124,7 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     expect((await run('events', 'show', '99999999')).code).toBe(1);
   });
 
-  it('events retry and replay --event run a stored event’s processing again, without a second confirmation', async () => {
+  it('events retry and replay --event run a stored event’s processing again, without a second feed entry', async () => {
     const event = (await svc.deps.store.inbox.findByKey('acme', 'reception-close:REC-2026-004512'))!;
     const retried = await run('events', 'retry', String(event.id));
     expect(retried).toMatchObject({
@@ -143,7 +143,7 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
         (await svc.deps.store.inbox.get(event.id))?.status === 'processed',
     );
     expect(
-      (await svc.deps.store.confirmations.listAfter('acme', 0, 100)).filter((c) => c.sourceEventId === event.id),
+      (await svc.deps.store.feed.listAfter('acme', 0, 100)).filter((c) => c.sourceEventId === event.id),
     ).toHaveLength(1);
   });
 
@@ -207,8 +207,8 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
       expect(edited.out).toContain('lotCode: "L1" → null');
       expect(edited.out).toContain('warehouse: (absent) → "07"');
       await until(async () => (await svc.deps.store.inbox.get(event.id))?.status === 'processed');
-      const [confirmation] = await svc.deps.store.confirmations.bySourceEvent(event.id);
-      expect(confirmation!.data).toMatchObject({ quantity: -12, lotCode: null, warehouse: '07' });
+      const [feedEntry] = await svc.deps.store.feed.bySourceEvent(event.id);
+      expect(feedEntry!.data).toMatchObject({ quantity: -12, lotCode: null, warehouse: '07' });
       const shown = await run('events', 'show', String(event.id));
       expect(shown.out).toContain(`--- raw body as received ---\n${event.payload}`);
       expect(shown.out).toContain('--- correction (what processing uses) ---');
@@ -242,7 +242,7 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
       });
       expect(edited.code, edited.err).toBe(0);
       await until(async () => (await svc.deps.store.inbox.get(byEditor.id))?.status === 'processed');
-      expect((await svc.deps.store.confirmations.bySourceEvent(byEditor.id))[0]!.data.movementTime).toBe(
+      expect((await svc.deps.store.feed.bySourceEvent(byEditor.id))[0]!.data.movementTime).toBe(
         '2026-11-22T09:00:00.000Z',
       );
 

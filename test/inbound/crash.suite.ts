@@ -27,9 +27,9 @@ const RECOVERY_DEADLINE_MS = 30_000;
 
 /**
  * `wms-sync serve` with its DEFAULT settings (lease, poll interval, retry delay, maintenance: none
- * shortened) is SIGKILLed while deliveries stream in and its worker is processing them; restarted on
+ * shortened) is SIGKILLed while webhooks stream in and its worker is processing them; restarted on
  * the same database, every event that was answered 2xx is processed exactly once in effect (one
- * confirmation, one set of ledger movements) within 30 s of the restart. Deliveries not answered
+ * feed entry, one set of ledger movements) within 30 s of the restart. Webhooks not answered
  * may or may not be stored.
  */
 export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<string, string> = {}): void {
@@ -78,7 +78,7 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       const client = async (url: string, stopped: () => boolean) => {
         while (!stopped()) {
           n += 1;
-          // One delivery in five repeats an earlier event, as the WMS's operators do.
+          // One webhook in five repeats an earlier event, as the WMS's operators do.
           const code = n % 5 === 0 && sent.length > 0 ? sent[Math.floor(Math.random() * sent.length)]! : `CRASH-${n}`;
           const kind = KINDS[Number(code.split('-')[1]) % 2]!;
           if (!sent.includes(code)) sent.push(code);
@@ -102,7 +102,7 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
         let stop = false;
         const target = acked.size + 200;
         const clients = Array.from({ length: 48 }, () => client(child!.url, () => stop));
-        await until(() => acked.size >= target, { timeoutMs: 30_000, message: '200 acknowledged deliveries' });
+        await until(() => acked.size >= target, { timeoutMs: 30_000, message: '200 acknowledged webhooks' });
         await until(async () => (await queue.counts(INBOUND_QUEUE)).active > 0, {
           timeoutMs: 15_000,
           everyMs: 2,
@@ -137,13 +137,13 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
       expect(recoveryMs).toBeLessThan(RECOVERY_DEADLINE_MS);
       await until(async () => (await queue.counts(INBOUND_QUEUE)).active === 0, { message: 'no job left running' });
 
-      // Delivered again after the restart: acknowledged as repeats, nothing processed twice.
+      // Sent again after the restart: acknowledged as repeats, nothing processed twice.
       for (const [code, kind] of [...ackedBeforeKill].slice(0, 20)) expect(await post(child.url, code, kind)).toBe(200);
 
-      const confirmations = await store.confirmations.listAfter('acme', 0, 100_000);
+      const feedEntries = await store.feed.listAfter('acme', 0, 100_000);
       const movements = await store.ledger.list('acme', { limit: 1_000_000 });
       const perCode = new Map<string, number>();
-      for (const c of confirmations)
+      for (const c of feedEntries)
         perCode.set(c.data.closingDocumentCode as string, (perCode.get(c.data.closingDocumentCode as string) ?? 0) + 1);
       // Exactly once for every event, acknowledged or not.
       expect([...perCode.values()].every((count) => count === 1)).toBe(true);
@@ -152,10 +152,10 @@ export function crashSuite(dialect: 'sqlite' | 'postgres', settings: Record<stri
         expect(perCode.get(code), code).toBe(1);
         expect(movements.filter((m) => m.sourceEventId === event.id)).toHaveLength(LINES[kind]);
       }
-      const feed = await fetch(`${child.url}/erp/v1/events?limit=1000`, {
+      const feed = await fetch(`${child.url}/erp/v1/feed?limit=1000`, {
         headers: { authorization: `Bearer ${CONNECTION.ERP_API_TOKEN}` },
       });
-      expect(((await feed.json()) as { events: unknown[] }).events.length).toBe(Math.min(1000, confirmations.length));
+      expect(((await feed.json()) as { entries: unknown[] }).entries.length).toBe(Math.min(1000, feedEntries.length));
       await child.stop();
       child = undefined;
       // The test's deadlines are its own (30 s from the restart); vitest's only guards against a hang.

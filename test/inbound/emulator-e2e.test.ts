@@ -9,11 +9,11 @@ import { expectScenarioFeed, expectScenarioLedger, expectScenarioWms, readFeed }
 import { tempDir } from '../support/tmp.js';
 
 // End to end with the emulator over real HTTP: the emulator closes a reception, a shipment and a
-// client return and regularizes stock (the demo's steps drive it); the confirmations reach the ERP
+// client return and regularizes stock (the demo's steps drive it); the feed entries reach the ERP
 // feed with the right quantities, the ledger holds the movements that arrived, and the emulator
 // holds what the warehouse did. Those outcomes are asserted here (test/demo/outcome.ts), each
 // step's own report only as a first pointer to what went wrong.
-describe('webhooks from the emulator become confirmations and ledger movements', () => {
+describe('webhooks from the emulator become feed entries and ledger movements', () => {
   const tmp = tempDir('inbound-e2e');
   let stack: DemoStack;
   let harness: DemoHarness;
@@ -58,7 +58,7 @@ describe('webhooks from the emulator become confirmations and ledger movements',
     expect(harness.failures, lines.join('\n')).toEqual([]);
   });
 
-  it('the ERP feed holds one confirmation per webhook that arrived, with its figures', async () => {
+  it('the ERP feed holds one feed entry per webhook that arrived, with its figures', async () => {
     expectScenarioFeed(await readFeed(stack.serviceUrl, stack.secrets.erpApiToken, feedStart), codes, {
       reconciled: false,
     });
@@ -69,7 +69,7 @@ describe('webhooks from the emulator become confirmations and ledger movements',
     expectScenarioLedger(await stack.service.deps.store.ledger.totals('demo', {}), codes);
   });
 
-  it("the emulator's documents, stock and delivery log say what the warehouse did", async () => {
+  it("the emulator's documents, stock and webhook log say what the warehouse did", async () => {
     await expectScenarioWms(stack.emulator.url, DEMO_TENANT, stack.demoClient, codes);
   });
 });

@@ -98,7 +98,7 @@ function leaseCase(dialect: 'sqlite' | 'postgres', when: 'before commit' | 'afte
       await svc.close();
     });
 
-    it('its lease expires, another worker runs the job again, and there is exactly one confirmation', async () => {
+    it('its lease expires, another worker runs the job again, and there is exactly one feed entry', async () => {
       const payload = uniquePayload('reception-close');
       expect((await postWebhook(svc.app, acme, 'reception-close', payload)).status).toBe(200);
       const key = `reception-close:${payload.closingDocumentCode as string}`;
@@ -110,9 +110,9 @@ function leaseCase(dialect: 'sqlite' | 'postgres', when: 'before commit' | 'afte
           ? e
           : undefined;
       });
-      const confirmations = async () =>
-        (await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).filter((c) => c.sourceEventId === first.id);
-      expect(await confirmations()).toHaveLength(when === 'after commit' ? 1 : 0);
+      const feedEntries = async () =>
+        (await svc.deps.store.feed.listAfter('acme', 0, 1000)).filter((c) => c.sourceEventId === first.id);
+      expect(await feedEntries()).toHaveLength(when === 'after commit' ? 1 : 0);
 
       // A healthy worker joins; once the lease runs out the job runs again, on it.
       await inboundJobs.register(svc.deps);
@@ -123,7 +123,7 @@ function leaseCase(dialect: 'sqlite' | 'postgres', when: 'before commit' | 'afte
         },
         { timeoutMs: 15_000, message: 'expired job completed by the healthy worker' },
       );
-      expect(await confirmations()).toHaveLength(1);
+      expect(await feedEntries()).toHaveLength(1);
       expect(
         (await svc.deps.store.ledger.list('acme', { limit: 100 })).filter((m) => m.sourceEventId === first.id),
       ).toHaveLength(4);

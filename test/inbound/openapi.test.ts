@@ -33,11 +33,11 @@ describe('the service’s OpenAPI document describes the webhook routes and the 
   });
 
   it('has the ERP feed with its query, bearer security and response schemas', () => {
-    const list = doc.paths?.['/erp/v1/events']?.get;
+    const list = doc.paths?.['/erp/v1/feed']?.get;
     expect(list?.parameters?.map((p) => ('name' in p ? p.name : '')).sort()).toEqual(['after', 'limit']);
     expect(JSON.stringify(list?.responses?.['200'])).toContain('#/components/schemas/FeedPage');
-    expect(doc.paths?.['/erp/v1/events/{id}']?.get?.security).toEqual([{ erpBearer: [] }]);
-    expect(doc.components?.schemas).toHaveProperty('FeedEvent');
+    expect(doc.paths?.['/erp/v1/feed/{id}']?.get?.security).toEqual([{ erpBearer: [] }]);
+    expect(doc.components?.schemas).toHaveProperty('FeedEntry');
     expect(doc.components?.schemas).toHaveProperty('ErrorBody');
   });
 });

@@ -16,8 +16,8 @@ function withDeepMember(kind: (typeof WEBHOOK_KINDS)[number], levels: number, le
 }
 
 /**
- * Nesting beyond MAX_PAYLOAD_DEPTH is refused with a 400 naming the limit, and the delivery is
- * stored as rejected (docs/webhooks.md: refused deliveries are kept for the operator). A depth of
+ * Nesting beyond MAX_PAYLOAD_DEPTH is refused with a 400 naming the limit, and the webhook is
+ * stored as rejected (docs/webhooks.md: refused webhooks are kept for the operator). A depth of
  * thousands with U+0000 at the bottom used to overflow the stack of the U+0000 check: 500, nothing
  * stored, and a message listing every level.
  */

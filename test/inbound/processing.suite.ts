@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedEvent, FeedPage } from '../../src/erp/feed.js';
+import type { ErpFeedEntry, FeedPage } from '../../src/erp/feed/read.js';
 import { writeEvents } from '../../src/inbound/ack-writer.js';
 import { correctEvent } from '../../src/inbound/correct-event.js';
 import { INBOUND_QUEUE } from '../../src/inbound/queue.js';
@@ -15,9 +15,9 @@ export const PROCESSING_ENV = {
   INBOUND_RETRY_DELAY_SECONDS: '0',
 };
 
-/** Events become confirmations in the ERP feed and ledger movements, once, whatever the repeats. */
+/** Events become feed entries in the ERP feed and ledger movements, once, whatever the repeats. */
 export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
-  describe(`processing into confirmations (${dialect})`, () => {
+  describe(`processing into feed entries (${dialect})`, () => {
     let svc: TestService;
     const acme = testConnection('acme');
 
@@ -43,24 +43,24 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
         },
         { message: `event ${key} ${status}` },
       );
-    const feedEventOf = async (eventId: number): Promise<FeedEvent> => {
-      const res = await svc.app.request('/erp/v1/events?after=0&limit=1000', {
+    const feedEntryOf = async (eventId: number): Promise<ErpFeedEntry> => {
+      const res = await svc.app.request('/erp/v1/feed?after=0&limit=1000', {
         headers: { authorization: `Bearer ${acme.erpApiToken}` },
       });
       const page = (await res.json()) as FeedPage;
-      const found = page.events.filter((e) => e.data.eventId === eventId);
+      const found = page.entries.filter((e) => e.data.eventId === eventId);
       expect(found).toHaveLength(1);
       return found[0]!;
     };
-    const deliver = async (kind: WebhookKind, payload: Record<string, unknown>) => {
+    const receive = async (kind: WebhookKind, payload: Record<string, unknown>) => {
       expect((await postWebhook(svc.app, acme, kind, payload)).status).toBe(200);
       return settled(keyOf(kind, payload));
     };
 
     it('reception close → reception.closed with lines (lots, expiry, serials) and + ledger movements', async () => {
       const payload = uniquePayload('reception-close');
-      const event = await deliver('reception-close', payload);
-      const feed = await feedEventOf(event.id);
+      const event = await receive('reception-close', payload);
+      const feed = await feedEntryOf(event.id);
       expect(feed.type).toBe('reception.closed');
       expect(feed.data).toMatchObject({
         closingDocumentCode: payload.closingDocumentCode,
@@ -117,8 +117,8 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('shipping order close → shipment.closed with packing list, carrier and destination, and − ledger movements', async () => {
       const payload = uniquePayload('shipping-order-close');
-      const event = await deliver('shipping-order-close', payload);
-      const feed = await feedEventOf(event.id);
+      const event = await receive('shipping-order-close', payload);
+      const feed = await feedEntryOf(event.id);
       expect(feed.type).toBe('shipment.closed');
       expect(feed.data).toMatchObject({
         documentType: 'CLIENT_EXPEDITION',
@@ -152,10 +152,10 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     it('client return and supplier return close → client_return.closed and supplier_return.closed', async () => {
-      const ret = await deliver('client-return-close', uniquePayload('client-return-close'));
-      expect((await feedEventOf(ret.id)).type).toBe('client_return.closed');
-      const sup = await deliver('supplier-return-close', uniquePayload('supplier-return-close'));
-      const feed = await feedEventOf(sup.id);
+      const ret = await receive('client-return-close', uniquePayload('client-return-close'));
+      expect((await feedEntryOf(ret.id)).type).toBe('client_return.closed');
+      const sup = await receive('supplier-return-close', uniquePayload('supplier-return-close'));
+      const feed = await feedEntryOf(sup.id);
       expect(feed).toMatchObject({
         type: 'supplier_return.closed',
         data: { carrier: 'Transportes Norte', deliveryPointExternalCode: null },
@@ -182,7 +182,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
         });
         return e && JSON.parse(e.payload).productExternalCode === payload.productExternalCode ? e : undefined;
       });
-      expect((await feedEventOf(event.id)).data).toMatchObject({
+      expect((await feedEntryOf(event.id)).data).toMatchObject({
         // The feed's one form: UTC with milliseconds, whatever offset the WMS wrote.
         productExternalCode: payload.productExternalCode,
         lotCode: 'U2611A',
@@ -200,7 +200,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
 
     it('reception of a document the ERP pushed → differences: surplus, shortage and unknown products', async () => {
       const documentExternalCode = `ERP-PO-${Date.now()}`;
-      await svc.deps.store.outbox.upsert({
+      await svc.deps.store.pushes.upsert({
         connection: 'acme',
         entity: 'document',
         externalCode: documentExternalCode,
@@ -220,8 +220,8 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       });
       const payload: Record<string, unknown> = { ...uniquePayload('reception-close'), documentExternalCode };
       (payload.lines as unknown[]).push({ externalCode: 'CHEESE-1KG', quantity: 4, lotCode: 'C1' });
-      const event = await deliver('reception-close', payload);
-      expect((await feedEventOf(event.id)).data.differences).toEqual({
+      const event = await receive('reception-close', payload);
+      expect((await feedEntryOf(event.id)).data.differences).toEqual({
         hasDifferences: true,
         lines: [
           {
@@ -254,7 +254,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     // spec: "handle duplicate deliveries idempotently, keyed on closingDocumentCode"
-    it('50 concurrent deliveries of one closingDocumentCode → one confirmation, duplicates = 49', async () => {
+    it('50 concurrent webhooks of one closingDocumentCode → one feed entry, duplicates = 49', async () => {
       const payload = uniquePayload('reception-close', 'RACE');
       const answers = await Promise.all(
         Array.from({ length: 50 }, () => postWebhook(svc.app, acme, 'reception-close', payload)),
@@ -262,11 +262,11 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
       const event = await settled(keyOf('reception-close', payload));
       expect(event.duplicates).toBe(49);
-      const res = await svc.app.request('/erp/v1/events?limit=1000', {
+      const res = await svc.app.request('/erp/v1/feed?limit=1000', {
         headers: { authorization: `Bearer ${acme.erpApiToken}` },
       });
       const page = (await res.json()) as FeedPage;
-      expect(page.events.filter((e) => e.data.closingDocumentCode === payload.closingDocumentCode)).toHaveLength(1);
+      expect(page.entries.filter((e) => e.data.closingDocumentCode === payload.closingDocumentCode)).toHaveLength(1);
       expect(
         (await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id),
       ).toHaveLength(4);
@@ -341,7 +341,7 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       );
       expect(quarantined.attempts).toBe(1);
       expect((await svc.deps.store.inbox.attemptsOf(quarantined.id)).map((a) => a.outcome)).toEqual(['quarantined']);
-      expect(await svc.deps.store.confirmations.bySourceEvent(quarantined.id)).toEqual([]);
+      expect(await svc.deps.store.feed.bySourceEvent(quarantined.id)).toEqual([]);
       const corrected = await correctEvent(svc.deps, {
         id: quarantined.id,
         payload: { ...broken, lines: [{ externalCode: 'YOG-NAT-125', quantity: 3 }] },
@@ -355,22 +355,22 @@ export function processingSuite(dialect: 'sqlite' | 'postgres'): void {
       const processed = await settled(key);
       expect(processed.payload).toBe(JSON.stringify(broken));
       expect(processed.quarantineReason).toBeNull();
-      expect((await feedEventOf(processed.id)).data).toMatchObject({
+      expect((await feedEntryOf(processed.id)).data).toMatchObject({
         closingDocumentCode: code,
         lines: [{ productExternalCode: 'YOG-NAT-125', quantity: 3 }],
       });
     });
 
-    it('retrying a processed event runs it again without a second confirmation; a rejected or unknown one cannot be retried', async () => {
+    it('retrying a processed event runs it again without a second feed entry; a rejected or unknown one cannot be retried', async () => {
       const payload = uniquePayload('shipping-order-close');
-      const event = await deliver('shipping-order-close', payload);
-      const first = await feedEventOf(event.id);
+      const event = await receive('shipping-order-close', payload);
+      const first = await feedEntryOf(event.id);
       expect(await retryEvent(svc.deps, event.id)).toMatchObject({ ok: true });
       await until(async () => {
         const e = await svc.deps.store.inbox.get(event.id);
         return e?.status === 'processed' && e.attempts === 2;
       });
-      expect((await feedEventOf(event.id)).id).toBe(first.id);
+      expect((await feedEntryOf(event.id)).id).toBe(first.id);
       expect(
         (await svc.deps.store.ledger.list('acme', { limit: 10_000 })).filter((m) => m.sourceEventId === event.id),
       ).toHaveLength(3);

@@ -36,7 +36,7 @@ export interface PostOptions {
   connection?: string;
 }
 
-/** POSTs a webhook delivery through the app, with the connection's credentials unless told otherwise. */
+/** POSTs a webhook through the app, with the connection's credentials unless told otherwise. */
 export function postWebhook(
   app: ServiceApp,
   connection: ConnectionConfig,

@@ -46,7 +46,7 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
         env: { QUEUE_POLL_INTERVAL_MS: '50' },
         worker: true,
       });
-      // Delivered one after the other, so the newest stored row after each is that delivery's.
+      // Sent one after the other, so the newest stored row after each is that webhook's.
       for (const [file, c] of VARIANTS) {
         const res = await postWebhook(svc.app, acme, c.kind, c.bodyText ?? JSON.stringify(c.body), {
           contentType: c.contentType === undefined ? 'application/json' : c.contentType,
@@ -89,7 +89,7 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
       if (c.expect.outcome === 'quarantined') {
         expect(got.event.status).toBe('quarantined');
         expect(got.event.quarantineReason).toContain(c.expect.reason);
-        expect(await svc.deps.store.confirmations.bySourceEvent(got.event.id)).toEqual([]);
+        expect(await svc.deps.store.feed.bySourceEvent(got.event.id)).toEqual([]);
         return;
       }
       const processed = await until(
@@ -97,12 +97,12 @@ export function variantsSuite(dialect: 'sqlite' | 'postgres'): void {
         { message: `${file} processed` },
       );
       expect(processed).toBe(true);
-      const [confirmation, ...more] = await svc.deps.store.confirmations.bySourceEvent(got.event.id);
+      const [feedEntry, ...more] = await svc.deps.store.feed.bySourceEvent(got.event.id);
       expect(more).toEqual([]);
-      const { eventId, receivedAt, ...data } = confirmation!.data;
+      const { eventId, receivedAt, ...data } = feedEntry!.data;
       expect(eventId).toBe(got.event.id);
       expect(receivedAt).toBe(got.event.receivedAt.toISOString());
-      expect({ type: confirmation!.type, data }).toEqual(c.expect.feed);
+      expect({ type: feedEntry!.type, data }).toEqual(c.expect.feed);
     });
 
     // spec (Events, obligation 5): "A failed stock regularization delivery is not shown to the

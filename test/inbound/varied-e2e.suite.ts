@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DemoHarness, type FeedEvent } from '../../src/demo/harness.js';
+import { DemoHarness, type ErpFeedEntry } from '../../src/demo/harness.js';
 import { type DemoStack, startDemoStack } from '../../src/demo/stack.js';
 import { clientReturn, expedition, purchaseOrder, regularizations, scenarioCodes } from '../../src/demo/steps.js';
 import { DEMO_TENANT } from '../../src/emulator/index.js';
@@ -14,7 +14,7 @@ const STEPS = [purchaseOrder, expedition, clientReturn, regularizations];
  * The same warehouse work twice against the real service, through the emulator over HTTP: once
  * with the emulator writing its webhooks in the canonical form, once in the `varied` style (dates
  * as date-times, other offsets, omitted nulls, extra members, 480.0…). The ERP feed must hold
- * exactly the same confirmations, but for what must differ between two runs: ids, times, the
+ * exactly the same feed entries, but for what must differ between two runs: ids, times, the
  * generated closing document and packing codes, and the runs' own codes (normalised to one tag).
  */
 export function variedE2eSuite(dialect: 'sqlite' | 'postgres'): void {
@@ -41,13 +41,13 @@ export function variedE2eSuite(dialect: 'sqlite' | 'postgres'): void {
       return h;
     };
     const feed = async () => {
-      const res = await fetch(`${stack.serviceUrl}/erp/v1/events?after=0&limit=1000`, {
+      const res = await fetch(`${stack.serviceUrl}/erp/v1/feed?after=0&limit=1000`, {
         headers: { authorization: `Bearer ${stack.secrets.erpApiToken}` },
       });
-      return ((await res.json()) as { events: FeedEvent[] }).events;
+      return ((await res.json()) as { entries: ErpFeedEntry[] }).entries;
     };
-    /** A run's confirmations with what must differ between runs taken out. */
-    const normalised = (events: FeedEvent[], tag: string) =>
+    /** A run's feed entries with what must differ between runs taken out. */
+    const normalised = (events: ErpFeedEntry[], tag: string) =>
       events
         .filter((e) => JSON.stringify(e.data).includes(tag))
         .map((e) => {

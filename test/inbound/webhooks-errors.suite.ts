@@ -6,9 +6,9 @@ import { authOf, CLOSE_KINDS, fixture, postWebhook, uniquePayload, type WebhookK
 
 const LIMIT = 4096;
 
-/** Refused deliveries (only what cannot be identified) and quarantined ones (stored, acknowledged, not processable as they are). */
+/** Refused webhooks (only what cannot be identified) and quarantined ones (stored, acknowledged, not processable as they are). */
 export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
-  describe(`webhook routes, refused and quarantined deliveries (${dialect})`, () => {
+  describe(`webhook routes, refused and quarantined webhooks (${dialect})`, () => {
     let svc: TestService;
     const acme = testConnection('acme');
 
@@ -274,7 +274,7 @@ export function webhooksErrorsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await svc.deps.queue.counts(INBOUND_QUEUE)).created).toBe(jobs + 1);
     });
 
-    it('an unknown webhook kind is 404 and a GET is not a delivery', async () => {
+    it('an unknown webhook kind is 404 and a GET is not a webhook', async () => {
       expect((await postWebhook(svc.app, acme, 'invoice-close', fixture('reception-close'))).status).toBe(404);
       expect((await svc.app.request('/webhooks/acme/reception-close')).status).toBe(404);
     });

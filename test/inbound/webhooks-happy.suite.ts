@@ -7,9 +7,9 @@ import { startTestService, type TestService, testConnection } from '../support/s
 import { until } from '../support/wait.js';
 import { authOf, CLOSE_KINDS, fixture, postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js';
 
-/** Accepted deliveries: answered 200 only once stored with their job; repeats counted, never re-queued. */
+/** Accepted webhooks: answered 200 only once stored with their job; repeats counted, never re-queued. */
 export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
-  describe(`webhook routes, accepted deliveries (${dialect})`, () => {
+  describe(`webhook routes, accepted webhooks (${dialect})`, () => {
     let svc: TestService;
     const acme = testConnection('acme');
     const waitingJobs = async () => {
@@ -103,7 +103,7 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await svc.deps.store.inbox.findByKey('acme', key))?.duplicates).toBe(1);
     });
 
-    it('keeps the request id of the delivery, from X-Request-Id when sent', async () => {
+    it('keeps the request id of the webhook, from X-Request-Id when sent', async () => {
       const payload = uniquePayload('reception-close');
       const res = await svc.app.request('/webhooks/acme/reception-close', {
         method: 'POST',
@@ -123,7 +123,7 @@ export function webhooksHappySuite(dialect: 'sqlite' | 'postgres'): void {
     });
 
     // Last: it starts the worker.
-    it('concurrent deliveries share commits and jobs; every acknowledged event is in a job (the worker processes them all)', async () => {
+    it('concurrent webhooks share commits and jobs; every acknowledged event is in a job (the worker processes them all)', async () => {
       const jobs = await waitingJobs();
       const kindOf = (i: number) => WEBHOOK_KINDS[i % WEBHOOK_KINDS.length]!;
       const payloads = Array.from({ length: 40 }, (_, i) => uniquePayload(kindOf(i), 'C'));

@@ -4,7 +4,7 @@ import { captureOutput } from '../support/cli.js';
 import { basicAuth, startTestService, type TestService, testConnection } from '../support/service.js';
 import { authOf, postWebhook, uniquePayload, WEBHOOK_KINDS } from './support.js';
 
-/** Who may deliver: Basic credentials per connection, two at once while rotating; nothing stored otherwise. */
+/** Who may send webhooks: Basic credentials per connection, two at once while rotating; nothing stored otherwise. */
 export function webhooksSecuritySuite(dialect: 'sqlite' | 'postgres'): void {
   describe(`webhook routes, credentials (${dialect})`, () => {
     let svc: TestService;

@@ -14,7 +14,7 @@ describe('webhook routes when the database cannot be written', () => {
   });
 
   // spec: "Any non-2xx response is a failure": never acknowledge what was not stored.
-  it('answers 503 without acknowledging, so the WMS marks the delivery failed; a bad payload is still a 400', async () => {
+  it('answers 503 without acknowledging, so the WMS marks the webhook failed; a bad payload is still a 400', async () => {
     expect((await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'))).status).toBe(200);
     await svc.deps.store.close();
     const res = await postWebhook(svc.app, acme, 'reception-close', uniquePayload('reception-close'));

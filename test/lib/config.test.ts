@@ -27,16 +27,6 @@ describe('config', () => {
   const tmp = tempDir('config');
   afterAll(() => tmp.remove());
 
-  it("WORKER_THREAD: off by default; true runs serve's jobs on a thread on SQLite, refused on Postgres; anything else refused", () => {
-    expect(loadConfig({}).worker.thread).toBe(false);
-    expect(loadConfig({ WORKER_THREAD: 'true' }).worker.thread).toBe(true);
-    expect(loadConfig({ WORKER_THREAD: 'false', DATABASE_URL: 'postgres://localhost/x' }).worker.thread).toBe(false);
-    expect(failure({ WORKER_THREAD: 'true', DATABASE_URL: 'postgres://localhost/x' })).toMatch(
-      /WORKER_THREAD: applies to SQLite only/,
-    );
-    expect(failure({ WORKER_THREAD: 'sometimes' })).toMatch(/WORKER_THREAD: expected true or false/);
-  });
-
   it('has the documented defaults: loopback, 8080, SQLite under ./data, no connection', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { erp } from '../outbound/support.js';
+import { erp } from '../push/support.js';
 import { until } from '../support/wait.js';
 import { ReconcileHarness } from './harness.js';
 
@@ -106,13 +106,13 @@ export function failuresSuite(dialect: 'sqlite' | 'postgres'): void {
       }
       await until(
         async () =>
-          (await h.store.outbox.list({ connection: 'acme', entity: 'product', state: 'synced', limit: 10 })).length ===
+          (await h.store.pushes.list({ connection: 'acme', entity: 'product', state: 'synced', limit: 10 })).length ===
           3,
         { message: 'products synced' },
       );
       // Synced once, then gone from the WMS (deleted there): the service still lists it.
       const at = new Date();
-      const { record } = await h.store.outbox.upsert({
+      const { record } = await h.store.pushes.upsert({
         connection: 'acme',
         entity: 'product',
         externalCode: 'S-GONE',
@@ -120,7 +120,7 @@ export function failuresSuite(dialect: 'sqlite' | 'postgres'): void {
         payloadHash: 'h',
         at,
       });
-      await h.store.outbox.markSynced(record.id, 'h', at);
+      await h.store.pushes.markSynced(record.id, 'h', at);
       await h.receive([
         { product: 'S-1', quantity: 5 },
         { product: 'S-3', quantity: 7 },

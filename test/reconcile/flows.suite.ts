@@ -67,7 +67,7 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.regularize(lotted, -3, 'L1');
       await h.regularize(plain, 2.5);
       await h.settled();
-      const failed = await h.ok('GET', '/tenants/acme/webhook-deliveries?status=failed&kind=stock-regularization');
+      const failed = await h.ok('GET', '/tenants/acme/webhook-log?status=failed&kind=stock-regularization');
       expect(failed).toHaveLength(2);
 
       const run = await h.reconcile();
@@ -121,7 +121,7 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await h.settled();
       await h.ok('PUT', '/tenants/acme/webhooks', { ...settings, password: cred.password });
       const failed: { response: { status: number } | null; request: { body: { productExternalCode: string } } }[] =
-        await h.ok('GET', '/tenants/acme/webhook-deliveries?status=failed&kind=stock-regularization');
+        await h.ok('GET', '/tenants/acme/webhook-log?status=failed&kind=stock-regularization');
       const refused = failed.filter((d) => d.request.body.productExternalCode === p);
       expect(refused.map((d) => d.response?.status)).toEqual([401]);
 

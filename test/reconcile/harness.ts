@@ -163,7 +163,7 @@ export class ReconcileHarness {
   }
 
   /** A stock regularization in the warehouse: one stock-regularization webhook (unless a fault stops it). */
-  regularize(product: string, quantity: number, lot?: string): Promise<{ movementTime: string; deliveries: number[] }> {
+  regularize(product: string, quantity: number, lot?: string): Promise<{ movementTime: string; webhookIds: number[] }> {
     return this.ok('POST', '/tenants/acme/stock/regularizations', {
       productExternalCode: product,
       quantity,
@@ -173,8 +173,8 @@ export class ReconcileHarness {
 
   /** Every webhook sent, and every event the service received processed. */
   async settled(): Promise<void> {
-    const reply = await this.ok('POST', '/tenants/acme/webhook-deliveries/settle', { timeoutMs: 10_000 });
-    if (!reply.settled) throw new Error('emulator deliveries did not settle');
+    const reply = await this.ok('POST', '/tenants/acme/webhook-log/settle', { timeoutMs: 10_000 });
+    if (!reply.settled) throw new Error('emulator webhooks did not settle');
     await until(async () => (await this.store.inbox.countByStatus()).received === 0, {
       message: 'inbound events processed',
     });
@@ -201,11 +201,11 @@ export class ReconcileHarness {
   }
 
   async driftFeed(): Promise<{ id: number; type: string; data: any }[]> {
-    const res = await this.svc.app.request('/erp/v1/events?limit=1000', {
+    const res = await this.svc.app.request('/erp/v1/feed?limit=1000', {
       headers: { authorization: `Bearer ${this.acme.erpApiToken}` },
     });
-    const page = (await res.json()) as { events: { id: number; type: string; data: any }[] };
-    return page.events.filter((e) => e.type === 'stock.drift');
+    const page = (await res.json()) as { entries: { id: number; type: string; data: any }[] };
+    return page.entries.filter((e) => e.type === 'stock.drift');
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionConfig } from '../../src/lib/connections.js';
-import { erp } from '../outbound/support.js';
+import { erp } from '../push/support.js';
 import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';

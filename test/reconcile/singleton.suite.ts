@@ -3,7 +3,7 @@ import { PgBossQueue } from '../../src/queue/pgboss.js';
 import { applySchedule } from '../../src/reconcile/jobs.js';
 import { SCHEDULE_QUEUE } from '../../src/reconcile/queue.js';
 import type { ReconciliationRun } from '../../src/store/index.js';
-import { erp } from '../outbound/support.js';
+import { erp } from '../push/support.js';
 import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';

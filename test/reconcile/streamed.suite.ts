@@ -121,7 +121,7 @@ export function streamedSuite(dialect: 'sqlite' | 'postgres', numRuns: number): 
             products.filter((ps) => ps.every((p) => p.wms === null)).length;
 
           const { store } = svc.deps;
-          const feedBefore = (await store.confirmations.listAfter('acme', 0, 100_000)).at(-1)?.id ?? 0;
+          const feedBefore = (await store.feed.listAfter('acme', 0, 100_000)).at(-1)?.id ?? 0;
           const { id: runId } = await store.reconciliation.createRun({
             connection: 'acme',
             trigger: 'api',
@@ -147,9 +147,7 @@ export function streamedSuite(dialect: 'sqlite' | 'postgres', numRuns: number): 
             x.delta,
           ]);
           expect(found.sort()).toEqual(expected.sort());
-          const feed = (await store.confirmations.listAfter('acme', feedBefore, 10_000)).filter(
-            (e) => e.type === 'stock.drift',
-          );
+          const feed = (await store.feed.listAfter('acme', feedBefore, 10_000)).filter((e) => e.type === 'stock.drift');
           const sent = feed.map((e) => {
             const d = e.data as { productExternalCode: string; lotCode: string | null; delta: number };
             return [d.productExternalCode, d.lotCode ?? '', d.delta];

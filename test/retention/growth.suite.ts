@@ -14,13 +14,13 @@ const RETENTION = {
   INBOUND_RETENTION_DAYS: '10',
   INBOUND_REJECTED_RETENTION_DAYS: '5',
   DEDUPE_RETENTION_DAYS: '30',
-  CONFIRMATION_RETENTION_DAYS: '15',
+  FEED_RETENTION_DAYS: '15',
   LEDGER_RETENTION_DAYS: '15',
   RECONCILE_RETENTION_DAYS: '20',
 };
 const TABLES = [
   'inbound_events',
-  'confirmations',
+  'feed_entries',
   'stock_ledger',
   'reconciliation_runs',
   'reconciliation_items',
@@ -132,7 +132,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
           `${name}: day 40 ${settled[name]}, day ${DAYS - 1} ${n}`,
         ).toBeLessThanOrEqual(3);
       }
-      // hard bounds from the settings: 3 deliveries and 2 confirmations a day, the reception's lines
+      // hard bounds from the settings: 3 deliveries and 2 feed entries a day, the reception's lines
       // and the regularization as movements, at most one opening balance per product/lot
       const lines = (
         fixture('reception-close').lines as { externalCode: string; lotCode?: string | null; quantity: number }[]
@@ -140,7 +140,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
       const pairs = new Set([...lines.map((l) => `${l.externalCode}/${l.lotCode ?? ''}`), 'MILK-UHT-1L/U2611A']).size;
       expect(last.bodies).toBeLessThanOrEqual(2 * (10 + 1) + (5 + 1));
       expect(last.inbound_events).toBeLessThanOrEqual(3 * (30 + 1));
-      expect(last.confirmations).toBeLessThanOrEqual(2 * (15 + 1));
+      expect(last.feed_entries).toBeLessThanOrEqual(2 * (15 + 1));
       expect(last.stock_ledger).toBeLessThanOrEqual((lines.length + 1) * (15 + 1) + pairs);
       expect(last.reconciliation_runs).toBeLessThanOrEqual(20 / 7 + 2);
       expect(last.bodyBytes!).toBeLessThanOrEqual(history[12]!.bodyBytes! + 2000);
@@ -152,7 +152,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
       )!;
       const stored = (await svc.deps.store.inbox.findByKey('acme', `reception-close:REC-${DAYS - 20}`))!;
       expect(stored).toMatchObject({ status: 'processed', payload: '' });
-      const feed = (await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).length;
+      const feed = (await svc.deps.store.feed.listAfter('acme', 0, 1000)).length;
       const res = await postWebhook(svc.app, acme, old.kind, old.body);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ success: true, message: expect.stringContaining('Already received') });
@@ -162,7 +162,7 @@ export function growthSuite(dialect: 'sqlite' | 'postgres'): void {
         payload: '',
       });
       expect(await svc.deps.store.inbox.list({ status: 'received', limit: 10 })).toEqual([]);
-      expect((await svc.deps.store.confirmations.listAfter('acme', 0, 1000)).length).toBe(feed);
+      expect((await svc.deps.store.feed.listAfter('acme', 0, 1000)).length).toBe(feed);
       // and it cannot be processed again: nothing is left to process
       expect(await retryEvent(svc.deps, stored.id)).toEqual({ ok: false, reason: 'pruned' });
     });

@@ -28,7 +28,7 @@ const STEPS = [
   'inbound-bodies',
   'rejected-bodies',
   'dedupe-keys',
-  'confirmations',
+  'feed-entries',
   'stock-ledger',
   'reconciliation-runs',
   'synced-documents',

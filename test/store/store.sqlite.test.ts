@@ -5,22 +5,26 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
-import { inboxRepairContract } from './inbox-repair.contract.js';
+import { feedContract } from './feed/contract.js';
+import { inboxContract } from './inbox/contract.js';
+import { inboxRepairContract } from './inbox/repair.contract.js';
+import { ledgerContract } from './ledger/contract.js';
+import { pushesContract } from './pushes/contract.js';
 import { storeContract } from './store.contract.js';
 
-storeContract('sqlite', async () => {
+async function open() {
   const tmp = tempDir('store');
   const store = createSqliteStore({ file: `${tmp.dir}/wms-sync.db` });
   await store.migrate();
   return { store, close: async () => (await store.close(), tmp.remove()) };
-});
+}
 
-inboxRepairContract('sqlite', async () => {
-  const tmp = tempDir('store');
-  const store = createSqliteStore({ file: `${tmp.dir}/wms-sync.db` });
-  await store.migrate();
-  return { store, close: async () => (await store.close(), tmp.remove()) };
-});
+storeContract('sqlite', open);
+inboxContract('sqlite', open);
+inboxRepairContract('sqlite', open);
+pushesContract('sqlite', open);
+feedContract('sqlite', open);
+ledgerContract('sqlite', open);
 
 describe('sqlite store specifics', () => {
   it('uses WAL with synchronous=NORMAL', async () => {

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { listDeliveries } from '../../delivery/views.js';
+import { listDeliveries } from '../../erp/delivery/views.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { DELIVERY_ERRORS, deliveriesQuerySchema, deliveryFilter, deliveryPageSchema } from './deliveries-schemas.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';

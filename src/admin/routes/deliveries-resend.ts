@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { RESEND_MAX, resendDead } from '../../delivery/views.js';
+import { RESEND_MAX, resendDead } from '../../erp/delivery/views.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { bulkResendBodySchema, bulkResendResultSchema, DELIVERY_ERRORS, deliveryFilter } from './deliveries-schemas.js';
 import { requireJsonBody } from './event-schemas.js';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import type { DeliveryFilter } from '../../store/index.js';
-import { CONFIRMATION_TYPES, DELIVERY_ATTEMPT_OUTCOMES, DELIVERY_STATUSES } from '../../store/values.js';
+import { DELIVERY_ATTEMPT_OUTCOMES, DELIVERY_STATUSES, FEED_ENTRY_TYPES } from '../../store/values.js';
 
 // Schemas shared by the /admin/v1/deliveries routes (one route per file beside this one).
 
@@ -10,7 +10,7 @@ const instant = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date
 /** The list filters; the bulk resend takes the same members (but status) in its body. */
 const filterShape = {
   connection: z.string().min(1).optional().openapi({ description: 'Connection name' }),
-  type: z.enum(CONFIRMATION_TYPES).optional().openapi({ description: 'Feed event type' }),
+  type: z.enum(FEED_ENTRY_TYPES).optional().openapi({ description: 'Feed entry type' }),
   key: z
     .string()
     .min(1)
@@ -48,8 +48,8 @@ export const deliverySummarySchema = z
     id: z.int(),
     connection: z.string(),
     webhookId: z.string().openapi({ description: 'The `webhook-id` header: the same on every attempt and resend' }),
-    eventId: z.int().openapi({ description: 'The feed event (GET /erp/v1/events/{id})' }),
-    type: z.enum(CONFIRMATION_TYPES),
+    feedEntryId: z.int().openapi({ description: 'The feed entry (GET /erp/v1/feed/{id})' }),
+    type: z.enum(FEED_ENTRY_TYPES),
     orderKey: z.string(),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.int(),
@@ -72,7 +72,7 @@ export const deliveryPageSchema = z
 export const deliveryDetailSchema = z
   .object({
     delivery: deliverySummarySchema,
-    event: z
+    entry: z
       .object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) })
       .nullable()
       .openapi({ description: 'The body the ERP receives; null once retention pruned it' }),

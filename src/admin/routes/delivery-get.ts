@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { deliveryDetail } from '../../delivery/views.js';
+import { deliveryDetail } from '../../erp/delivery/views.js';
 import { notFound } from '../../lib/errors.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { DELIVERY_ERRORS, deliveryDetailSchema, deliveryIdParams } from './deliveries-schemas.js';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { resendOne } from '../../delivery/views.js';
+import { resendOne } from '../../erp/delivery/views.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { DELIVERY_ERRORS, deliveryIdParams, deliverySummarySchema } from './deliveries-schemas.js';

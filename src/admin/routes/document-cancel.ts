@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../../lib/errors.js';
 import { NUL_MESSAGE } from '../../lib/nul.js';
-import { acceptCancel } from '../../outbound/cancel.js';
-import { recordView, recordViewSchema } from '../../outbound/record-view.js';
+import { acceptCancel } from '../../push/cancel.js';
+import { recordView, recordViewSchema } from '../../push/record-view.js';
 import { connectionErrors, connectionParams, mustGetConnection, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
 
@@ -16,7 +16,7 @@ const params = connectionParams.extend({
 
 const route = createRoute({
   method: 'post',
-  path: `${ADMIN_PREFIX}/connections/{connection}/outbound/document/{externalCode}/cancel`,
+  path: `${ADMIN_PREFIX}/connections/{connection}/pushes/document/{externalCode}/cancel`,
   tags: ['Admin'],
   summary: 'Cancel a document in the WMS',
   description:
@@ -34,12 +34,12 @@ const route = createRoute({
   },
 });
 
-/** POST /admin/v1/connections/{connection}/outbound/document/{externalCode}/cancel */
+/** POST /admin/v1/connections/{connection}/pushes/document/{externalCode}/cancel */
 export const registerDocumentCancel: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
     const { connection, externalCode } = c.req.valid('param');
     const name = mustGetConnection(deps, connection).name;
-    if (!(await deps.store.outbox.get(name, 'document', externalCode)))
+    if (!(await deps.store.pushes.get(name, 'document', externalCode)))
       throw notFound(`No document ${externalCode} for connection "${connection}"`);
     const { record, changed } = await acceptCancel(deps, name, externalCode);
     return c.json({ cancel: recordView(record), changed }, 202);

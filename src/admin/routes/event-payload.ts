@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ['Admin'],
   summary: 'Store a corrected payload beside the original and process the event again',
   description:
-    'The body is the whole corrected payload (JSON). It is read exactly as a delivery is; any problem answers 400 ' +
+    'The body is the whole corrected payload (JSON). It is read exactly as a received webhook is; any problem answers 400 ' +
     'naming every field (`details`: `[{path, message}]`) and stores nothing. With `?dryRun=true` it is only checked ' +
     "(200, `stored: false`). Only quarantined and failed events can be corrected; a close document's " +
     'closingDocumentCode cannot change. The edit is recorded with the `X-Actor` header (or "admin").',

@@ -21,7 +21,7 @@ const route = createRoute({
     202: { description: 'Queued for processing', content: { 'application/json': { schema: retryResultSchema } } },
     400: errorResponse('The id is not an event id'),
     404: errorResponse('No such event'),
-    409: errorResponse('A rejected delivery: nothing to process; the WMS must send a corrected one'),
+    409: errorResponse('A rejected event: nothing to process; the WMS must send a corrected one'),
     ...ADMIN_ERRORS,
   },
 });

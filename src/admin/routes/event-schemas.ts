@@ -102,7 +102,7 @@ export const eventDetailSchema = z
         error: z.string().nullable(),
       }),
     ),
-    confirmations: z.array(
+    feedEntries: z.array(
       z.object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) }),
     ),
   })

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { listFeed } from '../../erp/feed.js';
-import { latestFeed } from '../../erp/feed-latest.js';
-import { feedEventSchema } from '../../erp/feed-schemas.js';
+import { latestFeed } from '../../erp/feed/latest.js';
+import { listFeed } from '../../erp/feed/read.js';
+import { feedEntrySchema } from '../../erp/feed/schemas.js';
 import { badRequest } from '../../lib/errors.js';
 import { connectionErrors, connectionParams, mustGetConnection, pageQuery, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
@@ -18,7 +18,7 @@ const query = pageQuery.extend({
 const pageSchema = z
   .object({
     order: z.enum(['newest-first', 'oldest-first']),
-    events: z.array(feedEventSchema),
+    entries: z.array(feedEntrySchema),
     nextBefore: z
       .int()
       .nullable()
@@ -33,7 +33,7 @@ const route = createRoute({
   tags: ['Admin'],
   summary: "A connection's ERP feed, as the ERP sees it",
   description:
-    'Without `after`: the latest events, newest first (`before` pages back). With `after`: exactly what GET /erp/v1/events?after= ' +
+    'Without `after`: the latest events, newest first (`before` pages back). With `after`: exactly what GET /erp/v1/feed?after= ' +
     'answers the ERP, oldest first. `after` and `before` do not go together.',
   security: ADMIN_SECURITY,
   request: { params: connectionParams, query },
@@ -55,11 +55,11 @@ export const registerFeed: AdminRouteRegistrar = (app, deps) => {
       );
     if (after !== undefined) {
       const page = await listFeed(deps.store, { connection, after, limit });
-      return c.json({ order: 'oldest-first' as const, events: page.events, nextBefore: null, next: page.next }, 200);
+      return c.json({ order: 'oldest-first' as const, entries: page.entries, nextBefore: null, next: page.next }, 200);
     }
     const page = await latestFeed(deps.store, { connection, before, limit });
     return c.json(
-      { order: 'newest-first' as const, events: page.events, nextBefore: page.nextBefore, next: null },
+      { order: 'newest-first' as const, entries: page.entries, nextBefore: page.nextBefore, next: null },
       200,
     );
   });

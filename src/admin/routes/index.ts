@@ -16,11 +16,11 @@ import { registerEventRetry } from './event-retry.js';
 import { registerEventsList } from './events-list.js';
 import { registerEventsRetry } from './events-retry.js';
 import { registerFeed } from './feed.js';
-import { registerOutboundGet } from './outbound-get.js';
-import { registerOutboundList } from './outbound-list.js';
-import { registerOutboundRetry } from './outbound-retry.js';
-import { registerOutboundRetryFailed } from './outbound-retry-failed.js';
 import { registerOverview } from './overview.js';
+import { registerPushGet } from './push-get.js';
+import { registerPushRetry } from './push-retry.js';
+import { registerPushesList } from './pushes-list.js';
+import { registerPushesRetryFailed } from './pushes-retry-failed.js';
 import { registerReconciliationGet } from './reconciliation-get.js';
 import { registerReconciliationList } from './reconciliation-list.js';
 import { registerReconciliationStart } from './reconciliation-start.js';
@@ -37,10 +37,10 @@ const registrars: AdminRouteRegistrar[] = [
   registerEventRetry,
   // Operator console read models and actions; retry-failed before the per-record routes.
   registerOverview,
-  registerOutboundList,
-  registerOutboundRetryFailed,
-  registerOutboundGet,
-  registerOutboundRetry,
+  registerPushesList,
+  registerPushesRetryFailed,
+  registerPushGet,
+  registerPushRetry,
   registerDocumentCancel,
   registerReconciliationList,
   registerReconciliationStart,

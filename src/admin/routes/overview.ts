@@ -9,7 +9,7 @@ const route = createRoute({
   tags: ['Admin'],
   summary: 'Whether everything flows for a connection',
   description:
-    'Webhooks received in the last 24 h by kind and outcome, outbound records by entity and state, the job queue backlog and ' +
+    'Webhooks received in the last 24 h by kind and outcome, WMS pushes by entity and state, the job queue backlog and ' +
     "the age of its oldest ready job, the last reconciliation, this process's WMS token requests, and store and queue health.",
   security: ADMIN_SECURITY,
   request: { params: connectionParams },

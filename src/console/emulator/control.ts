@@ -25,7 +25,7 @@ export class ControlCallError extends Error {
   }
 }
 
-export interface Delivery {
+export interface WebhookLogEntry {
   id: number;
   kind: string;
   closingDocumentCode: string | null;

@@ -58,7 +58,7 @@ export const registerEmulatorActions: PageRegistrar = (app, deps) => {
       try {
         const result = await run(controlClient(panel.link), (await c.req.parseBody({ all: true })) as Form);
         setFlash(c, { tone: 'ok', message: `${result.summary}. Watch its webhooks below.` });
-        return c.redirect(result.deliveries.length > 0 ? `${base}?watch=${result.deliveries.join(',')}` : base, 303);
+        return c.redirect(result.webhookIds.length > 0 ? `${base}?watch=${result.webhookIds.join(',')}` : base, 303);
       } catch (err) {
         if (!(err instanceof FormError || err instanceof ControlCallError)) throw err;
         setFlash(c, { tone: 'bad', message: errorMessage(err) });

@@ -54,12 +54,12 @@ export async function linesOfDocument(
   connection: string,
   document: string,
 ): Promise<LineDraft[] | undefined> {
-  const record = await store.outbox.get(connection, 'document', document);
+  const record = await store.pushes.get(connection, 'document', document);
   if (!record) return undefined;
   const lines = (Array.isArray(record.payload.lines) ? record.payload.lines : []) as DocumentLine[];
   const codes = lines.map((l) => String(l.productExternalCode ?? '')).filter(Boolean);
   const products = new Map(
-    (await store.outbox.getMany(connection, 'product', codes)).map((p) => [p.externalCode, p.payload]),
+    (await store.pushes.getMany(connection, 'product', codes)).map((p) => [p.externalCode, p.payload]),
   );
   const today = clock.now().toISOString().slice(0, 10);
   const nextYear = new Date(clock.nowMs() + 365 * 86_400_000).toISOString().slice(0, 10);

@@ -1,8 +1,8 @@
-import type { FeedEvent } from '../../erp/feed.js';
-import { latestFeed } from '../../erp/feed-latest.js';
-import { listRecords } from '../../outbound/list.js';
-import { deliveries } from '../emulator/actions.js';
-import { ControlCallError, controlClient, type Delivery, type EmulatorLink } from '../emulator/control.js';
+import { latestFeed } from '../../erp/feed/latest.js';
+import type { ErpFeedEntry } from '../../erp/feed/read.js';
+import { listRecords } from '../../push/list.js';
+import { webhookIds } from '../emulator/actions.js';
+import { ControlCallError, controlClient, type EmulatorLink, type WebhookLogEntry } from '../emulator/control.js';
 import type { ConsoleDeps } from '../env.js';
 import { connectionBase } from '../nav.js';
 import {
@@ -22,7 +22,7 @@ import { EMPTY_LINES, LineRows } from './emulator-lines.js';
 import { errorPage } from './errors.js';
 import { feedSummary } from './feed.js';
 
-const deliveryTone = (d: Delivery) =>
+const webhookTone = (d: WebhookLogEntry) =>
   d.status === 'succeeded' ? 'delivered' : d.status === 'pending' ? 'sending' : 'failed';
 
 /** The panel's emulator, or an error page: it exists only under `wms-sync start`, for its connection. */
@@ -40,7 +40,7 @@ export function panelLink(c: ConsoleContext, deps: ConsoleDeps): { link: Emulato
   return { link: deps.emulator, connection };
 }
 
-/** `?watch=1,2,3`: the deliveries an action just queued (a few ids; anything else is ignored). */
+/** `?watch=1,2,3`: the webhooks an action just queued (a few ids; anything else is ignored). */
 function watched(raw: string | undefined): number[] {
   return (raw ?? '')
     .split(',')
@@ -49,16 +49,16 @@ function watched(raw: string | undefined): number[] {
     .map(Number);
 }
 
-const deliveryColumns: Column<Delivery>[] = [
+const webhookLogColumns: Column<WebhookLogEntry>[] = [
   { header: 'Webhook', cell: (d) => <span class="mono">#{d.id}</span> },
   { header: 'Kind', cell: (d) => d.kind },
   { header: 'Closing document', cell: (d) => d.closingDocumentCode ?? '—' },
-  { header: 'Delivery', cell: (d) => <Badge value={deliveryTone(d)} /> },
+  { header: 'Webhook', cell: (d) => <Badge value={webhookTone(d)} /> },
   { header: "Service's answer", cell: (d) => (d.response ? `HTTP ${d.response.status}` : '—') },
   { header: 'Error', class: 'error', cell: (d) => d.error ?? '' },
 ];
 
-const feedColumns: Column<FeedEvent>[] = [
+const feedColumns: Column<ErpFeedEntry>[] = [
   { header: 'Cursor', class: 'num', cell: (e) => <span class="mono">{e.id}</span> },
   { header: 'Type', cell: (e) => <span class="mono">{e.type}</span> },
   { header: 'Created (UTC)', class: 'nowrap', cell: (e) => fmtTime(e.createdAt) },
@@ -66,22 +66,22 @@ const feedColumns: Column<FeedEvent>[] = [
 ];
 
 interface Watched {
-  sent: Delivery[];
+  sent: WebhookLogEntry[];
   problem: string | undefined;
-  feed: FeedEvent[];
+  feed: ErpFeedEntry[];
   ids: number[];
 }
 
 /** The webhooks of the last action as the emulator logged them, and the latest feed they turn into. */
 async function loadWatch(deps: ConsoleDeps, link: EmulatorLink, connection: string, ids: number[]): Promise<Watched> {
-  let sent: Delivery[] = [];
+  let sent: WebhookLogEntry[] = [];
   let problem: string | undefined;
   try {
-    sent = await deliveries(controlClient(link), ids);
+    sent = await webhookIds(controlClient(link), ids);
   } catch (err) {
     problem = err instanceof ControlCallError ? err.message : String(err);
   }
-  return { sent, problem, feed: (await latestFeed(deps.store, { connection, limit: 8 })).events, ids };
+  return { sent, problem, feed: (await latestFeed(deps.store, { connection, limit: 8 })).entries, ids };
 }
 
 function Watch(props: { w: Watched }) {
@@ -91,12 +91,12 @@ function Watch(props: { w: Watched }) {
       <h2>Webhooks of the last action</h2>
       {w.problem ? <Notice tone="bad">{w.problem}</Notice> : null}
       <DataTable
-        columns={deliveryColumns}
+        columns={webhookLogColumns}
         rows={w.sent}
         empty={w.ids.length === 0 ? 'Trigger an action above: its webhooks show here.' : 'No webhook.'}
       />
-      <h2>Latest ERP feed events</h2>
-      <DataTable columns={feedColumns} rows={w.feed} rowId={(e) => e.id} empty="No confirmation yet." />
+      <h2>Latest ERP feed entries</h2>
+      <DataTable columns={feedColumns} rows={w.feed} rowId={(e) => e.id} empty="No feed entry yet." />
     </>
   );
 }
@@ -214,7 +214,7 @@ export const registerEmulatorPanel: PageRegistrar = (app, deps) => {
           subtitle={
             <>
               The demo warehouse (tenant <span class="mono">{link.tenant}</span> at <span class="mono">{link.url}</span>
-              ). Act as its operator, then watch its webhooks arrive and become confirmations for the ERP.
+              ). Act as its operator, then watch its webhooks arrive and become feed entries for the ERP.
             </>
           }
         />

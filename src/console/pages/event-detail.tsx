@@ -150,7 +150,7 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
             />
           </Card>
         </div>
-        <Card title="Feed entries it produced (what the ERP reads)" id="confirmations">
+        <Card title="Feed entries it produced (what the ERP reads)" id="feed-entries">
           <DataTable
             columns={[
               {
@@ -162,7 +162,7 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
               { header: 'Created (UTC)', class: 'nowrap', cell: (x) => fmtTime(x.createdAt) },
               { header: 'About', cell: (x) => feedSummary(x.data) },
             ]}
-            rows={detail.confirmations}
+            rows={detail.feedEntries}
             rowId={(x) => x.id}
             empty={
               e.status === 'processed'

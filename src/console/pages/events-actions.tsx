@@ -17,7 +17,7 @@ import {
   inboxFilter,
   nonEmpty,
 } from './events-query.js';
-import { backTo } from './outbound-actions.js';
+import { backTo } from './pushes-actions.js';
 
 function describeFilter(f: EventsFilter): [string, string][] {
   return [
@@ -44,7 +44,7 @@ export const registerEventsActions: PageRegistrar = (app, deps) => {
     if (!result.ok) {
       const why = {
         not_found: `Event ${id} no longer exists.`,
-        rejected: `Event ${id} was refused on arrival: there is nothing to process; the WMS must send a corrected delivery.`,
+        rejected: `Event ${id} was refused on arrival: there is nothing to process; the WMS must send a corrected webhook.`,
         pruned: `Event ${id}'s body was pruned by retention: there is nothing left to process.`,
       };
       setFlash(c, { tone: 'bad', message: why[result.reason] });

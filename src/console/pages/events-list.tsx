@@ -29,7 +29,7 @@ export function eventProblem(e: EventSummary): string {
   return e.quarantineReason ?? e.error ?? '';
 }
 
-/** Retry from a list or a detail page: not a rejected delivery, not one whose body retention pruned. */
+/** Retry from a list or a detail page: not a rejected event, not one whose body retention pruned. */
 export function retryable(e: EventSummary): boolean {
   return e.status !== 'rejected' && e.payloadPrunedAt === null;
 }
@@ -104,7 +104,7 @@ export const registerEventsList: PageRegistrar = (app, deps) => {
       <>
         <PageHead
           title="Inbound events"
-          subtitle="What the WMS sent, and what became of it: quarantined deliveries wait for a correction, failed ones for a retry."
+          subtitle="What the WMS sent, and what became of it: quarantined events wait for a correction, failed ones for a retry."
           actions={
             bulk ? (
               <a class="btn" href={withQuery(`${base}/retry`, filterParams(q))}>

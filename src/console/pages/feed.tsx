@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../../admin/routes/params.js';
-import type { FeedEvent } from '../../erp/feed.js';
-import { listFeed } from '../../erp/feed.js';
-import { latestFeed } from '../../erp/feed-latest.js';
+import { latestFeed } from '../../erp/feed/latest.js';
+import type { ErpFeedEntry } from '../../erp/feed/read.js';
+import { listFeed } from '../../erp/feed/read.js';
 import { connectionBase, pageHref } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Card } from '../ui/detail.js';
@@ -20,7 +20,7 @@ const query = pageQuery.extend({
     .optional(),
 });
 
-/** The few fields that say what a confirmation is about, whatever its type. */
+/** The few fields that say what a feed entry is about, whatever its type. */
 export function feedSummary(data: Record<string, unknown>): string {
   const parts: string[] = [];
   const text = (key: string) =>
@@ -35,7 +35,7 @@ export function feedSummary(data: Record<string, unknown>): string {
   return parts.join(' · ');
 }
 
-const columns: Column<FeedEvent>[] = [
+const columns: Column<ErpFeedEntry>[] = [
   { header: 'Cursor', class: 'num', cell: (e) => <span class="mono">{e.id}</span> },
   { header: 'Type', class: 'nowrap', cell: (e) => <span class="mono">{e.type}</span> },
   { header: 'Created (UTC)', class: 'nowrap', cell: (e) => fmtTime(e.createdAt) },
@@ -51,11 +51,11 @@ const columns: Column<FeedEvent>[] = [
   },
 ];
 
-function FeedTable(props: { events: FeedEvent[]; empty: string }) {
-  return <DataTable columns={columns} rows={props.events} rowId={(e) => e.id} empty={props.empty} />;
+function FeedTable(props: { entries: ErpFeedEntry[]; empty: string }) {
+  return <DataTable columns={columns} rows={props.entries} rowId={(e) => e.id} empty={props.empty} />;
 }
 
-/** GET …/feed: the latest confirmations (refreshing), older pages, or what the ERP reads after a cursor. */
+/** GET …/feed: the latest feed entries (refreshing), older pages, or what the ERP reads after a cursor. */
 export const registerFeed: PageRegistrar = (app, deps) => {
   app.get('/console/connections/:connection/feed', async (c) => {
     const connection = pathConnection(c, deps).name;
@@ -85,19 +85,19 @@ export const registerFeed: PageRegistrar = (app, deps) => {
       body = (
         <>
           <p class="muted">
-            Exactly what <span class="mono">GET /erp/v1/events?after={after}</span> answers the ERP, oldest first; its
+            Exactly what <span class="mono">GET /erp/v1/feed?after={after}</span> answers the ERP, oldest first; its
             next cursor is <span class="mono">{page.next}</span>.
           </p>
-          <FeedTable events={page.events} empty="Nothing after this cursor yet: the ERP is up to date." />
+          <FeedTable entries={page.entries} empty="Nothing after this cursor yet: the ERP is up to date." />
           <Pager
-            nextHref={page.events.length === limit ? withQuery(base, { after: page.next }) : undefined}
-            summary={`${page.events.length} event(s)`}
+            nextHref={page.entries.length === limit ? withQuery(base, { after: page.next }) : undefined}
+            summary={`${page.entries.length} event(s)`}
           />
         </>
       );
     } else {
       const page = await latestFeed(deps.store, { connection, before, limit });
-      const table = <FeedTable events={page.events} empty="No confirmation for the ERP yet." />;
+      const table = <FeedTable entries={page.entries} empty="No feed entry for the ERP yet." />;
       body = (
         <>
           {before === undefined ? (
@@ -128,7 +128,7 @@ export const registerFeed: PageRegistrar = (app, deps) => {
       <>
         <PageHead
           title="ERP feed"
-          subtitle="The confirmations the ERP reads from GET /erp/v1/events: each id is a cursor that never goes back."
+          subtitle="The feed entries the ERP reads from GET /erp/v1/feed: each id is a cursor that never goes back."
         />
         <Card>{cursorForm}</Card>
         {body}
@@ -139,6 +139,6 @@ export const registerFeed: PageRegistrar = (app, deps) => {
   app.get('/console/connections/:connection/feed/live', async (c) => {
     const connection = pathConnection(c, deps).name;
     const page = await latestFeed(deps.store, { connection, limit: PAGE });
-    return renderFragment(c, <FeedTable events={page.events} empty="No confirmation for the ERP yet." />);
+    return renderFragment(c, <FeedTable entries={page.entries} empty="No feed entry for the ERP yet." />);
   });
 };

@@ -6,10 +6,10 @@ import { registerEventEdit } from './event-edit.js';
 import { registerEventsActions } from './events-actions.js';
 import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
-import { registerOutboundActions } from './outbound-actions.js';
-import { registerOutboundDetail } from './outbound-detail.js';
-import { registerOutboundList } from './outbound-list.js';
 import { registerOverview } from './overview.js';
+import { registerPushDetail } from './push-detail.js';
+import { registerPushesActions } from './pushes-actions.js';
+import { registerPushesList } from './pushes-list.js';
 import { registerReconciliationRun } from './reconciliation-run.js';
 import { registerReconciliations } from './reconciliations.js';
 
@@ -20,9 +20,9 @@ export const PAGES: PageRegistrar[] = [
   registerEventsList,
   registerEventDetail,
   registerEventEdit,
-  registerOutboundActions,
-  registerOutboundList,
-  registerOutboundDetail,
+  registerPushesActions,
+  registerPushesList,
+  registerPushDetail,
   registerReconciliations,
   registerReconciliationRun,
   registerFeed,

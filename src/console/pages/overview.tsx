@@ -1,5 +1,5 @@
 import { type ConnectionOverview, connectionOverview } from '../../admin/overview.js';
-import { INBOUND_STATUSES, type OutboundEntity } from '../../store/index.js';
+import { INBOUND_STATUSES, type PushEntity } from '../../store/index.js';
 import { connectionBase, pageHref } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Badge, HealthDot } from '../ui/badge.js';
@@ -13,7 +13,7 @@ import { eventsHref } from './events-query.js';
 /** How often the overview refreshes itself (htmx polling of its live fragment). */
 export const OVERVIEW_REFRESH_SECONDS = 5;
 
-export const ENTITY_LABELS: Record<OutboundEntity, string> = {
+export const ENTITY_LABELS: Record<PushEntity, string> = {
   product: 'Products',
   'delivery-point': 'Delivery points',
   document: 'Documents',
@@ -39,9 +39,9 @@ function Metric(props: {
 function Live(props: { o: ConnectionOverview }) {
   const { o } = props;
   const nowMs = Date.parse(o.at);
-  const outbound = (state: string, entity?: OutboundEntity) =>
-    `${pageHref(o.connection, 'outbound')}?entity=${entity ?? 'product'}&state=${state}`;
-  const firstWith = (state: 'pending' | 'failed') => o.outbound.entities.find((e) => e[state] > 0)?.entity;
+  const pushesHref = (state: string, entity?: PushEntity) =>
+    `${pageHref(o.connection, 'pushes')}?entity=${entity ?? 'product'}&state=${state}`;
+  const firstWith = (state: 'pending' | 'failed') => o.pushes.entities.find((e) => e[state] > 0)?.entity;
   const last = o.reconciliation.last;
   const statuses = INBOUND_STATUSES.filter((s) => o.inbound.totals[s] !== undefined);
   return (
@@ -101,22 +101,22 @@ function Live(props: { o: ConnectionOverview }) {
             </strong>
           </div>
         </Card>
-        <Card title="Outbound to the WMS">
+        <Card title="Pushes to the WMS">
           <div class="metric-row">
             <div>
               <Metric
-                path="outbound.totals.pending"
-                value={o.outbound.totals.pending}
-                href={outbound('pending', firstWith('pending'))}
+                path="pushes.totals.pending"
+                value={o.pushes.totals.pending}
+                href={pushesHref('pending', firstWith('pending'))}
               />
               <div class="metric-label">pending</div>
             </div>
             <div>
               <Metric
-                path="outbound.totals.failed"
-                value={o.outbound.totals.failed}
+                path="pushes.totals.failed"
+                value={o.pushes.totals.failed}
                 tone="bad"
-                href={outbound('failed', firstWith('failed'))}
+                href={pushesHref('failed', firstWith('failed'))}
               />
               <div class="metric-label">failed</div>
             </div>
@@ -205,7 +205,7 @@ function Live(props: { o: ConnectionOverview }) {
           <p class="hint">Token figures are this process's since it started.</p>
         </Card>
       </div>
-      <Card title="Outbound records by state">
+      <Card title="WMS pushes by state">
         <div class="table-wrap">
           <table class="data">
             <thead>
@@ -217,14 +217,14 @@ function Live(props: { o: ConnectionOverview }) {
               </tr>
             </thead>
             <tbody>
-              {o.outbound.entities.map((e) => (
+              {o.pushes.entities.map((e) => (
                 <tr>
                   <td>
-                    <a href={`${pageHref(o.connection, 'outbound')}?entity=${e.entity}`}>{ENTITY_LABELS[e.entity]}</a>
+                    <a href={`${pageHref(o.connection, 'pushes')}?entity=${e.entity}`}>{ENTITY_LABELS[e.entity]}</a>
                   </td>
                   {(['pending', 'synced', 'failed'] as const).map((state) => (
-                    <td class="num" data-metric={`outbound.${e.entity}.${state}`}>
-                      {e[state] > 0 ? <a href={outbound(state, e.entity)}>{fmtNumber(e[state])}</a> : '0'}
+                    <td class="num" data-metric={`pushes.${e.entity}.${state}`}>
+                      {e[state] > 0 ? <a href={pushesHref(state, e.entity)}>{fmtNumber(e[state])}</a> : '0'}
                     </td>
                   ))}
                 </tr>

@@ -31,7 +31,7 @@ export function ActionButton(props: {
 
 /**
  * The confirmation step of a bulk action: says how many items it will touch, then POSTs. Reused by
- * every "retry a filter" (outbound records, inbound events).
+ * every "retry a filter" (WMS pushes, inbound events).
  */
 export function ConfirmPanel(props: {
   title: string;

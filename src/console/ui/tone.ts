@@ -11,7 +11,7 @@ const TONES: Record<string, Tone> = {
   rejected_by_erp: 'warn',
   // an attempt that failed and will be tried again
   error: 'warn',
-  // outbound records
+  // WMS pushes
   synced: 'ok',
   pending: 'info',
   // reconciliation runs and items
@@ -22,7 +22,7 @@ const TONES: Record<string, Tone> = {
   drift: 'bad',
   not_found: 'warn',
   unsettled: 'neutral',
-  // emulator webhook deliveries
+  // the emulator's webhook log
   delivered: 'ok',
   sending: 'info',
 };

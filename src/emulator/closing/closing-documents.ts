@@ -3,11 +3,11 @@ import type { WebhookKind } from '../../wms/index.js';
 import type { EmulatorContext, TenantContext } from '../context.js';
 import type { DocumentRow } from '../documents/rows.js';
 import { nextNumber } from '../sequences.js';
-import { queueDelivery } from '../webhooks/queue.js';
+import { queueWebhook } from '../webhooks/queue.js';
 import { CLOSE_WEBHOOK_OF } from '../webhooks/routing.js';
 
 /**
- * Where the closing document's integration (its webhook) stands: pending until the delivery (and
+ * Where the closing document's integration (its webhook) stands: pending until the webhook (and
  * its automatic retries) finished; `not_sent` for document types the spec does not send;
  * `not_configured` when the tenant has no URL for its destination.
  */
@@ -36,7 +36,7 @@ export interface ClosingDocumentView {
 export interface CreatedClosingDocument {
   id: number;
   code: string;
-  deliveryId: number | null;
+  webhookId: number | null;
 }
 
 /**
@@ -75,11 +75,11 @@ export function createClosingDocument<S extends z.ZodType>(
       ctx.clock.nowMs(),
     );
   const id = Number(lastInsertRowid);
-  const deliveryId = kind
-    ? queueDelivery(ctx, { tenantId: ctx.tenant.id, kind, closingDocumentId: id, body, cause: 'event' })
+  const webhookId = kind
+    ? queueWebhook(ctx, { tenantId: ctx.tenant.id, kind, closingDocumentId: id, body, cause: 'event' })
     : null;
-  if (kind && deliveryId === null) setIntegration(ctx, id, 'not_configured', null);
-  return { id, code, deliveryId };
+  if (kind && webhookId === null) setIntegration(ctx, id, 'not_configured', null);
+  return { id, code, webhookId };
 }
 
 export function setIntegration(

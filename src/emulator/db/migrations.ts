@@ -215,6 +215,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 5,
+    name: 'webhook log',
+    sql: `
+      ALTER TABLE webhook_deliveries RENAME TO webhook_log;
+      DROP INDEX webhook_deliveries_status;
+      DROP INDEX webhook_deliveries_tenant;
+      CREATE INDEX webhook_log_status ON webhook_log(status, tenant_id, id);
+      CREATE INDEX webhook_log_tenant ON webhook_log(tenant_id, id);
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

@@ -32,7 +32,7 @@ export function submitReception(ctx: TenantContext, receptionCode: string): Rece
  * Closes a reception (from NEW, EXECUTING or SUBMITTED): the received quantities of known products
  * are added to stock at their locations, its documents become EXECUTED, and each document gets a
  * closing document whose close webhook is queued (spec: "Closing a reception triggers the close
- * reception webhook"). The reception stays CLOSING until those deliveries are done, then CLOSED.
+ * reception webhook"). The reception stays CLOSING until those webhooks are done, then CLOSED.
  */
 export function closeReception(
   ctx: TenantContext,
@@ -76,7 +76,7 @@ export function closeReception(
     const lines = received();
     const documents = receptionDocuments(ctx, reception.id);
     const company = getWebhookConfig(ctx, ctx.tenant.id).company ?? ctx.tenant.id;
-    const deliveries: number[] = [];
+    const webhookIds: number[] = [];
     for (const document of documents) {
       setDocumentStatus(ctx, document.id, 'EXECUTED');
       const closing = createClosingDocument(ctx, {
@@ -95,11 +95,11 @@ export function closeReception(
             observations,
           }),
       });
-      if (closing.deliveryId !== null) deliveries.push(closing.deliveryId);
+      if (closing.webhookId !== null) webhookIds.push(closing.webhookId);
     }
     settleReception(ctx, reception.id);
-    return { result: receptionView(ctx, mustFindReception(ctx, receptionCode)), deliveries };
+    return { result: receptionView(ctx, mustFindReception(ctx, receptionCode)), webhookIds };
   })();
-  if (outcome.deliveries.length > 0) ctx.events.emit('queued');
+  if (outcome.webhookIds.length > 0) ctx.events.emit('queued');
   return outcome;
 }

@@ -64,7 +64,7 @@ const close = createRoute({
     body: optionalBody(observationsSchema, 'Operator notes (the payload observations)'),
   },
   responses: {
-    200: json(reception, 'The reception and `deliveries`, the ids of the queued webhooks'),
+    200: json(reception, 'The reception and `webhookIds`, the ids of the queued webhooks'),
     ...CONTROL_ERRORS,
   },
 });
@@ -83,11 +83,11 @@ export function controlReceptionRoutes(app: EmulatorApp, services: EmulatorServi
     c.json(submitReception(tenant(c.req.valid('param').tenant), c.req.valid('param').code), 200),
   );
   app.openapi(close, (c) => {
-    const { result, deliveries } = closeReception(
+    const { result, webhookIds } = closeReception(
       tenant(c.req.valid('param').tenant),
       c.req.valid('param').code,
       c.req.valid('json'),
     );
-    return c.json({ ...result, deliveries }, 200);
+    return c.json({ ...result, webhookIds }, 200);
   });
 }

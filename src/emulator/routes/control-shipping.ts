@@ -68,7 +68,7 @@ const dispatch = createRoute({
   summary:
     'Dispatch fully: stock removed, reservations released, document EXECUTED, close webhook queued; → DISPATCHED',
   request: { params: tenantCodeParams, body: optionalBody(observationsSchema, 'Operator notes') },
-  responses: { 200: json(order, 'The shipping order and `deliveries`'), ...CONTROL_ERRORS },
+  responses: { 200: json(order, 'The shipping order and `webhookIds`'), ...CONTROL_ERRORS },
 });
 const cancel = createRoute({
   method: 'post',
@@ -93,12 +93,12 @@ export function controlShippingRoutes(app: EmulatorApp, services: EmulatorServic
     c.json(packShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code, c.req.valid('json')), 200),
   );
   app.openapi(dispatch, (c) => {
-    const { result, deliveries } = dispatchShippingOrder(
+    const { result, webhookIds } = dispatchShippingOrder(
       tenant(c.req.valid('param').tenant),
       c.req.valid('param').code,
       c.req.valid('json'),
     );
-    return c.json({ ...result, deliveries }, 200);
+    return c.json({ ...result, webhookIds }, 200);
   });
   app.openapi(cancel, (c) =>
     c.json(cancelShippingOrder(tenant(c.req.valid('param').tenant), c.req.valid('param').code), 200),

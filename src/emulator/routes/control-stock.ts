@@ -54,7 +54,7 @@ const regularization = createRoute({
     body: jsonBody(regularizationSchema, 'Product, signed quantity, lot, warehouse, location'),
   },
   responses: {
-    200: json(viewSchema('EmulatorRegularization'), 'What was adjusted and `deliveries`'),
+    200: json(viewSchema('EmulatorRegularization'), 'What was adjusted and `webhookIds`'),
     ...CONTROL_ERRORS,
   },
 });
@@ -69,7 +69,7 @@ export function controlStockRoutes(app: EmulatorApp, services: EmulatorServices)
     c.json(createWmsProduct(tenant(c.req.valid('param').tenant), c.req.valid('json')), 201),
   );
   app.openapi(regularization, (c) => {
-    const { result, deliveries } = regularizeStock(tenant(c.req.valid('param').tenant), c.req.valid('json'));
-    return c.json({ ...result, deliveries }, 200);
+    const { result, webhookIds } = regularizeStock(tenant(c.req.valid('param').tenant), c.req.valid('json'));
+    return c.json({ ...result, webhookIds }, 200);
   });
 }

@@ -15,7 +15,7 @@ const styleSchema = z
   .object({
     style: z
       .enum(['canonical', 'varied'])
-      .meta({ description: 'canonical: one form, every member present; varied: spec-legal alternatives per delivery' }),
+      .meta({ description: 'canonical: one form, every member present; varied: spec-legal alternatives per webhook' }),
     seed: z
       .int()
       .min(0)

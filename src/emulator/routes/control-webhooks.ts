@@ -5,23 +5,23 @@ import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { controlTenantContext } from '../tenants/find.js';
 import { hasCredentials } from '../webhooks/dispatcher.js';
-import { resendDelivery } from '../webhooks/resend.js';
+import { resendWebhook } from '../webhooks/resend.js';
 import { getWebhookConfig, setWebhookConfig, webhookConfigView } from '../webhooks/settings.js';
-import { deliveryRow, deliveryView, listDeliveryRows, pendingCount } from '../webhooks/view.js';
+import { listWebhookLogRows, pendingCount, webhookLogEntry, webhookLogRow } from '../webhooks/view.js';
 import { json, jsonBody } from './common.js';
 import { CONTROL_ERRORS, optionalBody } from './control-common.js';
 import { tenantParams } from './control-schemas.js';
 import {
-  deliveryQuerySchema,
   settleSchema,
   viewSchema,
   webhookConfigInputSchema,
   webhookConfigSchema,
+  webhookLogQuerySchema,
 } from './operation-schemas.js';
 
 const tags = ['Emulator webhooks'];
 const T = `${CONTROL_PREFIX}/tenants/{tenant}`;
-const delivery = viewSchema('EmulatorWebhookDelivery');
+const logEntry = viewSchema('EmulatorWebhookLogEntry');
 const idParams = z.object({ tenant: z.string(), id: z.coerce.number().int().positive() });
 
 const put = createRoute({
@@ -42,33 +42,33 @@ const get = createRoute({
 });
 const list = createRoute({
   method: 'get',
-  path: `${T}/webhook-deliveries`,
+  path: `${T}/webhook-log`,
   tags,
-  summary: 'The delivery log, oldest first (filter by status, kind, closingDocumentCode)',
-  request: { params: tenantParams, query: deliveryQuerySchema },
-  responses: { 200: json(z.array(delivery), 'Deliveries'), ...CONTROL_ERRORS },
+  summary: 'The webhook log, oldest first (filter by status, kind, closingDocumentCode)',
+  request: { params: tenantParams, query: webhookLogQuerySchema },
+  responses: { 200: json(z.array(logEntry), 'Webhooks'), ...CONTROL_ERRORS },
 });
 const one = createRoute({
   method: 'get',
-  path: `${T}/webhook-deliveries/{id}`,
+  path: `${T}/webhook-log/{id}`,
   tags,
-  summary: 'One delivery: request, response, duration, outcome',
+  summary: 'One webhook: request, response, duration, outcome',
   request: { params: idParams },
-  responses: { 200: json(delivery, 'The delivery'), ...CONTROL_ERRORS },
+  responses: { 200: json(logEntry, 'The webhook'), ...CONTROL_ERRORS },
 });
 const resend = createRoute({
   method: 'post',
-  path: `${T}/webhook-deliveries/{id}/resend`,
+  path: `${T}/webhook-log/{id}/resend`,
   tags,
   summary: 'Re-send a failed close document (same closingDocumentCode and body); 409 for stock regularizations',
   request: { params: idParams },
-  responses: { 202: json(delivery, 'The new delivery, pending'), ...CONTROL_ERRORS },
+  responses: { 202: json(logEntry, 'The new webhook, pending'), ...CONTROL_ERRORS },
 });
 const settle = createRoute({
   method: 'post',
-  path: `${T}/webhook-deliveries/settle`,
+  path: `${T}/webhook-log/settle`,
   tags,
-  summary: 'Wait (up to timeoutMs, default 10000) until the tenant has no pending delivery',
+  summary: 'Wait (up to timeoutMs, default 10000) until the tenant has no pending webhook',
   request: { params: tenantParams, body: optionalBody(settleSchema, 'How long to wait at most') },
   responses: {
     200: json(z.object({ settled: z.boolean(), pending: z.int() }), 'settled: false when the wait timed out'),
@@ -90,19 +90,19 @@ export function controlWebhookRoutes(app: EmulatorApp, services: EmulatorService
     const id = tenant(c.req.valid('param').tenant).tenant.id;
     const withCredentials = hasCredentials(getWebhookConfig(ctx, id));
     return c.json(
-      listDeliveryRows(ctx, id, c.req.valid('query')).map((r) => deliveryView(r, withCredentials)),
+      listWebhookLogRows(ctx, id, c.req.valid('query')).map((r) => webhookLogEntry(r, withCredentials)),
       200,
     );
   });
   app.openapi(one, (c) => {
     const { tenant: name, id } = c.req.valid('param');
     const t = tenant(name);
-    const row = deliveryRow(ctx, id);
+    const row = webhookLogRow(ctx, id);
     if (!row || row.tenant_id !== t.tenant.id)
-      throw new ControlError(404, 'delivery_not_found', `Delivery ${id} does not exist in tenant "${name}"`);
-    return c.json(deliveryView(row, hasCredentials(getWebhookConfig(ctx, t.tenant.id))), 200);
+      throw new ControlError(404, 'webhook_not_found', `Webhook ${id} does not exist in tenant "${name}"`);
+    return c.json(webhookLogEntry(row, hasCredentials(getWebhookConfig(ctx, t.tenant.id))), 200);
   });
-  app.openapi(resend, (c) => c.json(resendDelivery(tenant(c.req.valid('param').tenant), c.req.valid('param').id), 202));
+  app.openapi(resend, (c) => c.json(resendWebhook(tenant(c.req.valid('param').tenant), c.req.valid('param').id), 202));
   app.openapi(settle, async (c) => {
     const id = tenant(c.req.valid('param').tenant).tenant.id;
     const settled = await services.webhooks.settled(id, c.req.valid('json').timeoutMs ?? 10_000).then(

@@ -116,7 +116,7 @@ export const regularizationSchema = z
 
 const url = z
   .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
-  // The password would be shown back by GET and the delivery log; username/password carry it.
+  // The password would be shown back by GET and the webhook log; username/password carry it.
   .refine((u) => !/^https?:\/\/[^/?#]*@/i.test(u), 'credentials go in username and password, not in the URL')
   .nullish();
 
@@ -158,7 +158,7 @@ export const webhookConfigSchema = z
   })
   .meta({ id: 'EmulatorWebhookSettings' });
 
-export const deliveryQuerySchema = z.strictObject({
+export const webhookLogQuerySchema = z.strictObject({
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),
   kind: z.enum(WEBHOOK_KINDS).optional(),
   closingDocumentCode: z.string().min(1).optional(),
@@ -187,7 +187,7 @@ export const faultInputSchema = z
   })
   .refine((f) => !(f.status !== undefined && f.drop), { message: 'status and drop exclude each other', path: ['drop'] })
   .refine((f) => !(f.scope === 'webhook' && f.status !== undefined), {
-    message: 'webhook faults delay or drop deliveries; they have no status',
+    message: 'webhook faults delay or drop webhooks; they have no status',
     path: ['status'],
   })
   .meta({ id: 'EmulatorFaultInput' });

@@ -22,16 +22,16 @@ export function dispatchFromPick(ctx: TenantContext, pick: PickRow, quantity: nu
 /**
  * Once every picked unit has left, the order is DISPATCHED, its document EXECUTED, and the close
  * shipping order webhook is queued (spec: "Dispatching a shipping order fully triggers the close
- * shipping order webhook"). Returns the delivery id, if one was queued.
+ * shipping order webhook"). Returns the webhook id, if one was queued.
  */
 export function completeIfDispatched(
   ctx: TenantContext,
   order: ShippingOrderRow,
   observations: string | null,
-): { complete: boolean; deliveryId: number | null } {
+): { complete: boolean; webhookId: number | null } {
   const picks = pickRows(ctx, order.id);
   if (picks.length === 0 || picks.some((p) => p.quantity - p.dispatched > EPSILON))
-    return { complete: false, deliveryId: null };
+    return { complete: false, webhookId: null };
   const now = ctx.clock.nowMs();
   ctx
     .sql(
@@ -56,7 +56,7 @@ export function completeIfDispatched(
         observations,
       }),
   });
-  return { complete: true, deliveryId: closing.deliveryId };
+  return { complete: true, webhookId: closing.webhookId };
 }
 
 /** Dispatches everything picked and not dispatched yet: the order is then fully dispatched. */
@@ -75,13 +75,13 @@ export function dispatchShippingOrder(
       const left = round(pick.quantity - pick.dispatched);
       if (left > EPSILON) dispatchFromPick(ctx, pick, left);
     }
-    const { deliveryId } = completeIfDispatched(ctx, order, input.observations ?? order.observations);
+    const { webhookId } = completeIfDispatched(ctx, order, input.observations ?? order.observations);
     return {
       result: shippingOrderView(ctx, mustFindShippingOrder(ctx, code)),
-      deliveries: deliveryId === null ? [] : [deliveryId],
+      webhookIds: webhookId === null ? [] : [webhookId],
     };
   })();
-  if (outcome.deliveries.length > 0) ctx.events.emit('queued');
+  if (outcome.webhookIds.length > 0) ctx.events.emit('queued');
   return outcome;
 }
 

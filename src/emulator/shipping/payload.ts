@@ -40,8 +40,8 @@ function packingList(ctx: EmulatorContext, shippingOrderId: number): PackingList
 }
 
 /**
- * The close shipping order payload (spec: close reception fields plus destination, delivery
- * point, carrier, delivery place and packingList): what was dispatched, per product, lot and
+ * The close shipping order payload (spec: close reception fields plus destination, webhook
+ * point, carrier, webhook place and packingList): what was dispatched, per product, lot and
  * expiry; products without an API external code left out.
  */
 export function closeShippingOrderPayload(

@@ -19,7 +19,7 @@ const ENTITY = 'storageSystem';
 export function storageSystemDispatched(
   ctx: TenantContext,
   lines: readonly StorageSystemLine[],
-): { result: CommonResult; deliveries: number[] } {
+): { result: CommonResult; webhookIds: number[] } {
   const outcome = ctx.db.transaction(() => {
     if (lines.length === 0)
       throw wmsError.badRequest(ENTITY, 'dispatchedinvalid', 'Invalid dispatched result: no lines');
@@ -88,14 +88,14 @@ export function storageSystemDispatched(
     }
     if (problems.length > 0)
       throw wmsError.badRequest(ENTITY, 'dispatchedinvalid', `Invalid dispatched result: ${problems.join('; ')}`);
-    const deliveries: number[] = [];
+    const webhookIds: number[] = [];
     for (const order of orders.values()) {
-      const { deliveryId } = completeIfDispatched(ctx, order, order.observations);
-      if (deliveryId !== null) deliveries.push(deliveryId);
+      const { webhookId } = completeIfDispatched(ctx, order, order.observations);
+      if (webhookId !== null) webhookIds.push(webhookId);
     }
     const names = [...orders.keys()].join(',');
-    return { result: { success: true, message: `${lines.length} line(s) dispatched`, orderName: names }, deliveries };
+    return { result: { success: true, message: `${lines.length} line(s) dispatched`, orderName: names }, webhookIds };
   })();
-  if (outcome.deliveries.length > 0) ctx.events.emit('queued');
+  if (outcome.webhookIds.length > 0) ctx.events.emit('queued');
   return outcome;
 }

@@ -27,7 +27,7 @@ function fileOf(dir: string | undefined, name: string): string {
 
 /**
  * The whole state (every tenant, client, the signing key, stock, operations, webhook settings and
- * the delivery log) as a SQLite image in the snapshot folder, readable by the emulator's user only
+ * the webhook log) as a SQLite image in the snapshot folder, readable by the emulator's user only
  * (it holds the signing key and webhook passwords): written to a new `.partial` file created
  * 0600 (never through a link left in its place), then renamed over any older snapshot of that name.
  */

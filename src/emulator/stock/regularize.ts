@@ -4,7 +4,7 @@ import type { TenantContext } from '../context.js';
 import { ControlError } from '../errors.js';
 import { findAnyProductRow } from '../products/rows.js';
 import { DEFAULT_LOCATION, resolveWarehouse } from '../warehouses/warehouses.js';
-import { queueDelivery } from '../webhooks/queue.js';
+import { queueWebhook } from '../webhooks/queue.js';
 import { checkTracking, ensureLot } from './lot-rules.js';
 import { round } from './quantity.js';
 import { addStock, allocate, takeFromRow } from './store.js';
@@ -84,7 +84,7 @@ export function regularizeStock(ctx: TenantContext, input: RegularizationInput):
       movementTime,
       webhook,
     };
-    if (!webhook) return { result, deliveries: [] };
+    if (!webhook) return { result, webhookIds: [] };
     const payload = stockRegularizationPayloadSchema.parse({
       productExternalCode: product.external_code,
       lotCode: product.with_lots ? lotCode : null,
@@ -92,15 +92,15 @@ export function regularizeStock(ctx: TenantContext, input: RegularizationInput):
       movementTime,
       warehouse: warehouse.external_code,
     });
-    const id = queueDelivery(ctx, {
+    const id = queueWebhook(ctx, {
       tenantId: ctx.tenant.id,
       kind: 'stock-regularization',
       closingDocumentId: null,
       body: JSON.stringify(payload),
       cause: 'event',
     });
-    return { result, deliveries: id === null ? [] : [id] };
+    return { result, webhookIds: id === null ? [] : [id] };
   })();
-  if (outcome.deliveries.length > 0) ctx.events.emit('queued');
+  if (outcome.webhookIds.length > 0) ctx.events.emit('queued');
   return outcome;
 }

@@ -8,7 +8,7 @@ import { ControlError } from '../errors.js';
  * never reused.
  */
 export const TENANT_DATA_TABLES = [
-  'webhook_deliveries',
+  'webhook_log',
   'closing_documents',
   'packings',
   'shipping_orders',

@@ -2,16 +2,16 @@ import { basicAuthorization } from '../../lib/basic-auth.js';
 import type { EmulatorContext } from '../context.js';
 import type { FaultRegistry } from '../faults/registry.js';
 import { recordAttempt } from './finish.js';
-import { DeliveryLogCap } from './log-cap.js';
+import { WebhookLogCap } from './log-cap.js';
 import { postJson, type SendResult } from './send.js';
 import { getWebhookConfig, type WebhookConfig } from './settings.js';
 import {
-  type DeliveryRow,
-  type DeliveryView,
-  deliveryRow,
-  deliveryView,
-  listDeliveryRows,
+  listWebhookLogRows,
   pendingCount,
+  type WebhookLogEntry,
+  type WebhookLogRow,
+  webhookLogEntry,
+  webhookLogRow,
 } from './view.js';
 
 const basic = (config: WebhookConfig): string | null =>
@@ -20,38 +20,37 @@ const basic = (config: WebhookConfig): string | null =>
 export const hasCredentials = (config: WebhookConfig): boolean => config.username !== null;
 
 /**
- * Sends the pending webhook deliveries after the actions that queued them have returned, like the
+ * Sends the pending webhooks after the actions that queued them have returned, like the
  * real WMS: one request at a time per tenant, in the order they were queued, each with its own
- * timeout. The delivery log rows are the queue (so pending deliveries survive a restart on a
- * data file, and a snapshot), and every finished request is announced as a `delivery` event.
+ * timeout. The webhook log rows are the queue (so pending webhooks survive a restart on a
+ * data file, and a snapshot), and every finished request is announced as a `webhook` event.
  */
 export class WebhookDispatcher {
   #running = new Set<string>();
   #generation = 0;
   #abort = new AbortController();
   #timers = new Set<NodeJS.Timeout>();
-  readonly #cap: DeliveryLogCap;
+  readonly #cap: WebhookLogCap;
 
   constructor(
     private readonly ctx: EmulatorContext,
     private readonly faults: FaultRegistry,
-    deliveryLogMax?: number,
+    webhookLogMax?: number,
   ) {
-    this.#cap = new DeliveryLogCap(ctx, deliveryLogMax);
+    this.#cap = new WebhookLogCap(ctx, webhookLogMax);
     ctx.events.on('queued', () => this.kick());
   }
 
-  /** Starts sending for every tenant with pending deliveries that is not being served already. */
+  /** Starts sending for every tenant with pending webhooks that is not being served already. */
   kick(): void {
-    const tenants = this.ctx
-      .sql("SELECT DISTINCT tenant_id FROM webhook_deliveries WHERE status = 'pending'")
-      .raw()
-      .all() as [string][];
+    const tenants = this.ctx.sql("SELECT DISTINCT tenant_id FROM webhook_log WHERE status = 'pending'").raw().all() as [
+      string,
+    ][];
     for (const [tenant] of tenants) if (!this.#running.has(tenant)) void this.#drain(tenant, this.#generation);
   }
 
   /**
-   * Resolves once the tenant (or every tenant) has no pending delivery: all sent, automatic
+   * Resolves once the tenant (or every tenant) has no pending webhook: all sent, automatic
    * retries and duplicates included. Rejects after `timeoutMs` when given.
    */
   settled(tenantId?: string, timeoutMs?: number): Promise<void> {
@@ -64,43 +63,40 @@ export class WebhookDispatcher {
       const timer =
         timeoutMs === undefined
           ? undefined
-          : setTimeout(
-              () => (done(), reject(new Error(`webhook deliveries still pending after ${timeoutMs} ms`))),
-              timeoutMs,
-            );
+          : setTimeout(() => (done(), reject(new Error(`webhooks still pending after ${timeoutMs} ms`))), timeoutMs);
       const done = () => {
         if (timer) clearTimeout(timer);
-        this.ctx.events.off('delivery', check);
+        this.ctx.events.off('webhook', check);
         this.ctx.events.off('idle', check);
       };
-      this.ctx.events.on('delivery', check);
+      this.ctx.events.on('webhook', check);
       this.ctx.events.on('idle', check);
       check();
     });
   }
 
-  /** Resolves with the first delivery of the tenant's log (already there, or to come) that `match` accepts. */
-  waitFor(tenantId: string, match: (delivery: DeliveryView) => boolean, timeoutMs = 10_000): Promise<DeliveryView> {
+  /** Resolves with the first webhook of the tenant's log (already there, or to come) that `match` accepts. */
+  waitFor(tenantId: string, match: (entry: WebhookLogEntry) => boolean, timeoutMs = 10_000): Promise<WebhookLogEntry> {
     return new Promise((resolve, reject) => {
       const config = getWebhookConfig(this.ctx, tenantId);
-      const found = listDeliveryRows(this.ctx, tenantId)
-        .map((r) => deliveryView(r, hasCredentials(config)))
+      const found = listWebhookLogRows(this.ctx, tenantId)
+        .map((r) => webhookLogEntry(r, hasCredentials(config)))
         .find(match);
       if (found) return resolve(found);
-      const onDelivery = (delivery: DeliveryView) => {
-        if (delivery.tenant !== tenantId || !match(delivery)) return;
+      const onWebhook = (entry: WebhookLogEntry) => {
+        if (entry.tenant !== tenantId || !match(entry)) return;
         done();
-        resolve(delivery);
+        resolve(entry);
       };
       const timer = setTimeout(
-        () => (done(), reject(new Error(`no matching delivery within ${timeoutMs} ms`))),
+        () => (done(), reject(new Error(`no matching webhook within ${timeoutMs} ms`))),
         timeoutMs,
       );
       const done = () => {
         clearTimeout(timer);
-        this.ctx.events.off('delivery', onDelivery);
+        this.ctx.events.off('webhook', onWebhook);
       };
-      this.ctx.events.on('delivery', onDelivery);
+      this.ctx.events.on('webhook', onWebhook);
     });
   }
 
@@ -131,10 +127,10 @@ export class WebhookDispatcher {
         if (generation !== this.#generation) return;
         const row = this.ctx
           .sql(
-            `SELECT w.*, c.code AS closing_document_code FROM webhook_deliveries w LEFT JOIN closing_documents c ON c.id = w.closing_document_id
+            `SELECT w.*, c.code AS closing_document_code FROM webhook_log w LEFT JOIN closing_documents c ON c.id = w.closing_document_id
              WHERE w.tenant_id = ? AND w.status = 'pending' ORDER BY w.id LIMIT 1`,
           )
-          .get(tenant) as DeliveryRow | undefined;
+          .get(tenant) as WebhookLogRow | undefined;
         if (!row) break;
         const wait = row.not_before - Date.now();
         if (wait > 0) {
@@ -151,7 +147,7 @@ export class WebhookDispatcher {
     if (generation === this.#generation) this.ctx.events.emit('idle', tenant);
   }
 
-  async #attempt(row: DeliveryRow, generation: number): Promise<void> {
+  async #attempt(row: WebhookLogRow, generation: number): Promise<void> {
     const config = getWebhookConfig(this.ctx, row.tenant_id);
     const fault = this.faults.take('webhook', 'POST', new URL(row.url).pathname);
     if (fault?.latencyMs) await this.#sleep(fault.latencyMs);
@@ -168,7 +164,7 @@ export class WebhookDispatcher {
     if (generation !== this.#generation) return;
     const recorded = this.ctx.db.transaction(() => recordAttempt(this.ctx, row, result, config))();
     if (!recorded) return;
-    this.ctx.events.emit('delivery', deliveryView(deliveryRow(this.ctx, row.id)!, hasCredentials(config)));
+    this.ctx.events.emit('webhook', webhookLogEntry(webhookLogRow(this.ctx, row.id)!, hasCredentials(config)));
     this.#cap.finished(row.tenant_id);
   }
 }

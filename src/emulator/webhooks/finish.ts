@@ -1,28 +1,28 @@
 import { closingDocumentRow, setIntegration } from '../closing/closing-documents.js';
 import type { EmulatorContext } from '../context.js';
 import { settleReception } from '../receptions/status.js';
-import { queueDelivery } from './queue.js';
+import { queueWebhook } from './queue.js';
 import { judge, type SendResult } from './send.js';
 import type { WebhookConfig } from './settings.js';
-import type { DeliveryRow } from './view.js';
+import type { WebhookLogRow } from './view.js';
 
 /**
  * Records one finished request and what follows from it, in one transaction: the closing
  * document's integration (succeeded; failed with the receiver's message, shown to the operator;
  * or still pending while an automatic retry is queued), the reception leaving CLOSING, and the
- * duplicate deliveries asked for. Stock regularizations are never retried (spec: a failed one
+ * duplicate webhooks asked for. Stock regularizations are never retried (spec: a failed one
  * "cannot be re-sent"); a receiver's `success:false` is not retried either: it is an answer.
  */
 export function recordAttempt(
   ctx: EmulatorContext,
-  row: DeliveryRow,
+  row: WebhookLogRow,
   result: SendResult,
   config: WebhookConfig,
 ): boolean {
   const verdict = judge(result);
   const updated = ctx
     .sql(
-      `UPDATE webhook_deliveries SET status = ?, response_status = ?, response_body = ?, error = ?, duration_ms = ?, finished_at = ?
+      `UPDATE webhook_log SET status = ?, response_status = ?, response_body = ?, error = ?, duration_ms = ?, finished_at = ?
        WHERE id = ? AND status = 'pending'`,
     )
     .run(
@@ -48,7 +48,7 @@ export function recordAttempt(
     else {
       const retry =
         !verdict.rejected && row.attempt <= config.retries
-          ? queueDelivery(ctx, {
+          ? queueWebhook(ctx, {
               ...follow,
               cause: 'retry',
               originId: origin,
@@ -62,7 +62,7 @@ export function recordAttempt(
   }
   if (verdict.ok && row.cause !== 'duplicate') {
     for (let i = 0; i < config.duplicates; i++)
-      queueDelivery(ctx, { ...follow, cause: 'duplicate', originId: row.id, attempt: row.attempt });
+      queueWebhook(ctx, { ...follow, cause: 'duplicate', originId: row.id, attempt: row.attempt });
   }
   return true;
 }

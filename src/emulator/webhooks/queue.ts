@@ -2,14 +2,14 @@ import type { WebhookKind } from '../../wms/index.js';
 import type { EmulatorContext } from '../context.js';
 import { getWebhookConfig, urlFor } from './settings.js';
 import { getWebhookStyle, styledBody } from './style.js';
-import type { DeliveryCause } from './view.js';
+import type { WebhookCause } from './view.js';
 
-export interface QueuedDelivery {
+export interface QueuedWebhook {
   tenantId: string;
   kind: WebhookKind;
   closingDocumentId: number | null;
   body: string;
-  cause: DeliveryCause;
+  cause: WebhookCause;
   originId?: number | null;
   attempt?: number;
   /** Wall-clock ms before which it is not sent (retry delays are real time, not the injected clock). */
@@ -21,7 +21,7 @@ export interface QueuedDelivery {
  * transaction has committed (the caller emits `queued`). Null when the tenant has no URL
  * configured for this kind: nothing is sent.
  */
-export function queueDelivery(ctx: EmulatorContext, input: QueuedDelivery): number | null {
+export function queueWebhook(ctx: EmulatorContext, input: QueuedWebhook): number | null {
   const url = urlFor(getWebhookConfig(ctx, input.tenantId), input.kind);
   if (!url) return null;
   // Written once, in the tenant's style: retries and duplicates repeat these bytes.
@@ -31,7 +31,7 @@ export function queueDelivery(ctx: EmulatorContext, input: QueuedDelivery): numb
       : input.body;
   const { lastInsertRowid } = ctx
     .sql(
-      `INSERT INTO webhook_deliveries (tenant_id, kind, closing_document_id, url, body, cause, origin_id, attempt, status, not_before, created_at)
+      `INSERT INTO webhook_log (tenant_id, kind, closing_document_id, url, body, cause, origin_id, attempt, status, not_before, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
     )
     .run(

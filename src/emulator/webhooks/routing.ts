@@ -16,9 +16,9 @@ export const CLOSE_WEBHOOK_OF: Partial<Record<DocumentType, WebhookKind>> = {
 
 /**
  * Which documents are received and which are shipped (the spec lists the types, not their
- * direction): goods come in on purchase orders, inbound transfers, client returns, deliveries from
+ * direction): goods come in on purchase orders, inbound transfers, client returns, webhooks from
  * a factory and production returns; they go out on expeditions, supplier returns, outbound
- * transfers and deliveries to a factory.
+ * transfers and webhooks to a factory.
  */
 export const INBOUND_TYPES: ReadonlySet<DocumentType> = new Set([
   'PURCHASE_ORDER',

@@ -6,7 +6,7 @@ export interface SendResult {
   durationMs: number;
 }
 
-/** Largest response body kept in the delivery log. */
+/** Largest response body kept in the webhook log. */
 export const RESPONSE_BODY_LIMIT = 64 * 1024;
 
 /**
@@ -46,7 +46,7 @@ export async function postJson(input: {
 
 export interface Verdict {
   ok: boolean;
-  /** What the delivery log shows: `HTTP 500`, `success:false: <message>`, a transport error. */
+  /** What the webhook log shows: `HTTP 500`, `success:false: <message>`, a transport error. */
   error: string | null;
   /** What the operator sees on the closing document: the receiver's message when it rejected it. */
   message: string | null;

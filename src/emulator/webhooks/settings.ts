@@ -7,7 +7,7 @@ export const WEBHOOK_TIMEOUT_MS = 45_000;
 /**
  * A tenant's Plugins > REST API > Webhooks settings: one URL per destination, the Basic
  * credentials sent with every call, and the emulator's test knobs (timeout, automatic retries of
- * close documents, duplicate deliveries). The password is kept as given: it is sent, so it cannot
+ * close documents, duplicate webhooks). The password is kept as given: it is sent, so it cannot
  * be hashed; the control API never shows it.
  */
 export interface WebhookConfig {
@@ -21,10 +21,10 @@ export interface WebhookConfig {
   /** The payloads' `company`; the tenant id when not set. */
   company: string | null;
   timeoutMs: number;
-  /** Extra attempts after a failed close-document delivery (never for stock regularizations). */
+  /** Extra attempts after a failed close-document webhook (never for stock regularizations). */
   retries: number;
   retryDelayMs: number;
-  /** Identical deliveries sent again after each successful one, to test receivers' idempotency. */
+  /** Identical webhooks sent again after each successful one, to test receivers' idempotency. */
   duplicates: number;
 }
 

@@ -4,9 +4,9 @@ import type { EmulatorContext } from '../context.js';
 
 /**
  * A tenant's webhook style. `canonical` (the default) writes every payload in one form: what
- * src/wms/webhooks.ts describes, every member present. `varied` writes each delivery in forms
+ * src/wms/webhooks.ts describes, every member present. `varied` writes each webhook in forms
  * the spec allows just as well and a real WMS may use (docs/emulator.md, "Webhook style"), chosen
- * per delivery from the seed and the payload, so the same seed gives the same bytes again. A
+ * per webhook from the seed and the payload, so the same seed gives the same bytes again. A
  * variant never changes what the payload says: the same dates, instants, quantities and codes.
  */
 export type WebhookStyleName = 'canonical' | 'varied';

@@ -1,10 +1,10 @@
 import type { WebhookKind } from '../../wms/index.js';
 import type { EmulatorContext } from '../context.js';
-import type { DeliveryCause, DeliveryStatus, DeliveryView } from './delivery.js';
+import type { WebhookCause, WebhookLogEntry, WebhookLogStatus } from './log-entry.js';
 
-export type { DeliveryCause, DeliveryStatus, DeliveryView } from './delivery.js';
+export type { WebhookCause, WebhookLogEntry, WebhookLogStatus } from './log-entry.js';
 
-export interface DeliveryRow {
+export interface WebhookLogRow {
   id: number;
   tenant_id: string;
   kind: WebhookKind;
@@ -12,10 +12,10 @@ export interface DeliveryRow {
   closing_document_code: string | null;
   url: string;
   body: string;
-  cause: DeliveryCause;
+  cause: WebhookCause;
   origin_id: number | null;
   attempt: number;
-  status: DeliveryStatus;
+  status: WebhookLogStatus;
   not_before: number;
   response_status: number | null;
   response_body: string | null;
@@ -34,7 +34,7 @@ function parsed(text: string | null): unknown {
   }
 }
 
-export function deliveryView(row: DeliveryRow, hasCredentials: boolean): DeliveryView {
+export function webhookLogEntry(row: WebhookLogRow, hasCredentials: boolean): WebhookLogEntry {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (hasCredentials) headers.authorization = 'Basic ***';
   return {
@@ -56,21 +56,25 @@ export function deliveryView(row: DeliveryRow, hasCredentials: boolean): Deliver
   };
 }
 
-const SELECT = `SELECT w.*, c.code AS closing_document_code FROM webhook_deliveries w
+const SELECT = `SELECT w.*, c.code AS closing_document_code FROM webhook_log w
   LEFT JOIN closing_documents c ON c.id = w.closing_document_id`;
 
-export function deliveryRow(ctx: EmulatorContext, id: number): DeliveryRow | undefined {
-  return ctx.sql(`${SELECT} WHERE w.id = ?`).get(id) as DeliveryRow | undefined;
+export function webhookLogRow(ctx: EmulatorContext, id: number): WebhookLogRow | undefined {
+  return ctx.sql(`${SELECT} WHERE w.id = ?`).get(id) as WebhookLogRow | undefined;
 }
 
-export interface DeliveryFilter {
-  status?: DeliveryStatus | undefined;
+export interface WebhookLogFilter {
+  status?: WebhookLogStatus | undefined;
   kind?: WebhookKind | undefined;
   closingDocumentCode?: string | undefined;
 }
 
-/** The tenant's delivery log, oldest first. */
-export function listDeliveryRows(ctx: EmulatorContext, tenantId: string, filter: DeliveryFilter = {}): DeliveryRow[] {
+/** The tenant's webhook log, oldest first. */
+export function listWebhookLogRows(
+  ctx: EmulatorContext,
+  tenantId: string,
+  filter: WebhookLogFilter = {},
+): WebhookLogRow[] {
   const conditions = ['w.tenant_id = ?'];
   const params: unknown[] = [tenantId];
   const members: [string, unknown][] = [
@@ -83,12 +87,12 @@ export function listDeliveryRows(ctx: EmulatorContext, tenantId: string, filter:
     conditions.push(`${column} = ?`);
     params.push(value);
   }
-  return ctx.sql(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY w.id`).all(...params) as DeliveryRow[];
+  return ctx.sql(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY w.id`).all(...params) as WebhookLogRow[];
 }
 
 export function pendingCount(ctx: EmulatorContext, tenantId?: string): number {
   const row = tenantId
-    ? ctx.sql("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND tenant_id = ?").get(tenantId)
-    : ctx.sql("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get();
+    ? ctx.sql("SELECT count(*) AS n FROM webhook_log WHERE status = 'pending' AND tenant_id = ?").get(tenantId)
+    : ctx.sql("SELECT count(*) AS n FROM webhook_log WHERE status = 'pending'").get();
   return (row as { n: number }).n;
 }

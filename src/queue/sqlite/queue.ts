@@ -21,7 +21,6 @@ import {
   serializeError,
   type WorkOptions,
 } from '../types.js';
-import { openWakeChannel, type WakeChannel } from '../wake-channel.js';
 import { WorkerLoop } from '../worker-loop.js';
 import { type InsertParams, type JobRow, prepareStatements, type Statements } from './statements.js';
 
@@ -38,13 +37,6 @@ export interface SqliteQueueOptions {
   cronIntervalMs?: number;
   completedRetentionMs?: number;
   failedRetentionMs?: number;
-  /**
-   * False where another thread of the process runs the worker (`serve`'s receiver thread): that
-   * thread's queue checks leases and schedules; this one only sends.
-   */
-  maintain?: boolean;
-  /** A `BroadcastChannel` name shared with the threads that run this file's loops (`wake-channel.ts`). */
-  wakeChannel?: string;
 }
 
 /**
@@ -58,9 +50,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   #stmts: Statements | undefined;
   readonly #loops = new Map<string, WorkerLoop[]>();
   readonly #timers: NodeJS.Timeout[] = [];
-  readonly #options: Required<Omit<SqliteQueueOptions, 'clock' | 'random' | 'wakeChannel'>>;
-  readonly #wakeChannelName: string | undefined;
-  #channel: WakeChannel | undefined;
+  readonly #options: Required<Omit<SqliteQueueOptions, 'clock' | 'random'>>;
   readonly #clock: Clock;
   readonly #random: () => number;
   #started = false;
@@ -76,9 +66,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       cronIntervalMs: options.cronIntervalMs ?? 5_000,
       completedRetentionMs: options.completedRetentionMs ?? 60 * 60 * 1000,
       failedRetentionMs: options.failedRetentionMs ?? 30 * 24 * 60 * 60 * 1000,
-      maintain: options.maintain ?? true,
     };
-    this.#wakeChannelName = options.wakeChannel;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
   }
@@ -99,8 +87,6 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    if (this.#wakeChannelName) this.#channel = openWakeChannel(this.#wakeChannelName, (name) => this.#wakeLocal(name));
-    if (!this.#options.maintain) return;
     const every = (ms: number, fn: () => unknown) => {
       const timer = setInterval(() => {
         Promise.resolve()
@@ -119,8 +105,6 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
     this.#loops.clear();
     const ended = await Promise.all(loops.map((l) => l.stop(options.graceMs ?? 10_000)));
     for (const t of this.#timers.splice(0)) clearInterval(t);
-    this.#channel?.close();
-    this.#channel = undefined;
     this.#started = false;
     return ended.every(Boolean);
   }
@@ -205,11 +189,6 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   #wake(name: string): void {
-    this.#wakeLocal(name);
-    this.#channel?.post(name);
-  }
-
-  #wakeLocal(name: string): void {
     for (const loop of this.#loops.get(name) ?? []) loop.wake();
   }
 

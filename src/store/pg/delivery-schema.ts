@@ -1,20 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { BreakerState, ConfirmationType, DeliveryAttemptOutcome, DeliveryStatus } from '../values.js';
+import type { BreakerState, DeliveryAttemptOutcome, DeliveryStatus, FeedEntryType } from '../values.js';
 
 // ERP delivery tables. Column for column the same as src/store/sqlite/delivery-schema.ts
 // (checked in src/store/schema-parity.ts).
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** One row per feed event pushed to a connection's ERP webhook (the outbox of the push). */
+/** One row per feed event pushed to a connection's ERP webhook (its ERP delivery). */
 export const erpDeliveries = pgTable(
   'erp_deliveries',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     connection: text('connection').notNull(),
-    confirmationId: bigint('confirmation_id', { mode: 'number' }).notNull(),
-    type: text('type').$type<ConfirmationType>().notNull(),
+    feedEntryId: bigint('feed_entry_id', { mode: 'number' }).notNull(),
+    type: text('type').$type<FeedEntryType>().notNull(),
     /** Deliveries with the same key go in feed order (the document, or the product and lot). */
     orderKey: text('order_key').notNull(),
     status: text('status').$type<DeliveryStatus>().notNull(),
@@ -31,22 +31,22 @@ export const erpDeliveries = pgTable(
     leaseUntil: ts('lease_until'),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
-    /** When the feed event was written (its confirmation's createdAt): the start of its delivery latency. */
+    /** When the feed event was written (its feed entry's createdAt): the start of its delivery latency. */
     feedAt: ts('feed_at').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deliveredAt: ts('delivered_at'),
   },
   (t) => [
-    uniqueIndex('erp_deliveries_event').on(t.connection, t.confirmationId),
-    index('erp_deliveries_key').on(t.connection, t.orderKey, t.status, t.confirmationId),
+    uniqueIndex('erp_deliveries_event').on(t.connection, t.feedEntryId),
+    index('erp_deliveries_key').on(t.connection, t.orderKey, t.status, t.feedEntryId),
     index('erp_deliveries_list').on(t.connection, t.status, t.id),
     index('erp_deliveries_age').on(t.updatedAt),
     index('erp_deliveries_ready').on(t.nextAttemptAt, t.id).where(sql`status = 'pending' AND head`),
     // Each key's pending deliveries in feed order: the claim's check of a head and the heads' refresh
     // find a key's first one here in one step, and no other index can serve them (the planner, without
     // statistics, took erp_deliveries_list and read every pending delivery of the connection per head).
-    index('erp_deliveries_pending').on(t.connection, t.orderKey, t.confirmationId).where(sql`status = 'pending'`),
+    index('erp_deliveries_pending').on(t.connection, t.orderKey, t.feedEntryId).where(sql`status = 'pending'`),
     index('erp_deliveries_heads').on(t.connection, t.orderKey).where(sql`status = 'pending' AND head`),
   ],
 );
@@ -73,7 +73,7 @@ export const erpDeliveryAttempts = pgTable(
 /** How far each connection's feed has been turned into deliveries. */
 export const erpDeliveryCursors = pgTable('erp_delivery_cursors', {
   connection: text('connection').primaryKey(),
-  lastConfirmationId: bigint('last_confirmation_id', { mode: 'number' }).notNull(),
+  lastFeedEntryId: bigint('last_feed_entry_id', { mode: 'number' }).notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
 

@@ -11,14 +11,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { EditChange } from '../edit-change.js';
-import type {
-  ConfirmationType,
-  InboundAttemptOutcome,
-  InboundStatus,
-  OutboundEntity,
-  OutboundState,
-} from '../values.js';
+import type { EditChange } from '../inbox/edit-change.js';
+import type { FeedEntryType, InboundAttemptOutcome, InboundStatus, PushEntity, PushState } from '../values.js';
 
 // Mirrors src/store/sqlite/schema.ts column for column (checked in src/store/schema-parity.ts).
 
@@ -68,17 +62,17 @@ export const inboundEvents = pgTable(
   ],
 );
 
-export const outboundRecords = pgTable(
-  'outbound_records',
+export const wmsPushes = pgTable(
+  'wms_pushes',
   {
     id: id(),
     connection: text('connection').notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     payloadHash: text('payload_hash').notNull(),
     syncedHash: text('synced_hash'),
-    state: text('state').$type<OutboundState>().notNull(),
+    state: text('state').$type<PushState>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: jsonb('last_error').$type<unknown>(),
     lastPushedAt: ts('last_pushed_at'),
@@ -88,47 +82,47 @@ export const outboundRecords = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
-    index('outbound_records_state').on(t.connection, t.state),
+    uniqueIndex('wms_pushes_key').on(t.connection, t.entity, t.externalCode),
+    index('wms_pushes_state').on(t.connection, t.state),
     // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
-    index('outbound_records_state_age').on(t.state, t.updatedAt),
+    index('wms_pushes_state_age').on(t.state, t.updatedAt),
     // Keyset pages of one entity (and state), newest first, and the counts by entity and state.
-    index('outbound_records_list').on(t.connection, t.entity, t.state, t.id),
+    index('wms_pushes_list').on(t.connection, t.entity, t.state, t.id),
   ],
 );
 
-export const outboundWaits = pgTable(
-  'outbound_waits',
+export const wmsPushWaits = pgTable(
+  'wms_push_waits',
   {
     id: id(),
     connection: text('connection').notNull(),
     recordId: bigint('record_id', { mode: 'number' }).notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_waits_key').on(t.recordId, t.entity, t.externalCode),
-    index('outbound_waits_target').on(t.connection, t.entity, t.externalCode),
+    uniqueIndex('wms_push_waits_key').on(t.recordId, t.entity, t.externalCode),
+    index('wms_push_waits_target').on(t.connection, t.entity, t.externalCode),
   ],
 );
 
-export const confirmations = pgTable(
-  'confirmations',
+export const feedEntries = pgTable(
+  'feed_entries',
   {
     id: id(),
     connection: text('connection').notNull(),
-    type: text('type').$type<ConfirmationType>().notNull(),
+    type: text('type').$type<FeedEntryType>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     sourceEventId: bigint('source_event_id', { mode: 'number' }),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
-    index('confirmations_feed').on(t.connection, t.id),
-    index('confirmations_age').on(t.createdAt),
-    index('confirmations_source').on(t.sourceEventId),
+    uniqueIndex('feed_entries_key').on(t.connection, t.dedupeKey),
+    index('feed_entries_cursor').on(t.connection, t.id),
+    index('feed_entries_age').on(t.createdAt),
+    index('feed_entries_source').on(t.sourceEventId),
   ],
 );
 

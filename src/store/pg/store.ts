@@ -1,18 +1,18 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { feedSignal } from '../feed-signal.js';
+import { pgErpDeliveries } from '../erp-deliveries/pg.js';
+import { pgFeed } from '../feed/pg.js';
+import { feedSignal } from '../feed/signal.js';
+import { pgInbox } from '../inbox/pg.js';
+import { pgLedger } from '../ledger/pg.js';
+import { pgLimitBudgets } from '../limit-budgets/pg.js';
 import { migrationsFolder } from '../migrations.js';
+import { pgProcessing } from '../processing/pg.js';
+import { pgPushes } from '../pushes/pg.js';
+import { pgReadModels } from '../read-models/pg.js';
+import { pgReconciliation } from '../reconciliation/pg.js';
+import { pgRetention } from '../retention/pg.js';
 import type { Repos, Store, StoreTx } from '../types.js';
-import { pgConfirmations } from './confirmations.js';
 import { openPg, type PgDatabase, type PgOptions, type PgOrm } from './database.js';
-import { pgDeliveries } from './deliveries.js';
-import { pgInbox } from './inbox.js';
-import { pgLedger } from './ledger.js';
-import { pgLimitBudgets } from './limit-budgets.js';
-import { pgOutbox } from './outbox.js';
-import { pgProcessing } from './processing.js';
-import { pgReadModels } from './read-models.js';
-import { pgReconciliation } from './reconciliation.js';
-import { pgRetention } from './retention.js';
 
 /** Held while migrating so that several processes booting at once apply each migration once. */
 const MIGRATION_LOCK = 0x77_6d_73_00;
@@ -46,14 +46,14 @@ export function createPgStore(options: PgOptions): PgStore {
   const repos = (orm: PgOrm, inTx: boolean): Repos => ({
     inbox: pgInbox(orm),
     processing: pgProcessing(orm),
-    outbox: pgOutbox(orm, { batched: !inTx }),
-    confirmations: pgConfirmations(orm, inTx, withTx),
+    pushes: pgPushes(orm, { batched: !inTx }),
+    feed: pgFeed(orm, inTx, withTx),
     ledger: pgLedger(orm),
     reconciliation: pgReconciliation(orm),
     // On the pool, even from a transaction: pruning runs in chunks of its own.
     retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
     readModels: pgReadModels(orm),
-    deliveries: pgDeliveries(orm, inTx, withTx),
+    erpDeliveries: pgErpDeliveries(orm, inTx, withTx),
   });
   const signal = feedSignal();
   const direct = repos(database.orm, false);
@@ -62,7 +62,7 @@ export function createPgStore(options: PgOptions): PgStore {
     dialect: 'postgres',
     database,
     ...direct,
-    confirmations: signal.watch(direct.confirmations, signal.emit),
+    feed: signal.watch(direct.feed, signal.emit),
     processing: signal.watchProcessing(direct.processing, signal.emit),
     onFeedAppended: signal.subscribe,
     limitBudgets: pgLimitBudgets(inTransaction),
@@ -74,7 +74,7 @@ export function createPgStore(options: PgOptions): PgStore {
         const txRepos = repos(orm, true);
         const tx: StoreTx = {
           ...txRepos,
-          confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          feed: signal.watch(txRepos.feed, (connection) => appended.add(connection)),
           processing: signal.watchProcessing(txRepos.processing, (connection) => appended.add(connection)),
           handle: { dialect: 'postgres', client },
           afterCommit: (h) => hooks.push(h),

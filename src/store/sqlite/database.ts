@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { SqliteLock } from './lock.js';
-import { type LockSide, SharedMutex } from './shared-mutex.js';
 
 export type SqliteOrm = BetterSQLite3Database<Record<string, never>>;
 
@@ -25,15 +24,10 @@ export interface SqliteDatabase {
  */
 export interface SqliteOpenOptions {
   synchronous?: 'normal' | 'full';
-  /**
-   * The write lock's memory when the other thread of `serve` has the same file open, and which
-   * side this connection is: both pass the same memory. The receiver's side runs the checkpoints.
-   */
-  sharedLock?: { memory: SharedArrayBuffer; side: LockSide } | undefined;
 }
 
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
-  const { synchronous = 'normal', sharedLock } = options;
+  const { synchronous = 'normal' } = options;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
@@ -43,13 +37,13 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   let checkpointer: Checkpointer | undefined;
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
-    if (sharedLock?.side !== 'worker') checkpointer = startCheckpointer(file);
+    checkpointer = startCheckpointer(file);
   }
   return {
     file,
     raw,
     orm: drizzle({ client: raw }),
-    lock: new SqliteLock(sharedLock ? new SharedMutex(sharedLock.memory, sharedLock.side) : undefined),
+    lock: new SqliteLock(),
     close: async () => {
       await checkpointer?.stop();
       if (raw.open) raw.close();

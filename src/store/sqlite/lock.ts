@@ -1,5 +1,3 @@
-import type { SharedMutex } from './shared-mutex.js';
-
 let locks = 0;
 
 /**
@@ -8,9 +6,6 @@ let locks = 0;
  * a transaction exclusive: while one is open, other callers' statements wait until it ends.
  * Statements issued through the store (not the tx) from inside the transaction would wait forever;
  * that mistake throws instead of hanging.
- *
- * With a `SharedMutex`, the connection shares its file with another thread's: every statement and
- * transaction also holds that lock, so neither thread meets the other's write lock in SQLite.
  */
 export class SqliteLock {
   #tail: Promise<void> = Promise.resolve();
@@ -25,7 +20,7 @@ export class SqliteLock {
   readonly #holder: <T>(fn: () => Promise<T>) => Promise<T>;
   readonly #frame: string;
 
-  constructor(private readonly shared?: SharedMutex) {
+  constructor() {
     const name = `sqliteLockHolder${(locks += 1)}`;
     this.#holder = { [name]: async <T>(fn: () => Promise<T>): Promise<T> => await fn() }[name]!;
     this.#frame = `${name} (`;
@@ -33,13 +28,11 @@ export class SqliteLock {
 
   /** Runs a synchronous statement now, or after the open transaction ends. */
   run<T>(fn: () => T): Promise<T> {
-    if (!this.#held && (!this.shared || this.shared.tryAcquire())) {
+    if (!this.#held) {
       try {
         return Promise.resolve(fn());
       } catch (err) {
         return Promise.reject(err);
-      } finally {
-        this.shared?.release();
       }
     }
     if (this.#fromHolder()) {
@@ -58,7 +51,7 @@ export class SqliteLock {
 
   /**
    * Whether the caller runs inside the code holding this lock, which would wait for itself. Only
-   * looked at when the lock is held by this thread, so the common path reads no stack.
+   * looked at when the lock is held, so the common path reads no stack.
    */
   #fromHolder(): boolean {
     if (!this.#held) return false;
@@ -78,12 +71,7 @@ export class SqliteLock {
     return previous.then(async () => {
       this.#held = true;
       try {
-        if (this.shared) await this.shared.acquire();
-        try {
-          return await fn();
-        } finally {
-          this.shared?.release();
-        }
+        return await fn();
       } finally {
         this.#held = false;
         release();

@@ -1,13 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { EditChange } from '../edit-change.js';
-import type {
-  ConfirmationType,
-  InboundAttemptOutcome,
-  InboundStatus,
-  OutboundEntity,
-  OutboundState,
-} from '../values.js';
+import type { EditChange } from '../inbox/edit-change.js';
+import type { FeedEntryType, InboundAttemptOutcome, InboundStatus, PushEntity, PushState } from '../values.js';
 
 // Column names and inferred row types match src/store/pg/schema.ts exactly; the compile-time
 // check in src/store/schema-parity.ts fails the type check when they drift apart.
@@ -57,17 +51,17 @@ export const inboundEvents = sqliteTable(
   ],
 );
 
-export const outboundRecords = sqliteTable(
-  'outbound_records',
+export const wmsPushes = sqliteTable(
+  'wms_pushes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     payloadHash: text('payload_hash').notNull(),
     syncedHash: text('synced_hash'),
-    state: text('state').$type<OutboundState>().notNull(),
+    state: text('state').$type<PushState>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error', { mode: 'json' }).$type<unknown>(),
     lastPushedAt: ts('last_pushed_at'),
@@ -78,49 +72,49 @@ export const outboundRecords = sqliteTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_records_key').on(t.connection, t.entity, t.externalCode),
-    index('outbound_records_state').on(t.connection, t.state),
+    uniqueIndex('wms_pushes_key').on(t.connection, t.entity, t.externalCode),
+    index('wms_pushes_state').on(t.connection, t.state),
     // /metrics (the oldest pending record) and retention (synced documents by age), without a scan.
-    index('outbound_records_state_age').on(t.state, t.updatedAt),
+    index('wms_pushes_state_age').on(t.state, t.updatedAt),
     // Keyset pages of one entity (and state), newest first, and the counts by entity and state.
-    index('outbound_records_list').on(t.connection, t.entity, t.state, t.id),
+    index('wms_pushes_list').on(t.connection, t.entity, t.state, t.id),
   ],
 );
 
 /** What a waiting record (a document, a cancel) waits for: one row per missing reference. */
-export const outboundWaits = sqliteTable(
-  'outbound_waits',
+export const wmsPushWaits = sqliteTable(
+  'wms_push_waits',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
     recordId: integer('record_id').notNull(),
-    entity: text('entity').$type<OutboundEntity>().notNull(),
+    entity: text('entity').$type<PushEntity>().notNull(),
     externalCode: text('external_code').notNull(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('outbound_waits_key').on(t.recordId, t.entity, t.externalCode),
-    index('outbound_waits_target').on(t.connection, t.entity, t.externalCode),
+    uniqueIndex('wms_push_waits_key').on(t.recordId, t.entity, t.externalCode),
+    index('wms_push_waits_target').on(t.connection, t.entity, t.externalCode),
   ],
 );
 
-export const confirmations = sqliteTable(
-  'confirmations',
+export const feedEntries = sqliteTable(
+  'feed_entries',
   {
     // AUTOINCREMENT: ids never go back, so the id is a safe cursor for the ERP feed.
     id: integer('id').primaryKey({ autoIncrement: true }),
     connection: text('connection').notNull(),
-    type: text('type').$type<ConfirmationType>().notNull(),
+    type: text('type').$type<FeedEntryType>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     sourceEventId: integer('source_event_id'),
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    uniqueIndex('confirmations_key').on(t.connection, t.dedupeKey),
-    index('confirmations_feed').on(t.connection, t.id),
-    index('confirmations_age').on(t.createdAt),
-    index('confirmations_source').on(t.sourceEventId),
+    uniqueIndex('feed_entries_key').on(t.connection, t.dedupeKey),
+    index('feed_entries_cursor').on(t.connection, t.id),
+    index('feed_entries_age').on(t.createdAt),
+    index('feed_entries_source').on(t.sourceEventId),
   ],
 );
 

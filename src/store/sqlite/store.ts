@@ -1,26 +1,26 @@
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { feedSignal } from '../feed-signal.js';
+import { sqliteErpDeliveries } from '../erp-deliveries/sqlite.js';
+import { feedSignal } from '../feed/signal.js';
+import { sqliteFeed } from '../feed/sqlite.js';
+import { sqliteInbox } from '../inbox/sqlite.js';
+import { sqliteLedger } from '../ledger/sqlite.js';
+import { sqliteLimitBudgets } from '../limit-budgets/sqlite.js';
 import { migrationsFolder } from '../migrations.js';
+import { sqliteProcessing } from '../processing/sqlite.js';
+import { sqlitePushes } from '../pushes/sqlite.js';
+import { lazyPushesStatements, type PushesStatements } from '../pushes/sqlite-statements.js';
+import { sqliteReadModels } from '../read-models/sqlite.js';
+import { sqliteReconciliation } from '../reconciliation/sqlite.js';
+import { sqliteRetention } from '../retention/sqlite.js';
 import type { Repos, Store, StoreTx } from '../types.js';
-import { sqliteConfirmations } from './confirmations.js';
 import { openSqlite, type SqliteDatabase, type SqliteOpenOptions, type SqliteOrm } from './database.js';
-import { sqliteDeliveries } from './deliveries.js';
-import { sqliteInbox } from './inbox.js';
-import { sqliteLedger } from './ledger.js';
-import { sqliteLimitBudgets } from './limit-budgets.js';
-import { sqliteOutbox } from './outbox.js';
-import { lazyOutboxStatements, type OutboxStatements } from './outbox-statements.js';
-import { sqliteProcessing } from './processing.js';
-import { sqliteReadModels } from './read-models.js';
-import { sqliteReconciliation } from './reconciliation.js';
-import { sqliteRetention } from './retention.js';
 import { type Run, runNow } from './runner.js';
 
 /** `inTx`: bound to a transaction (statements run directly, one by one). */
 function repos(
   orm: SqliteOrm,
   run: Run,
-  statements: () => OutboxStatements,
+  statements: () => PushesStatements,
   raw: SqliteDatabase['raw'],
   retention: Repos['retention'],
   inTx: boolean,
@@ -29,12 +29,12 @@ function repos(
     retention,
     inbox: sqliteInbox(orm, run, raw),
     processing: sqliteProcessing(raw, run),
-    outbox: sqliteOutbox(orm, run, statements, inTx ? undefined : raw),
-    confirmations: sqliteConfirmations(orm, run),
+    pushes: sqlitePushes(orm, run, statements, inTx ? undefined : raw),
+    feed: sqliteFeed(orm, run),
     ledger: sqliteLedger(orm, run),
     reconciliation: sqliteReconciliation(orm, run, raw),
     readModels: sqliteReadModels(orm, run),
-    deliveries: sqliteDeliveries(orm, run, raw),
+    erpDeliveries: sqliteErpDeliveries(orm, run, raw),
   };
 }
 
@@ -49,7 +49,7 @@ export function createSqliteStore(options: { file: string } & SqliteOpenOptions)
   const database = openSqlite(file, open);
   const { raw, orm, lock } = database;
   // Repos bound to a transaction run their statements directly: the lock is already held.
-  const statements = lazyOutboxStatements(orm);
+  const statements = lazyPushesStatements(orm);
   const retention = sqliteRetention(database);
   const txRepos = repos(orm, runNow, statements, raw, retention, true);
   const signal = feedSignal();
@@ -59,7 +59,7 @@ export function createSqliteStore(options: { file: string } & SqliteOpenOptions)
     dialect: 'sqlite',
     database,
     ...direct,
-    confirmations: signal.watch(direct.confirmations, signal.emit),
+    feed: signal.watch(direct.feed, signal.emit),
     processing: signal.watchProcessing(direct.processing, signal.emit),
     onFeedAppended: signal.subscribe,
     limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
@@ -70,7 +70,7 @@ export function createSqliteStore(options: { file: string } & SqliteOpenOptions)
       const result = await lock.exclusive(async () => {
         const tx: StoreTx = {
           ...txRepos,
-          confirmations: signal.watch(txRepos.confirmations, (connection) => appended.add(connection)),
+          feed: signal.watch(txRepos.feed, (connection) => appended.add(connection)),
           processing: signal.watchProcessing(txRepos.processing, (connection) => appended.add(connection)),
           handle: { dialect: 'sqlite', db: raw },
           afterCommit: (h) => hooks.push(h),

@@ -1,7 +1,7 @@
 import { initialState, type LimitRules, type LimitState, onSample, permits } from './rules.js';
 import { fractionOf, type SharedBudget, shareOf } from './share.js';
 
-/** What the store offers for a shared budget (src/store/limit-budget-types.ts), seen from here. */
+/** What the store offers for a shared budget (src/store/limit-budgets/contract.ts), seen from here. */
 export interface BudgetTable {
   exchange<S>(input: {
     connection: string;

@@ -1,2 +1,0 @@
-/** The id the ERP dedupes on: one per feed event and connection, the same on every attempt and resend. */
-export const webhookIdOf = (connection: string, confirmationId: number) => `evt_${connection}_${confirmationId}`;
