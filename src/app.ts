@@ -10,6 +10,7 @@ import { inboundRoutes } from './inbound/routes.js';
 import { apiReferencePage, apiReferenceScript } from './lib/api-reference.js';
 import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
+import { securityHeaders } from './lib/security-headers.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { pushRoutes } from './push/routes/index.js';
@@ -43,6 +44,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
     },
   });
   app.use('*', requestContext(deps.logger));
+  app.use('*', securityHeaders({ publicUrl: deps.config.publicUrl, htmlPaths: ['/docs'] }));
   app.use('*', bodyLimit(deps.config.bodyLimitBytes));
   app.use('*', async (c, next) => {
     c.set('authFailures', deps.authFailures);

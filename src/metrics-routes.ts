@@ -5,6 +5,7 @@ import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
 import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
+import { securityHeaders } from './lib/security-headers.js';
 import { registerPushGauges } from './push/job/metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
@@ -40,6 +41,7 @@ export function metricsRoutes(
 export function metricsApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext(deps.logger));
+  app.use('*', securityHeaders({ publicUrl: deps.config.publicUrl, htmlPaths: [] }));
   app.use('*', async (c, next) => {
     c.set('authFailures', deps.authFailures);
     await next();
