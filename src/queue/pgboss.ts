@@ -102,8 +102,35 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
         onError: (err) => this.#report(Promise.reject(err)),
       });
     }
-    await this.boss.start();
+    await this.#startBoss();
     await this.#tables.ensureIndexes();
+  }
+
+  /**
+   * pg-boss installs its schema under a transaction-scoped advisory lock, yet a session that waited
+   * on that lock still misses the schema the winner just committed (taking an advisory lock does
+   * not make Postgres read the catalog changes committed meanwhile) and fails on a duplicate key in
+   * `pg_namespace`: a `serve` and a `worker` started together on a new database did. So processes
+   * take turns here, on a session lock held across `boss.start()`: whoever waited begins its own
+   * transactions after the install committed and finds pg-boss installed.
+   */
+  async #startBoss(): Promise<void> {
+    const client = await this.#pool.connect();
+    const key = `wms-sync.pgboss-install.${this.#tables.schema}`;
+    let broken: Error | undefined;
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+      try {
+        await this.boss.start();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch((err: Error) => {
+          broken = err;
+        });
+      }
+    } finally {
+      // A client whose unlock failed may still hold the lock: destroy it rather than pool it.
+      client.release(broken);
+    }
   }
 
   async stop(options: { graceMs?: number } = {}): Promise<boolean> {
