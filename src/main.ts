@@ -10,6 +10,7 @@ import { connectionRegistry } from './lib/connection-registry.js';
 import { type Listening, listen } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
+import { installProcessGuard } from './lib/process-guard.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
@@ -26,6 +27,8 @@ export interface RunOptions {
   queueTuning?: QueueTuning;
   /** The emulator running beside the service (`wms-sync start`): the console offers its panel. */
   emulator?: EmulatorLink;
+  /** Catch errors no handler caught (lib/process-guard.ts): the commands that run a service set it. */
+  guardProcess?: boolean;
 }
 
 /** The deps as opened for a process, with the switch that tells its jobs to stop. */
@@ -110,6 +113,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   const { logger } = deps;
   // A new user's empty environment starts a service that refuses everything: say so at once.
   if (deps.connections.all().length === 0) logger.warn(NO_CONNECTION_MESSAGE);
+  const unguard = options.guardProcess ? installProcessGuard({ logger, registry: deps.metrics }) : () => undefined;
   let app: ServiceApp | undefined;
   let http: Listening | undefined;
   let metricsHttp: Listening | undefined;
@@ -165,6 +169,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
           );
         await deps.store.close();
         logger.info('stopped');
+        unguard();
         logger.flush();
       })()),
   };

@@ -11,6 +11,7 @@ import {
   sharedErpToken,
   toConnectionConfig,
 } from './connections.js';
+import { isSecretKey } from './redact.js';
 import { formatPath } from './zod-issues.js';
 
 /** Raised at boot for a wrong or missing setting; its message is one line naming the variable. */
@@ -248,7 +249,8 @@ export function loadConfig(source: Source = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${variable}: ${describe(issue, cleaned[variable])}`);
+    const shown = holdsSecret(variable) ? undefined : cleaned[variable];
+    throw new ConfigError(`Invalid configuration: ${variable}: ${describe(issue, shown)}`);
   }
   const env = parsed.data;
   const connections = env.CONNECTIONS_FILE ? connectionsFromFile(env.CONNECTIONS_FILE) : connectionFromEnv(env);
@@ -355,6 +357,14 @@ function isCron(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a setting's value may be a secret (a token, password, secret, key, or a database URL
+ * with its password): a configuration error then names the setting and the rule, never the value.
+ */
+export function holdsSecret(variable: string): boolean {
+  return isSecretKey(variable) || /(?:KEY|DATABASE_URL)$/.test(variable);
 }
 
 function describe(issue: z.core.$ZodIssue, received: string | undefined): string {
