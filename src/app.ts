@@ -24,7 +24,7 @@ export const SERVICE_VERSION = '0.1.0';
 const STORE_UNAVAILABLE = new AppError(
   503,
   'unavailable',
-  'The database is unreachable; try again shortly',
+  'The database is unreachable or its disk is full; try again shortly',
   undefined,
   { 'Retry-After': '5' },
 );
@@ -50,7 +50,8 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   });
   app.onError((err, c) => {
     if (!(err instanceof AppError) && isStoreUnavailable(err)) {
-      c.get('log')?.warn({ err: err.message }, 'database unreachable: answered 503');
+      deps.space.noteFailure(err);
+      c.get('log')?.warn({ err: err.message }, 'database unreachable or its disk full: answered 503');
       return onError(STORE_UNAVAILABLE, c);
     }
     return onError(err, c);
@@ -63,6 +64,13 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       [
         { name: 'store', check: () => deps.store.ping() },
         { name: 'queue', check: () => deps.queue.ping() },
+        {
+          name: 'storage',
+          check: async () => {
+            const short = deps.space.shortage();
+            if (short) throw new Error(`storage short: ${short}`);
+          },
+        },
         {
           name: 'connections',
           check: async () => {

@@ -6,6 +6,7 @@ import type { ConnectionRegistry } from './lib/connection-registry.js';
 import type { Logger } from './lib/logger.js';
 import type { Queue } from './queue/types.js';
 import type { AnyStore } from './store/index.js';
+import type { StorageSpace } from './store/space.js';
 import type { WmsClients } from './wms-client/index.js';
 
 /** Everything the service's rooms need, built once at boot and passed down explicitly. */
@@ -14,6 +15,8 @@ export interface ServiceDeps {
   logger: Logger;
   clock: Clock;
   store: AnyStore;
+  /** The storage's free space and full-disk state: new webhooks are refused while it is short. */
+  space: StorageSpace;
   queue: Queue;
   connections: ConnectionRegistry;
   metrics: Registry;

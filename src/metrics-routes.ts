@@ -6,6 +6,7 @@ import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
 import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
 import { registerPushGauges } from './push/job/metrics.js';
+import { registerStorageGauges } from './store/space-metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
 
@@ -15,9 +16,10 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * registered here too, so a worker-only process serving metrics shows them.
  */
 export function metricsRoutes(
-  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections'>,
+  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'space' | 'queue' | 'clock' | 'connections'>,
 ): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
+  registerStorageGauges(deps.metrics, deps.space);
   registerPushGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
   const app = new Hono<AppEnv>();

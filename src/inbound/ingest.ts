@@ -70,11 +70,10 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
     });
   } catch (err) {
     ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a webhook; not acknowledged');
-    return {
-      ok: false,
-      reason: 'unavailable',
-      error: unavailable('The event could not be stored and was not acknowledged; send it again'),
-    };
+    const error = unavailable('The event could not be stored and was not acknowledged; send it again');
+    // What the store said (a full disk, say) stays readable to the storage state.
+    error.cause = err;
+    return { ok: false, reason: 'unavailable', error };
   }
   (result.duplicate ? ctx.metrics.duplicates : ctx.metrics.received).inc({
     connection: input.connection,

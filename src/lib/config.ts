@@ -68,6 +68,7 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   SQLITE_FILE: optionalString,
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
+  DATA_MIN_FREE_MB: int(0, 1024 * 1024).default(64),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
@@ -158,6 +159,8 @@ export interface Config {
     | { kind: 'sqlite'; file: string; synchronous: 'normal' | 'full' }
     | { kind: 'postgres'; url: string; poolSize: number; schema: string };
   dataDir: string;
+  /** The free space kept in reserve on the SQLite data directory: below it new webhooks are refused. */
+  dataMinFreeBytes: number;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
@@ -278,6 +281,7 @@ export function loadConfig(source: Source = process.env): Config {
           synchronous: env.SQLITE_SYNCHRONOUS,
         },
     dataDir: env.DATA_DIR,
+    dataMinFreeBytes: env.DATA_MIN_FREE_MB * 1024 * 1024,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     worker: {

@@ -25,7 +25,7 @@ import {
   toError,
   type WorkOptions,
 } from './types.js';
-import { WorkerLoop } from './worker-loop.js';
+import { STORE_RETRY_DELAY_MS, WorkerLoop } from './worker-loop.js';
 
 export interface PgBossQueueOptions {
   pool: pg.Pool;
@@ -36,6 +36,8 @@ export interface PgBossQueueOptions {
   cronMonitorIntervalSeconds?: number;
   /** A running job's lease (see `DEFAULT_LEASE_SECONDS`); the same in every process. */
   leaseSeconds?: number;
+  /** The first delay before a job whose handler failed because the store failed runs again. */
+  storeRetryDelayMs?: number;
   /** Wakes other processes' loops through LISTEN/NOTIFY (`pg-notify.ts`); on unless false. */
   notify?: boolean;
 }
@@ -66,6 +68,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   readonly #loops = new Map<string, WorkerLoop[]>();
   readonly #maintenanceMs: number;
   readonly #leaseSeconds: number;
+  readonly #storeRetryDelayMs: number;
   #deadSweep: NodeJS.Timeout | undefined;
   #leaseSweep: NodeJS.Timeout | undefined;
   #statsSweep: NodeJS.Timeout | undefined;
@@ -81,6 +84,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     this.#tables = new BossTables(options.pool, options.schema);
     this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
     this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+    this.#storeRetryDelayMs = options.storeRetryDelayMs ?? STORE_RETRY_DELAY_MS;
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => options.pool.query(text, values) },
       schema: options.schema,
@@ -249,6 +253,11 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
         await this.boss.fail(n, job.id, serializeError(error));
         return job.retryCount >= job.retryLimit;
       },
+      release: async (n: string, job: Job, error: Error, delayMs: number) => {
+        if (await this.#tables.release(n, job.id, delayMs, serializeError(error))) return false;
+        await this.boss.fail(n, job.id, serializeError(error));
+        return job.retryCount >= job.retryLimit;
+      },
       renew: (n: string, ids: string[]) => this.#tables.renew(n, ids),
     };
     const loop = new WorkerLoop(
@@ -258,6 +267,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
       driver,
       this,
       heartbeatMs(this.#leaseSeconds),
+      this.#storeRetryDelayMs,
     );
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
