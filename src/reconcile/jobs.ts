@@ -75,6 +75,7 @@ async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Pr
 export const reconcileJobs: JobRegistration = {
   name: 'reconcile',
   register: async (deps) => {
+    reconcileMetrics(deps.metrics, deps.connections.all());
     // Runs stop at a safe point when the process is asked to stop (deps.stopping).
     for (const connection of deps.connections.all())
       await startRunWorker(deps, connection.name, { signal: deps.stopping });

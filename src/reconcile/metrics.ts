@@ -8,8 +8,13 @@ export interface ReconcileMetrics {
   drift: Counter<'connection'>;
 }
 
-export function reconcileMetrics(registry: Registry): ReconcileMetrics {
-  return {
+/**
+ * Gets the metrics, creating them on first use. With `connections`, every connection's series
+ * start at 0, so the first drift or failure of a process is an increase Prometheus sees (a series
+ * born at 1 is not one).
+ */
+export function reconcileMetrics(registry: Registry, connections: readonly { name: string }[] = []): ReconcileMetrics {
+  const metrics = {
     runs: sharedCounter(
       registry,
       'wms_sync_reconcile_runs_total',
@@ -23,6 +28,11 @@ export function reconcileMetrics(registry: Registry): ReconcileMetrics {
       ['connection'],
     ),
   };
+  for (const { name } of connections) {
+    for (const status of ['completed', 'partial', 'failed']) metrics.runs.inc({ connection: name, status }, 0);
+    metrics.drift.inc({ connection: name }, 0);
+  }
+  return metrics;
 }
 
 /** Counts one finished run (the caller passes each run once, when it finishes). */
