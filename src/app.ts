@@ -5,11 +5,12 @@ import type { ConsoleOptions } from './console/env.js';
 import { consoleRoutes } from './console/routes.js';
 import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed/routes.js';
-import { healthRoutes } from './health.js';
+import { healthRoutes, readinessProbes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { apiReferencePage, apiReferenceScript } from './lib/api-reference.js';
 import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
+import { countResponses } from './lib/metrics.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { pushRoutes } from './push/routes/index.js';
@@ -29,8 +30,7 @@ const STORE_UNAVAILABLE = new AppError(
   { 'Retry-After': '5' },
 );
 
-export const NO_CONNECTION_MESSAGE =
-  'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
+export { NO_CONNECTION_MESSAGE } from './health.js';
 /** Where /docs loads the reference's browser bundle from. */
 export const DOCS_SCRIPT_PATH = '/docs/reference.js';
 
@@ -42,6 +42,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
+  app.use('*', countResponses(deps.metrics));
   app.use('*', requestContext(deps.logger));
   app.use('*', bodyLimit(deps.config.bodyLimitBytes));
   app.use('*', async (c, next) => {
@@ -60,26 +61,9 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
 
   app.route(
     '/',
-    healthRoutes(
-      [
-        { name: 'store', check: () => deps.store.ping() },
-        { name: 'queue', check: () => deps.queue.ping() },
-        {
-          name: 'storage',
-          check: async () => {
-            const short = deps.space.shortage();
-            if (short) throw new Error(`storage short: ${short}`);
-          },
-        },
-        {
-          name: 'connections',
-          check: async () => {
-            if (deps.connections.all().length === 0) throw new Error(NO_CONNECTION_MESSAGE);
-          },
-        },
-      ],
-      { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token) },
-    ),
+    healthRoutes(readinessProbes(deps), {
+      showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token),
+    }),
   );
   app.route('/', pushRoutes(deps));
   app.route('/', inboundRoutes(deps));

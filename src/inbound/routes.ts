@@ -26,6 +26,8 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
   const auth = webhookAuthenticator(deps.connections);
   const writer = createAckWriter(deps, (batch) => metrics.commitBatchSize.observe(batch.size));
   const ackMetrics = closeAckMetrics(deps.metrics);
+  // From 0, so the first refusal is an increase for the alert rules (a series born at 1 is not one).
+  for (const { name } of deps.connections.all()) ackMetrics.answers.inc({ connection: name, outcome: 'rejected' }, 0);
   app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
     type: 'http',
     scheme: 'basic',

@@ -25,6 +25,8 @@ export class TokenManager {
   #cached: Cached | undefined;
   #inFlight: Promise<string> | undefined;
   readonly stats: TokenStats = { requests: 0, failures: 0 };
+  /** When the first of the token requests failing since the last success failed. */
+  #failingSinceMs: number | undefined;
 
   readonly #marginSeconds: number;
   readonly #onRequest: (() => void) | undefined;
@@ -58,6 +60,11 @@ export class TokenManager {
     return this.#cached ? Math.round((this.#cached.expiresAtMs - this.clock.nowMs()) / 1000) : undefined;
   }
 
+  /** Seconds since token requests started failing without a success since; 0 while they succeed. */
+  failingSeconds(): number {
+    return this.#failingSinceMs === undefined ? 0 : Math.max(0, (this.clock.nowMs() - this.#failingSinceMs) / 1000);
+  }
+
   async #fetch(): Promise<string> {
     this.stats.requests += 1;
     this.#onRequest?.();
@@ -72,9 +79,11 @@ export class TokenManager {
         expiresAtMs: now + lifetimeMs,
         refreshAtMs: now + lifetimeMs - marginMs,
       };
+      this.#failingSinceMs = undefined;
       return fetched.accessToken;
     } catch (err) {
       this.stats.failures += 1;
+      this.#failingSinceMs ??= this.clock.nowMs();
       throw err;
     } finally {
       this.#inFlight = undefined;

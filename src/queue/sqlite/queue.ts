@@ -386,7 +386,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async backlog(name?: string): Promise<QueueBacklog> {
-    const row = await this.#run(() => this.#s.backlog.get({ name: name ?? null, now: Date.now() }))!;
+    const row = await this.#run(() => this.#s.backlog.get({ name: name ?? null, now: this.#now() }))!;
     return {
       waiting: row?.waiting ?? 0,
       ready: row?.ready ?? 0,
