@@ -72,7 +72,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const row = b.page.locator('tr', { hasText: 'CONSOLE-RETRY-1' });
       await row.getByText('HTTP 400: Injected fault: HTTP 400').waitFor();
       await row.getByRole('link', { name: 'CONSOLE-RETRY-1' }).click();
-      await b.page.getByText('failed', { exact: true }).first().waitFor();
+      await b.page.getByText('Failed', { exact: true }).first().waitFor();
 
       expect((await s.control('DELETE', '/faults')).status).toBe(204);
       await b.page.getByRole('button', { name: 'Retry now' }).click();
