@@ -159,9 +159,10 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await deliver(bad)).status).toBe(200);
       expect((await deliver({ ...bad, lotCode: 'L-BULK', quantity: 'six' })).status).toBe(200);
 
-      // Found from the list's status filter (a select that applies itself).
+      // Found from the list's status filter (applied with its button).
       await b.page.goto(`${s.url}${c}/events`);
       await b.page.selectOption('select[name=status]', 'quarantined');
+      await b.page.getByRole('button', { name: 'Apply' }).click();
       await b.page.waitForURL(/status=quarantined/);
       const row = b.page
         .locator('tr', { hasText: 'L-QUARANTINE' })
