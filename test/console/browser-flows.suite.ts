@@ -103,7 +103,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       // The run page follows the run (htmx) until it ends.
       const row = b.page.locator('tr', { hasText: 'L-CONSOLE' });
       await row.waitFor({ timeout: 20_000 });
-      expect(await row.textContent()).toMatch(/OLV-OIL-1L.*L-CONSOLE.*drift.*\+3/);
+      expect(await row.textContent()).toMatch(/OLV-OIL-1L.*L-CONSOLE.*Drift.*\+3/);
       await b.page.locator('.badge', { hasText: 'completed' }).first().waitFor({ timeout: 20_000 });
       expect(await b.page.locator('[data-metric="driftCount"]').textContent()).toBe('1');
     });
