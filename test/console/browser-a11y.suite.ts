@@ -115,7 +115,11 @@ export function browserA11ySuite(dialect: 'sqlite' | 'postgres'): void {
         `${c}/feed`,
         `${c}/feed?after=0`,
         `${c}/emulator`,
+        `${c}/deliveries`,
+        `${c}/deliveries/resend`,
       );
+      const delivery = (await s.admin('GET', '/deliveries?connection=demo&limit=1')).body.deliveries[0];
+      if (delivery) pages.push(`${c}/deliveries/${delivery.id}`);
     });
     afterAll(async () => {
       await b?.close();
