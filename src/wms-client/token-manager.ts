@@ -13,6 +13,8 @@ export interface TokenStats {
   /** Token requests sent (successful or not). */
   requests: number;
   failures: number;
+  /** Since when every token request has failed (epoch ms, the injected clock); null after a success. */
+  failingSinceMs: number | null;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface TokenStats {
 export class TokenManager {
   #cached: Cached | undefined;
   #inFlight: Promise<string> | undefined;
-  readonly stats: TokenStats = { requests: 0, failures: 0 };
+  readonly stats: TokenStats = { requests: 0, failures: 0, failingSinceMs: null };
 
   readonly #marginSeconds: number;
   readonly #onRequest: (() => void) | undefined;
@@ -64,6 +66,7 @@ export class TokenManager {
     try {
       const fetched = await this.source();
       const now = this.clock.nowMs();
+      this.stats.failingSinceMs = null;
       const lifetimeMs = fetched.expiresInSeconds * 1000;
       // A token shorter-lived than twice the margin would be refreshed on every call; use half its life then.
       const marginMs = Math.min(this.#marginSeconds * 1000, lifetimeMs / 2);
@@ -75,6 +78,7 @@ export class TokenManager {
       return fetched.accessToken;
     } catch (err) {
       this.stats.failures += 1;
+      this.stats.failingSinceMs ??= this.clock.nowMs();
       throw err;
     } finally {
       this.#inFlight = undefined;
