@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { AlertRecorder } from './alerts/recorder.js';
 import type { AuthFailures } from './lib/auth-failures.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   wms: WmsClients;
   /** Failed authentications: counted, and limited per client address (one budget per process). */
   authFailures: AuthFailures;
+  /** Notifications: what the rooms raise; absent when no ALERT_WEBHOOK_URL is configured. */
+  alerts?: AlertRecorder;
   /** Aborted when the process is asked to stop: running jobs end at their next safe point. */
   stopping: AbortSignal;
 }

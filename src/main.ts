@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { dirname } from 'node:path';
+import { AlertRecorder } from './alerts/recorder.js';
+import { alertsConfigured } from './alerts/targets.js';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
@@ -115,6 +117,9 @@ export async function openDeps(
       config.authFailures.trustProxyHops,
       metrics,
     ),
+    ...(alertsConfigured(config)
+      ? { alerts: new AlertRecorder({ store, clock, logger: logger.child({ room: 'alerts' }) }) }
+      : {}),
     stopping: stop.signal,
     stopJobs: () => stop.abort(),
   };
