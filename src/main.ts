@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { dirname } from 'node:path';
+import { AlertRecorder } from './alerts/recorder.js';
+import { alertsConfigured } from './alerts/targets.js';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
@@ -14,6 +17,7 @@ import { installProcessGuard } from './lib/process-guard.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
+import { storageSpace } from './store/space.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
@@ -62,8 +66,18 @@ export async function openDeps(
     await store.close().catch(() => undefined);
     throw err;
   }
+  const clock = options.clock ?? systemClock;
+  const space = storageSpace({
+    ...(config.database.kind === 'sqlite'
+      ? { dir: dirname(config.database.file), sqliteFile: config.database.file }
+      : {}),
+    minFreeBytes: config.dataMinFreeBytes,
+  });
   const queue = openQueue(store, options.queueTuning);
-  queue.on('error', (err) => logger.error({ err: err.message }, 'queue error'));
+  queue.on('error', (err) => {
+    space.noteFailure(err);
+    logger.error({ err: err.message }, 'queue error');
+  });
   queue.on('failed', (e) =>
     (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))(
       { jobId: e.id, job: e.name, err: e.error.message, dead: e.dead },
@@ -71,7 +85,6 @@ export async function openDeps(
     ),
   );
   await queue.start();
-  const clock = options.clock ?? systemClock;
   const metrics = createMetricsRegistry({ defaultMetrics: true });
   const stop = new AbortController();
   // Every call in flight listens on the stop signal (20 close documents asking the ERP, 64 WMS
@@ -82,6 +95,7 @@ export async function openDeps(
     logger,
     clock,
     store,
+    space,
     queue,
     connections: connectionRegistry(config.connections),
     metrics,
@@ -103,6 +117,9 @@ export async function openDeps(
       config.authFailures.trustProxyHops,
       metrics,
     ),
+    ...(alertsConfigured(config)
+      ? { alerts: new AlertRecorder({ store, clock, logger: logger.child({ room: 'alerts' }) }) }
+      : {}),
     stopping: stop.signal,
     stopJobs: () => stop.abort(),
   };

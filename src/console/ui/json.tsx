@@ -4,7 +4,7 @@ import { jsonTextDepth, MAX_PAYLOAD_DEPTH } from '../../lib/nul.js';
 /** A JSON value pretty-printed (escaped by JSX: a payload can never inject markup). */
 export function JsonBlock(props: { value: unknown }) {
   return (
-    <pre class="json">
+    <pre class="json" tabindex={0}>
       {typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2)}
     </pre>
   );
@@ -31,7 +31,8 @@ export function JsonEditor(props: {
   name: string;
   value: unknown;
   id: string;
-  label?: string;
+  /** Every editor is named: a screen reader announces it, and axe requires it. */
+  label: string;
   check?: string;
   checked?: Child;
 }) {
@@ -39,7 +40,7 @@ export function JsonEditor(props: {
   const checkTarget = `${props.id}-check`;
   return (
     <div class="field">
-      {props.label ? <label for={props.id}>{props.label}</label> : null}
+      <label for={props.id}>{props.label}</label>
       <textarea
         class="json"
         id={props.id}
