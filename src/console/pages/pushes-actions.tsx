@@ -3,6 +3,7 @@ import { acceptCancel } from '../../push/cancel.js';
 import { countRecords } from '../../push/list.js';
 import { retryFailed } from '../../push/retry.js';
 import { retryOne } from '../../push/retry-one.js';
+import { consoleNext } from '../auth/guard.js';
 import { connectionBase } from '../nav.js';
 import { type ConsoleContext, frameFor, type PageRegistrar, pathConnection, renderPage, setFlash } from '../page.js';
 import { ActionButton, ConfirmPanel } from '../ui/actions.js';
@@ -16,7 +17,7 @@ import { recordHref } from './pushes-list.js';
 /** Back to where the action was clicked (a console page only), or to `fallback`. */
 export async function backTo(c: ConsoleContext, fallback: string): Promise<string> {
   const next = (await c.req.parseBody()).next;
-  return typeof next === 'string' && /^\/console\/[^/\\]/.test(next) ? next : fallback;
+  return consoleNext(next) ?? fallback;
 }
 
 /** POST retry of one record, POST cancel of a document, and the bulk retry of failed records (confirm, then POST). */

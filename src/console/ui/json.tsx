@@ -1,4 +1,5 @@
 import type { Child } from 'hono/jsx';
+import { jsonTextDepth, MAX_PAYLOAD_DEPTH } from '../../lib/nul.js';
 
 /** A JSON value pretty-printed (escaped by JSX: a payload can never inject markup). */
 export function JsonBlock(props: { value: unknown }) {
@@ -11,6 +12,8 @@ export function JsonBlock(props: { value: unknown }) {
 
 /** Text that is JSON shown pretty-printed; anything else (a raw body that did not parse) as it is. */
 export function prettyJsonText(text: string): string {
+  // Deeper than any accepted body: shown as received rather than re-serialized with recursion.
+  if (jsonTextDepth(text) > MAX_PAYLOAD_DEPTH) return text;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
