@@ -270,6 +270,11 @@ export const registerOverview: PageRegistrar = (app, deps) => {
         <PageHead
           title="Overview"
           subtitle={`Is everything flowing for connection ${connection.name}? Webhooks in, records out, queue, reconciliation, health.`}
+          actions={
+            <a class="btn primary" href={pageHref(connection.name, 'needs-action')}>
+              Needs action
+            </a>
+          }
         />
         <div id="overview-live" hx-get={live} hx-trigger={`every ${OVERVIEW_REFRESH_SECONDS}s`} hx-swap="innerHTML">
           <Live o={o} />
