@@ -50,8 +50,15 @@ export const overviewSchema = z
           .int()
           .nullable()
           .openapi({ description: 'Life left of the cached token; null when none is cached' }),
+        calls: z.int().openapi({ description: 'Calls to the WMS API (token requests not included)' }),
+        callsUnavailable: z.int().openapi({
+          description: 'Calls the WMS did not answer well: no answer, 409, 429 or 5xx (retried by themselves)',
+        }),
+        callsRefused: z
+          .int()
+          .openapi({ description: 'Calls the WMS refused with another 4xx: data to fix in the ERP' }),
       })
-      .openapi({ description: "This process's token requests to the connection's WMS since it started" }),
+      .openapi({ description: "This process's token requests and calls to the connection's WMS since it started" }),
     health: z.object({ store: probeSchema, queue: probeSchema }),
   })
   .openapi('ConnectionOverview');
@@ -78,7 +85,9 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
   const entities = PUSH_ENTITIES.map((entity) => ({ entity, ...pushes[entity] }));
   const totals = { pending: 0, synced: 0, failed: 0 };
   for (const e of entities) for (const s of ['pending', 'synced', 'failed'] as const) totals[s] += e[s];
-  const tokens = wmsTokenView(deps.wms.get(connection).tokens);
+  const client = deps.wms.get(connection);
+  const tokens = wmsTokenView(client.tokens);
+  const tally = client.callTally();
   return {
     connection: connection.name,
     at: now.toISOString(),
@@ -100,6 +109,9 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
       tokenRequests: tokens.requests,
       tokenFailures: tokens.failures,
       tokenExpiresInSeconds: tokens.expiresInSeconds,
+      calls: tally.calls,
+      callsUnavailable: tally.unavailable,
+      callsRefused: tally.refused,
     },
     health: { store, queue },
   };

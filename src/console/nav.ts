@@ -1,6 +1,7 @@
 /** The console's pages, in navigation order. Each lives under /console/connections/{connection}/. */
 export const NAV = [
   { id: 'overview', label: 'Overview', path: 'overview' },
+  { id: 'needs-action', label: 'Needs action', path: 'needs-action' },
   { id: 'events', label: 'Inbound events', path: 'events' },
   { id: 'pushes', label: 'WMS pushes', path: 'pushes' },
   { id: 'reconciliation', label: 'Reconciliation', path: 'reconciliations' },

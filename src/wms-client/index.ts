@@ -61,6 +61,8 @@ export interface WmsClient extends WmsOperations {
   readonly limiter: AdaptiveLimiter;
   /** HTTP calls sent to the API (retries after a 401 included, token requests not). */
   callCount(): number;
+  /** This process's calls since it started, and how many failed on each side (the WMS's, or the data's). */
+  callTally(): { calls: number; unavailable: number; refused: number };
 }
 
 /** A client for one connection: its own token cache, its own adaptive concurrency limit. */
@@ -116,6 +118,11 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
     tokens,
     limiter,
     callCount: () => transport.calls,
+    callTally: () => ({
+      calls: transport.calls,
+      unavailable: transport.unavailableCalls,
+      refused: transport.refusedCalls,
+    }),
     ...wmsOperations(transport, connection.wms.baseUrl),
   };
 }

@@ -58,6 +58,10 @@ export interface TransportResult<T> {
  */
 export class Transport {
   calls = 0;
+  /** Calls the WMS did not answer well (the client retries them): no answer, 409, 429 or 5xx. */
+  unavailableCalls = 0;
+  /** Calls the WMS refused (another 4xx): the data or the request, not the WMS, is at fault. */
+  refusedCalls = 0;
   readonly #classify: Classify;
 
   constructor(private readonly options: TransportOptions) {
@@ -124,6 +128,8 @@ export class Transport {
       status = response.status;
       return response;
     } finally {
+      if (status === 0 || status === 409 || status === 429 || status >= 500) this.unavailableCalls += 1;
+      else if (status >= 400) this.refusedCalls += 1;
       const ms = Math.round((performance.now() - started) * 100) / 100;
       const info = { operation: req.operation, status, ms, retriedAfter401 };
       this.options.logger?.debug({ wms: info, method: req.method, path: req.path }, 'wms call');

@@ -99,7 +99,14 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     // The three PUTs queued three push jobs (no worker runs here).
     expect(o.queue).toMatchObject({ waiting: 3, ready: 3, active: 0, dead: 0 });
     expect(o.queue.oldestReadyAt).not.toBeNull();
-    expect(o.wms).toEqual({ tokenRequests: 0, tokenFailures: 0, tokenExpiresInSeconds: null });
+    expect(o.wms).toEqual({
+      tokenRequests: 0,
+      tokenFailures: 0,
+      tokenExpiresInSeconds: null,
+      calls: 0,
+      callsUnavailable: 0,
+      callsRefused: 0,
+    });
     expect(o.health.store).toMatchObject({ ok: true, message: 'ok' });
     expect(o.health.queue).toMatchObject({ ok: true, message: 'ok' });
   });

@@ -148,7 +148,8 @@ export function browserA11ySuite(dialect: 'sqlite' | 'postgres'): void {
           await check(path);
         }
         expect(problems).toEqual([]);
-      });
+        // axe reads every node of about twenty pages: seconds each on a busy machine.
+      }, 300_000);
     }
 
     it('filters the events list by keyboard alone: arrows move in the select, Enter applies', async () => {

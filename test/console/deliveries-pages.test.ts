@@ -84,6 +84,13 @@ describe('console: ERP deliveries (list, filters, attempts, resend one, resend a
     expect(other).toContain('No ERP webhook URL is set');
   });
 
+  it('needs action lists each dead delivery with the ERP’s answer and its resend', async () => {
+    const page = await html(`${c}/needs-action`);
+    expect(page).toContain('Dead ERP deliveries (2)');
+    expect(page).toContain('HTTP 422');
+    expect(page).toMatch(new RegExp(`href="${c}/deliveries/${ids['stock.adjusted']}">Resend it`));
+  });
+
   it('a delivery’s page: its attempts with the ERP’s answer (escaped), its body; never another connection’s', async () => {
     const page = await html(`${c}/deliveries/${ids['reception.closed']}`);
     expect(page).toContain('HTTP 422');

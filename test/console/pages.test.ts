@@ -127,6 +127,31 @@ describe('console pages (server-rendered, through app.request)', () => {
     expect((await post(svc, `${c}/pushes/retry-failed`, op, { entity: 'widget' })).status).toBe(400);
   });
 
+  it('needs action: each failed push and the last run’s drift with its cause and its one action, linked from the overview', async () => {
+    const p2 = (await svc.deps.store.pushes.get('acme', 'product', 'P-2'))!;
+    await svc.deps.store.pushes.markFailed(
+      p2.id,
+      { kind: 'wms', status: 400, retryable: false, message: 'SKU <script>alert(1)</script> exists' },
+      at,
+    );
+    expect(await html(`${c}/overview`)).toContain(`href="${c}/needs-action"`);
+    const page = await html(`${c}/needs-action`);
+    expect(page).toContain('Failed WMS pushes');
+    expect(page).toContain(`href="${c}/pushes/product/P-2"`);
+    expect(page).toContain('The WMS refused the data: fix it in the ERP');
+    expect(page).toContain('Fix it in the ERP, which sends it again');
+    // Escaped, as everywhere.
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).not.toContain('<script>alert(1)</script>');
+    expect(page).toContain('Stock drift');
+    expect(page).toMatch(/The WMS counts 7, the movements say 10 \(-3\)/);
+    expect(page).toContain('Check the movements in the run');
+    // Another connection's problems are not this one's.
+    const beta = await html('/console/connections/beta/needs-action');
+    expect(beta).toContain('Nothing waits for an operator.');
+    expect(beta).not.toContain('P-2');
+  });
+
   it('cancel of a document queues its cancel record', async () => {
     const put = await svc.app.request('/erp/v1/documents/PO-1', {
       method: 'PUT',

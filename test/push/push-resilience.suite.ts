@@ -85,7 +85,10 @@ export function pushResilienceSuite(dialect: 'sqlite' | 'postgres'): void {
         message: 'the retry sent',
       });
       const pending = (await h.svc.deps.store.pushes.get('acme', 'product', p))!;
-      expect(pending).toMatchObject({ state: 'pending', lastError: { status: 429, retryable: true } });
+      expect(pending).toMatchObject({ state: 'pending', lastError: { status: 429, retryable: true, attempts: 1 } });
+      // When the next attempt comes, for the console's "next at": Retry-After's second at the earliest.
+      const error = pending.lastError as { at: string; nextAttemptAt: string };
+      expect(Date.parse(error.nextAttemptAt) - Date.parse(error.at)).toBeGreaterThanOrEqual(1000);
       h.proxy.release();
       expect(await h.settled('product', p)).toMatchObject({ state: 'synced', attempts: 2 });
       const posts = h.proxy.requests.filter((r) => r.method === 'POST' && r.path === `${API}/product`).slice(-2);

@@ -63,11 +63,13 @@ describe('WMS client against the emulator', () => {
     });
 
     it('404 for an unknown product, not retryable', async () => {
+      const refused = client.callTally().refused;
       expect(await error(client.products.get('NOPE'))).toMatchObject({
         status: 404,
         retryable: false,
         operation: 'getProduct',
       });
+      expect(client.callTally().refused).toBe(refused + 1);
     });
 
     it('lists a page with criteria: X-Total-Count and Link read into the page, then iterates every page', async () => {
@@ -165,6 +167,7 @@ describe('WMS client against the emulator', () => {
     });
 
     it('5xx, 409 and 429 are retryable, with the body and Retry-After', async () => {
+      const before = client.callTally();
       proxy.inject({ method: 'GET', path: `${API}/product/OIL-1`, status: 503, body: { title: 'Maintenance' } });
       expect(await error(client.products.get('OIL-1'))).toMatchObject({
         status: 503,
@@ -180,6 +183,13 @@ describe('WMS client against the emulator', () => {
       proxy.inject({ method: 'GET', path: `${API}/product/OIL-1`, status: 409, body: { detail: 'busy' } });
       expect(await error(client.products.get('OIL-1'))).toMatchObject({ status: 409, retryable: true });
       expect((await client.products.get('OIL-1')).externalCode).toBe('OIL-1');
+      // The overview's WMS API tile: three calls the WMS did not answer well, none refused, four in all.
+      const after = client.callTally();
+      expect({
+        calls: after.calls - before.calls,
+        unavailable: after.unavailable - before.unavailable,
+        refused: after.refused - before.refused,
+      }).toEqual({ calls: 4, unavailable: 3, refused: 0 });
     });
 
     it('an answer that does not match the spec is not retryable', async () => {

@@ -8,6 +8,7 @@ import { registerEventEdit } from './event-edit.js';
 import { registerEventsActions } from './events-actions.js';
 import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
+import { registerNeedsAction } from './needs-action.js';
 import { registerOverview } from './overview.js';
 import { registerPushDetail } from './push-detail.js';
 import { registerPushesActions } from './pushes-actions.js';
@@ -18,6 +19,7 @@ import { registerReconciliations } from './reconciliations.js';
 /** Every page of the console, one registrar per file (docs/console.md, "How it is built"). */
 export const PAGES: PageRegistrar[] = [
   registerOverview,
+  registerNeedsAction,
   registerEventsActions,
   registerEventsList,
   registerEventDetail,

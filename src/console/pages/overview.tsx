@@ -37,6 +37,13 @@ function Metric(props: {
   );
 }
 
+/** The share of this process's calls to the WMS API that failed, on either side. */
+export function errorRate(w: { calls: number; callsUnavailable: number; callsRefused: number }): string {
+  if (w.calls === 0) return '0%';
+  const rate = ((w.callsUnavailable + w.callsRefused) / w.calls) * 100;
+  return `${rate < 10 && rate > 0 ? rate.toFixed(1) : Math.round(rate)}%`;
+}
+
 function Live(props: { o: ConnectionOverview }) {
   const { o } = props;
   const nowMs = Date.parse(o.at);
@@ -188,6 +195,14 @@ function Live(props: { o: ConnectionOverview }) {
               <span class="muted">{o.health.queue.ok ? `${o.health.queue.ms} ms` : o.health.queue.message}</span>
             </li>
             <li>
+              <HealthDot ok={o.wms.callsUnavailable + o.wms.callsRefused === 0} label="WMS API" />
+              <span class="muted">
+                {errorRate(o.wms)} failed: <span data-metric="wms.callsUnavailable">{o.wms.callsUnavailable}</span>{' '}
+                unavailable, <span data-metric="wms.callsRefused">{o.wms.callsRefused}</span> refused /{' '}
+                <span data-metric="wms.calls">{o.wms.calls}</span> calls
+              </span>
+            </li>
+            <li>
               <HealthDot ok={o.wms.tokenFailures === 0} label="WMS token" />
               <span class="muted">
                 <span data-metric="wms.tokenFailures">{o.wms.tokenFailures}</span> errors / {o.wms.tokenRequests}{' '}
@@ -255,6 +270,11 @@ export const registerOverview: PageRegistrar = (app, deps) => {
         <PageHead
           title="Overview"
           subtitle={`Is everything flowing for connection ${connection.name}? Webhooks in, records out, queue, reconciliation, health.`}
+          actions={
+            <a class="btn primary" href={pageHref(connection.name, 'needs-action')}>
+              Needs action
+            </a>
+          }
         />
         <div id="overview-live" hx-get={live} hx-trigger={`every ${OVERVIEW_REFRESH_SECONDS}s`} hx-swap="innerHTML">
           <Live o={o} />

@@ -9,6 +9,7 @@ import { Card, KeyValues } from '../ui/detail.js';
 import { errorText, fmtTime } from '../ui/format.js';
 import { JsonBlock } from '../ui/json.js';
 import { PageHead } from '../ui/layout.js';
+import { pushProblem } from '../ui/push-problem.js';
 import { Time } from '../ui/time.js';
 import { errorPage } from './errors.js';
 import { ENTITY_LABELS } from './overview.js';
@@ -39,6 +40,16 @@ function StateCard(props: { record: RecordView }) {
         ]}
       />
     </Card>
+  );
+}
+
+function ProblemText(props: { record: RecordView }) {
+  const p = pushProblem(props.record);
+  if (!p) return <p class="muted">{errorText(props.record.lastError)}</p>;
+  return (
+    <p class={p.tone === 'bad' ? 'error-text' : 'warn-text'}>
+      <strong>{p.headline}</strong> {p.detail}
+    </p>
   );
 }
 
@@ -85,7 +96,7 @@ export const registerPushDetail: PageRegistrar = (app, deps) => {
           <Card title="Last error">
             {record.lastError ? (
               <>
-                <p class="error-text">{errorText(record.lastError)}</p>
+                <ProblemText record={record} />
                 <JsonBlock value={record.lastError} />
               </>
             ) : (

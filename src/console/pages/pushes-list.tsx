@@ -1,14 +1,15 @@
 import { pushesQuery } from '../../admin/routes/pushes-list.js';
-import { listRecords, type RecordSummary } from '../../push/list.js';
+import { countRecords, listRecords, type RecordSummary } from '../../push/list.js';
 import { PUSH_ENTITIES, PUSH_STATES, type PushEntity } from '../../store/index.js';
 import { connectionBase } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../page.js';
 import { ActionButton } from '../ui/actions.js';
 import { Badge } from '../ui/badge.js';
 import { FilterBar } from '../ui/filters.js';
-import { errorText } from '../ui/format.js';
+import { fmtNumber } from '../ui/format.js';
 import { statusOptions } from '../ui/labels.js';
 import { PageHead } from '../ui/layout.js';
+import { pushProblem } from '../ui/push-problem.js';
 import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
 import { Time } from '../ui/time.js';
 import { badQuery } from './errors.js';
@@ -27,7 +28,10 @@ export const registerPushesList: PageRegistrar = (app, deps) => {
     const parsed = pushesQuery.safeParse({ entity: 'product', limit: PAGE_SIZE, ...c.req.query() });
     if (!parsed.success) return badQuery(c, deps, connection, 'pushes', parsed.error);
     const q = parsed.data;
-    const page = await listRecords(deps.store, { connection, ...q });
+    const [page, counts] = await Promise.all([
+      listRecords(deps.store, { connection, ...q }),
+      countRecords(deps.store, connection),
+    ]);
     const base = `${connectionBase(connection)}/pushes`;
     const here = `${base}?${new URLSearchParams(c.req.query()).toString()}`;
     const csrf = c.get('session').csrf;
@@ -41,7 +45,20 @@ export const registerPushesList: PageRegistrar = (app, deps) => {
       { header: 'Attempts', class: 'num', cell: (r) => r.attempts },
       { header: 'Last pushed (UTC)', class: 'nowrap', cell: (r) => <Time iso={r.lastPushedAt} /> },
       { header: 'Updated (UTC)', class: 'nowrap', cell: (r) => <Time iso={r.updatedAt} /> },
-      { header: "WMS's error", class: 'error', cell: (r) => (r.state === 'synced' ? '' : errorText(r.lastError)) },
+      {
+        header: 'Problem',
+        class: 'error',
+        cell: (r) => {
+          const p = pushProblem(r);
+          return p ? (
+            <>
+              <strong>{p.headline}</strong> {p.detail}
+            </>
+          ) : (
+            ''
+          );
+        },
+      },
       {
         header: '',
         class: 'nowrap',
@@ -75,6 +92,7 @@ export const registerPushesList: PageRegistrar = (app, deps) => {
           {PUSH_ENTITIES.map((e) => (
             <a href={withQuery(base, { entity: e, state: q.state })} class={e === q.entity ? 'active' : undefined}>
               {ENTITY_LABELS[e]}
+              {counts[e].failed > 0 ? <span class="count failed">{fmtNumber(counts[e].failed)} failed</span> : null}
             </a>
           ))}
         </nav>

@@ -13,6 +13,8 @@ export interface PushFailure {
   body?: unknown;
   retryable?: boolean;
   attempts?: number;
+  /** When the push is tried again, for a failure it will retry by itself. */
+  nextAttemptAt?: string;
   waitingFor?: (PushRef & { state: string })[];
   at: string;
 }

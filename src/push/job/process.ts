@@ -97,7 +97,8 @@ async function failOrRetry(
     // Equal jitter: one record's retries never come at once, and still spread.
     const policy = { baseMs: ctx.settings.retryBaseMs, maxMs: ctx.settings.retryMaxMs, jitter: 'equal' } as const;
     const delayMs = backoffDelayMs(policy, retry, { retryAfterMs: err.retryAfterMs, random: ctx.random() });
-    await ctx.store.pushes.noteError(record.id, wmsFailure(err, now, attempts, step), now);
+    const nextAttemptAt = new Date(now.getTime() + delayMs).toISOString();
+    await ctx.store.pushes.noteError(record.id, { ...wmsFailure(err, now, attempts, step), nextAttemptAt }, now);
     // Sent by the caller once the lease is given back, so the retry never finds it still held.
     return { kind: 'retrying', delayMs, error: err, next: { recordId: record.id, retry: retry + 1 } };
   }
