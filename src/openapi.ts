@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { ERP_DELIVERIES_TAG, registerErpWebhooks } from './erp/delivery/openapi-webhooks.js';
 import type { AppEnv } from './lib/http.js';
 
 export const SERVICE_VERSION = '0.1.0';
@@ -13,6 +14,7 @@ const TAGS = [
   { name: 'ERP feed', description: 'What the WMS reported, as a feed the ERP reads with a cursor.' },
   { name: 'Reconciliation', description: "Comparing the WMS's stock with what wms-sync last reported." },
   { name: 'Webhooks', description: 'Called by the WMS when a document closes or stock changes.' },
+  ERP_DELIVERIES_TAG,
   { name: 'Admin', description: "The operators' API (present only when ADMIN_TOKEN is set)." },
 ];
 
@@ -33,6 +35,7 @@ export function registerServiceDocument(app: OpenAPIHono<AppEnv>, publicUrl: str
     scheme: 'basic',
     description: 'The Basic credentials configured for the connection in the WMS webhook settings.',
   });
+  registerErpWebhooks(app.openAPIRegistry);
   app.doc31(OPENAPI_PATH, (c) => ({
     openapi: '3.1.0',
     info: {

@@ -1,23 +1,14 @@
 import { type Dispatcher, request } from 'undici';
 import { signMessage } from '../erp/delivery/sign.js';
+import type { CloseDocumentMessage } from '../erp/feed/entry-schemas.js';
 
-/**
+/*
  * The one message the synchronous close acknowledgement sends (docs/erp-delivery.md, "The contract
  * your endpoint must follow"): a close document the WMS has just sent, waiting for the ERP's
- * decision. `data` is the canonical close document (every spec-legal form read into one shape);
- * nothing of the WMS's request (its Basic credentials, its headers) is in it.
+ * decision. Its schema (erp/feed/entry-schemas.ts) is the `close_document.received` entry of the
+ * document's `webhooks`; nothing of the WMS's request (its Basic credentials, its headers) is in it.
  */
-export const CLOSE_DOCUMENT_RECEIVED = 'close_document.received';
-
-export interface CloseDocumentMessage {
-  type: typeof CLOSE_DOCUMENT_RECEIVED;
-  connection: string;
-  /** The webhook kind: reception-close, client-return-close, shipping-order-close, supplier-return-close. */
-  kind: string;
-  /** The stored event (`wms-sync events show <eventId>`). */
-  eventId: number;
-  data: unknown;
-}
+export { CLOSE_DOCUMENT_RECEIVED, type CloseDocumentMessage } from '../erp/feed/entry-schemas.js';
 
 /** What the ERP decided, or why it decided nothing. */
 export type ErpAnswer =

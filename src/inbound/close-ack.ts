@@ -6,6 +6,7 @@ import { errorMessage, unavailable } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { Queue } from '../queue/types.js';
 import type { RecordedEvent, Store } from '../store/types.js';
+import type { CanonicalCloseReception, CanonicalCloseShipping } from '../wms/webhooks-tolerant.js';
 import { askErp, CLOSE_DOCUMENT_RECEIVED, type ErpAnswer } from './close-ack-http.js';
 import type { WebhookKind } from './kinds.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
@@ -77,7 +78,9 @@ export type CloseAckAnswer = { success: false; message: string } | { success: tr
 export async function acknowledgeClose(deps: CloseAckDeps, input: CloseAckInput): Promise<CloseAckAnswer | undefined> {
   const { event, connection } = input;
   const forward = input.duplicate ? event.status === 'rejected_by_erp' : event.status === 'received';
-  if (!forward || !connection.erpWebhook) return undefined;
+  const { kind } = input;
+  // Stock regularizations are never asked about (closeAckHold); the check narrows the kind.
+  if (!forward || !connection.erpWebhook || kind === 'stock-regularization') return undefined;
   const canonical = readPayload(input.kind, input.body);
   const data = canonical.json ? canonical.canonical : undefined;
   if (data === undefined)
@@ -93,7 +96,14 @@ export async function acknowledgeClose(deps: CloseAckDeps, input: CloseAckInput)
     // A new id per forward: a repeat asks the ERP again, and must not be taken for a retry of the first.
     messageId: `close_${event.id}_${event.duplicates}`,
     at: deps.clock.now(),
-    message: { type: CLOSE_DOCUMENT_RECEIVED, connection: connection.name, kind: input.kind, eventId: event.id, data },
+    message: {
+      type: CLOSE_DOCUMENT_RECEIVED,
+      connection: connection.name,
+      kind,
+      eventId: event.id,
+      // A close kind's reading is a close document.
+      data: data as CanonicalCloseReception | CanonicalCloseShipping,
+    },
     timeoutMs: deps.config.erpCloseAck.timeoutMs,
     ...(deps.stopping ? { signal: deps.stopping } : {}),
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FeedEntryData } from '../erp/feed/entry-schemas.js';
 import type { InboundEvent, NewLedgerMovement } from '../store/types.js';
 import type { FeedEntryType } from '../store/values.js';
 import type {
@@ -95,7 +96,7 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
         quantity: p.quantity,
         movementTime: p.movementTime,
         warehouse: p.warehouse,
-      },
+      } satisfies FeedEntryData<'stock.adjusted'>,
       movements: [
         {
           ...movement(undefined, p.productExternalCode, p.lotCode, p.quantity),
@@ -135,7 +136,12 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
       type,
       dedupeKey,
       movements,
-      data: { ...document, originCode: r.originCode, receptionDate: r.receptionDate, differences },
+      data: {
+        ...document,
+        originCode: r.originCode,
+        receptionDate: r.receptionDate,
+        differences,
+      } satisfies FeedEntryData<'reception.closed'>,
     };
   }
 
@@ -155,7 +161,7 @@ export function effectsOf(event: InboundEvent, stored: StoredPayload, ordered?: 
         weight: pack.weight,
         lines: pack.lines.map((l) => ({ productExternalCode: l.externalCode, quantity: l.quantity })),
       })),
-    },
+    } satisfies FeedEntryData<'shipment.closed'>,
   };
 }
 

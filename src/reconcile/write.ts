@@ -1,3 +1,4 @@
+import type { FeedEntryData } from '../erp/feed/entry-schemas.js';
 import type {
   NewFeedEntry,
   NewReconciliationItem,
@@ -102,7 +103,7 @@ export class BatchWrite {
         wms: c.wms,
         expected: { existence: c.expected.existence, baseline: c.expected.baseline, movements: c.expected.movements },
         observedAt: observation.sentAt.toISOString(),
-      },
+      } satisfies FeedEntryData<'stock.drift'>,
       at: this.at,
     });
   }

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { latestFeed } from '../../erp/feed/latest.js';
 import { listFeed } from '../../erp/feed/read.js';
-import { feedEntrySchema } from '../../erp/feed/schemas.js';
+import { asWireEntry, feedEntrySchema } from '../../erp/feed/schemas.js';
 import { badRequest } from '../../lib/errors.js';
 import { connectionErrors, connectionParams, mustGetConnection, pageQuery, queryErrors } from './params.js';
 import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.js';
@@ -56,11 +56,19 @@ export const registerFeed: AdminRouteRegistrar = (app, deps) => {
       );
     if (after !== undefined) {
       const page = await listFeed(deps.store, { connection, after, limit });
-      return c.json({ order: 'oldest-first' as const, entries: page.entries, nextBefore: null, next: page.next }, 200);
+      return c.json(
+        { order: 'oldest-first' as const, entries: page.entries.map(asWireEntry), nextBefore: null, next: page.next },
+        200,
+      );
     }
     const page = await latestFeed(deps.store, { connection, before, limit });
     return c.json(
-      { order: 'newest-first' as const, entries: page.entries, nextBefore: page.nextBefore, next: null },
+      {
+        order: 'newest-first' as const,
+        entries: page.entries.map(asWireEntry),
+        nextBefore: page.nextBefore,
+        next: null,
+      },
       200,
     );
   });

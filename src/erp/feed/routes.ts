@@ -4,7 +4,7 @@ import { ERP_SECURITY, type ErpEnv, erpAuth } from '../../lib/erp-auth.js';
 import { notFound } from '../../lib/errors.js';
 import { errorResponse } from '../../lib/openapi-errors.js';
 import { getFeedEntry, listFeed } from './read.js';
-import { feedEntrySchema, feedIdParamsSchema, feedPageSchema, feedQuerySchema } from './schemas.js';
+import { asWireEntry, feedEntrySchema, feedIdParamsSchema, feedPageSchema, feedQuerySchema } from './schemas.js';
 
 const listRoute = createRoute({
   method: 'get',
@@ -45,12 +45,13 @@ export function erpFeedRoutes(deps: Pick<ServiceDeps, 'store' | 'connections'>):
   app.use('/erp/v1/feed/*', erpAuth(deps.connections));
   app.openapi(listRoute, async (c) => {
     const { after, limit } = c.req.valid('query');
-    return c.json(await listFeed(deps.store, { connection: c.get('connection').name, after, limit }), 200);
+    const page = await listFeed(deps.store, { connection: c.get('connection').name, after, limit });
+    return c.json({ ...page, entries: page.entries.map(asWireEntry) }, 200);
   });
   app.openapi(getRoute, async (c) => {
     const entry = await getFeedEntry(deps.store, { connection: c.get('connection').name, id: c.req.valid('param').id });
     if (!entry) throw notFound(`No feed entry ${c.req.valid('param').id}`);
-    return c.json(entry, 200);
+    return c.json(asWireEntry(entry), 200);
   });
   return app;
 }

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { FEED_ENTRY_TYPES } from '../../store/values.js';
+import { feedEntrySchema } from './entry-schemas.js';
+import type { ErpFeedEntry } from './read.js';
 
-export const feedEntrySchema = z
-  .object({
-    id: z.int().min(1).meta({ description: 'Cursor of the entry: increasing, never reused', example: 42 }),
-    type: z.enum(FEED_ENTRY_TYPES),
-    createdAt: z.iso.datetime().meta({ example: '2026-11-20T10:00:00.000Z' }),
-    data: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'Shape per type: see docs/webhooks.md, "Feed entries"' }),
-  })
-  .meta({ id: 'FeedEntry' });
+/** The pull feed's item is the pushed delivery's body: one schema per type (entry-schemas.ts). */
+export { feedEntrySchema };
+
+/**
+ * A stored entry as its type's schema describes it. Its data was built to that schema
+ * (inbound/effects.ts and reconcile/write.ts check it as they build it); the store keeps it as an
+ * untyped record.
+ */
+export const asWireEntry = (entry: ErpFeedEntry) => entry as z.output<typeof feedEntrySchema>;
 
 export const feedPageSchema = z
   .object({
