@@ -11,6 +11,7 @@ import { apiReferencePage, apiReferenceScript } from './lib/api-reference.js';
 import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
 import { countResponses } from './lib/metrics.js';
+import { traceRequests } from './lib/trace-requests.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { pushRoutes } from './push/routes/index.js';
@@ -42,6 +43,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
+  if (deps.tracing.enabled) app.use('*', traceRequests(deps.tracing));
   app.use('*', countResponses(deps.metrics));
   app.use('*', requestContext(deps.logger));
   app.use('*', bodyLimit(deps.config.bodyLimitBytes));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
+import { buildApp, NO_CONNECTION_MESSAGE, SERVICE_VERSION, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
 import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
@@ -10,6 +10,7 @@ import { connectionRegistry } from './lib/connection-registry.js';
 import { type Listening, listen } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
+import { createTracing } from './lib/tracing.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
@@ -70,6 +71,7 @@ export async function openDeps(
   await queue.start();
   const clock = options.clock ?? systemClock;
   const metrics = createMetricsRegistry({ defaultMetrics: true });
+  const tracing = await createTracing({ ...config.tracing, serviceVersion: SERVICE_VERSION });
   const stop = new AbortController();
   // Every call in flight listens on the stop signal (20 close documents asking the ERP, 64 WMS
   // calls): not a leak, and Node's warning past 10 listeners would only fill the log.
@@ -100,6 +102,7 @@ export async function openDeps(
       config.authFailures.trustProxyHops,
       metrics,
     ),
+    tracing,
     stopping: stop.signal,
     stopJobs: () => stop.abort(),
   };
@@ -164,6 +167,8 @@ export async function runService(config: Config, options: RunOptions): Promise<R
             'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out',
           );
         await deps.store.close();
+        // The last spans go out before the process ends.
+        await deps.tracing.shutdown().catch(() => undefined);
         logger.info('stopped');
         logger.flush();
       })()),
