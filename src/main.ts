@@ -96,6 +96,7 @@ export async function openDeps(
       clock,
       logger: logger.child({ room: 'wms-client' }),
       signal: stop.signal,
+      tracing,
     }),
     authFailures: new AuthFailures(
       new AuthFailureLimiter(config.authFailures, clock),

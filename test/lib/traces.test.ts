@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validTraceparent } from '../../src/lib/tracing.js';
 import { authOf, uniquePayload } from '../inbound/support.js';
-import { startTestService, type TestService, testConnection } from '../support/service.js';
+import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
+import { startTestService, type TestService, type testConnection } from '../support/service.js';
 import { until } from '../support/wait.js';
 
 interface OtlpSpan {
@@ -45,6 +46,7 @@ describe('traces of one reception, exported over OTLP/HTTP', () => {
   let erp: Awaited<ReturnType<typeof httpSink>>;
   let svc: TestService;
   let acme: ReturnType<typeof testConnection>;
+  let wms: RunningEmulator;
 
   beforeAll(async () => {
     collector = await httpSink((req, body) => {
@@ -53,7 +55,8 @@ describe('traces of one reception, exported over OTLP/HTTP', () => {
       for (const r of parsed.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
     });
     erp = await httpSink((req) => erpCalls.push({ traceparent: req.headers.traceparent as string | undefined }));
-    acme = testConnection('acme', {
+    wms = await startEmulator();
+    acme = wmsConnection('acme', wms.url, await wms.tenant('acme'), {
       erpWebhookUrl: `${erp.url}/erp/webhooks`,
       erpWebhookSecret: `whsec_${randomBytes(32).toString('base64')}`,
     });
@@ -69,6 +72,7 @@ describe('traces of one reception, exported over OTLP/HTTP', () => {
     await svc?.close();
     await erp?.close();
     await collector?.close();
+    await wms?.close();
   });
 
   it('webhook receipt → processing → feed entry → ERP delivery attempt, one trace continuing the caller’s, traceparent sent to the ERP', async () => {
@@ -113,6 +117,43 @@ describe('traces of one reception, exported over OTLP/HTTP', () => {
     expect(delivery!.kind).toBe(3); // CLIENT
     // The ERP sees our attempt as the parent of whatever it does with the delivery.
     expect(erpCalls[0]!.traceparent).toBe(`00-${callerTrace}-${delivery!.spanId}-01`);
+  });
+
+  it('ERP intake → push job → each WMS call (the token request included), continuing the ERP’s trace across the queue', async () => {
+    const erpTrace = randomBytes(16).toString('hex');
+    const erpSpan = randomBytes(8).toString('hex');
+    const code = `TRACED-${randomBytes(3).toString('hex')}`;
+    const res = await svc.app.request(`/erp/v1/products/${code}`, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${acme.erpApiToken}`,
+        'content-type': 'application/json',
+        traceparent: `00-${erpTrace}-${erpSpan}-01`,
+      },
+      body: JSON.stringify({ externalCode: code, description: 'Traced product' }),
+    });
+    expect(res.status).toBeLessThan(300);
+    await until(
+      async () => {
+        await svc.deps.tracing.flush();
+        const names = spans.filter((s) => s.traceId === erpTrace).map((s) => s.name);
+        return names.includes('wms.push') && names.includes('wms.token') && names.some((n) => n.startsWith('wms '));
+      },
+      { timeoutMs: 20_000, message: 'the push spans reached the collector' },
+    );
+    const inTrace = spans.filter((s) => s.traceId === erpTrace);
+    const intake = inTrace.find((s) => s.name === 'PUT /erp/v1/products/:externalCode');
+    const push = inTrace.find((s) => s.name === 'wms.push');
+    const token = inTrace.find((s) => s.name === 'wms.token');
+    const calls = inTrace.filter((s) => s.name.startsWith('wms ') && s.name !== 'wms.push');
+    expect(intake?.parentSpanId).toBe(erpSpan);
+    expect(push?.parentSpanId).toBe(intake!.spanId);
+    expect(token?.parentSpanId).toBe(push!.spanId);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      expect(call.parentSpanId).toBe(push!.spanId);
+      expect(call.kind).toBe(3); // CLIENT
+    }
   });
 
   it('stores nothing but a well-formed traceparent (anything else starts a trace of our own)', () => {
