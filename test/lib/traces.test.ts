@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validTraceparent } from '../../src/lib/tracing.js';
+import { requestRun } from '../../src/reconcile/request.js';
 import { authOf, uniquePayload } from '../inbound/support.js';
 import { type RunningEmulator, startEmulator, wmsConnection } from '../support/emulator.js';
 import { startTestService, type TestService, type testConnection } from '../support/service.js';
@@ -64,7 +65,12 @@ describe('traces of one reception, exported over OTLP/HTTP', () => {
       label: 'traces',
       connections: [acme],
       worker: true,
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, QUEUE_POLL_INTERVAL_MS: '50', ERP_WEBHOOK_POLL_MS: '50' },
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        QUEUE_POLL_INTERVAL_MS: '50',
+        ERP_WEBHOOK_POLL_MS: '50',
+        RECONCILE_SETTLE_SECONDS: '1',
+      },
     });
   });
   afterAll(async () => {
@@ -154,6 +160,30 @@ describe('traces of one reception, exported over OTLP/HTTP', () => {
       expect(call.parentSpanId).toBe(push!.spanId);
       expect(call.kind).toBe(3); // CLIENT
     }
+  });
+
+  it('a reconciliation run is a trace of its stock batches, each holding its WMS calls', async () => {
+    const { run } = await requestRun(svc.deps, 'acme', 'api');
+    await until(
+      async () => {
+        await svc.deps.tracing.flush();
+        return spans.some((s) => s.name === 'reconcile.run');
+      },
+      { timeoutMs: 20_000, message: 'run span exported' },
+    );
+    const root = spans.find(
+      (s) =>
+        s.name === 'reconcile.run' &&
+        s.attributes?.some((a) => a.key === 'wms_sync.run_id' && Number(a.value.intValue) === run.id),
+    );
+    expect(root).toBeDefined();
+    expect(root!.parentSpanId ?? '').toBe('');
+    const batches = spans.filter((s) => s.name === 'reconcile.batch' && s.parentSpanId === root!.spanId);
+    expect(batches.length).toBeGreaterThan(0);
+    const stockCalls = spans.filter(
+      (s) => s.name.startsWith('wms ') && batches.some((b) => b.spanId === s.parentSpanId),
+    );
+    expect(stockCalls.length).toBeGreaterThan(0);
   });
 
   it('stores nothing but a well-formed traceparent (anything else starts a trace of our own)', () => {
