@@ -14,19 +14,18 @@ import { countResponses } from './lib/metrics.js';
 import { traceRequests } from './lib/trace-requests.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { OPENAPI_PATH, registerServiceDocument } from './openapi.js';
 import { pushRoutes } from './push/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
 import { isStoreUnavailable } from './store/unavailable.js';
 
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
-export const SERVICE_VERSION = '0.1.0';
-
 /** The database did not answer: the same request can succeed once it is back. */
 const STORE_UNAVAILABLE = new AppError(
   503,
   'unavailable',
-  'The database is unreachable; try again shortly',
+  'The database is unreachable or its disk is full; try again shortly',
   undefined,
   { 'Retry-After': '5' },
 );
@@ -53,7 +52,8 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   });
   app.onError((err, c) => {
     if (!(err instanceof AppError) && isStoreUnavailable(err)) {
-      c.get('log')?.warn({ err: err.message }, 'database unreachable: answered 503');
+      deps.space.noteFailure(err);
+      c.get('log')?.warn({ err: err.message }, 'database unreachable or its disk full: answered 503');
       return onError(STORE_UNAVAILABLE, c);
     }
     return onError(err, c);
@@ -75,29 +75,9 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   // With METRICS_PORT, /metrics is served on that listener only (main.ts), not on the public one.
   if (deps.config.metrics.port === undefined) app.route('/', metricsRoutes(deps));
 
-  // Rooms' routes declare these schemes by name in their `security` (see docs/architecture.md).
-  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: "The connection's ERP_API_TOKEN; it selects the connection.",
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
-    type: 'http',
-    scheme: 'basic',
-    description: 'The Basic credentials configured for the connection in the WMS webhook settings.',
-  });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'wms-sync',
-      version: SERVICE_VERSION,
-      description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
-    },
-    // The API reference sends its requests here, not to the address the service is bound to.
-    ...(deps.config.publicUrl ? { servers: [{ url: deps.config.publicUrl }] } : {}),
-  });
+  registerServiceDocument(app, deps.config.publicUrl);
   // The reference's script is served from the installed package: the page works with no internet.
   app.get(DOCS_SCRIPT_PATH, apiReferenceScript());
-  app.get('/docs', apiReferencePage({ title: 'wms-sync API', specUrl: '/openapi.json', scriptUrl: DOCS_SCRIPT_PATH }));
+  app.get('/docs', apiReferencePage({ title: 'wms-sync API', specUrl: OPENAPI_PATH, scriptUrl: DOCS_SCRIPT_PATH }));
   return app;
 }

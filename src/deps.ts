@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { AlertRecorder } from './alerts/recorder.js';
 import type { AuthFailures } from './lib/auth-failures.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
@@ -7,6 +8,7 @@ import type { Logger } from './lib/logger.js';
 import type { Tracing } from './lib/tracing.js';
 import type { Queue } from './queue/types.js';
 import type { AnyStore } from './store/index.js';
+import type { StorageSpace } from './store/space.js';
 import type { WmsClients } from './wms-client/index.js';
 
 /** Everything the service's rooms need, built once at boot and passed down explicitly. */
@@ -15,6 +17,8 @@ export interface ServiceDeps {
   logger: Logger;
   clock: Clock;
   store: AnyStore;
+  /** The storage's free space and full-disk state: new webhooks are refused while it is short. */
+  space: StorageSpace;
   queue: Queue;
   connections: ConnectionRegistry;
   metrics: Registry;
@@ -24,6 +28,8 @@ export interface ServiceDeps {
   authFailures: AuthFailures;
   /** Spans and W3C trace context (a pass-through unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   tracing: Tracing;
+  /** Notifications: what the rooms raise; absent when no ALERT_WEBHOOK_URL is configured. */
+  alerts?: AlertRecorder;
   /** Aborted when the process is asked to stop: running jobs end at their next safe point. */
   stopping: AbortSignal;
 }

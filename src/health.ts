@@ -15,11 +15,19 @@ export interface Probe {
 export function readinessProbes(deps: {
   store: { ping(): Promise<void> };
   queue: { ping(): Promise<void> };
+  space: { shortage(): string | undefined };
   connections: { all(): readonly unknown[] };
 }): Probe[] {
   return [
     { name: 'store', check: () => deps.store.ping() },
     { name: 'queue', check: () => deps.queue.ping() },
+    {
+      name: 'storage',
+      check: async () => {
+        const short = deps.space.shortage();
+        if (short) throw new Error(`storage short: ${short}`);
+      },
+    },
     {
       name: 'connections',
       check: async () => {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { buildApp, NO_CONNECTION_MESSAGE, SERVICE_VERSION, type ServiceApp } from './app.js';
+import { dirname } from 'node:path';
+import { AlertRecorder } from './alerts/recorder.js';
+import { alertsConfigured } from './alerts/targets.js';
+import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
 import { AuthFailureLimiter, AuthFailures } from './lib/auth-failures.js';
@@ -10,10 +13,13 @@ import { connectionRegistry } from './lib/connection-registry.js';
 import { type Listening, listen } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
+import { installProcessGuard } from './lib/process-guard.js';
 import { createTracing } from './lib/tracing.js';
 import { metricsApp } from './metrics-routes.js';
+import { SERVICE_VERSION } from './openapi.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
+import { storageSpace } from './store/space.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
@@ -27,6 +33,8 @@ export interface RunOptions {
   queueTuning?: QueueTuning;
   /** The emulator running beside the service (`wms-sync start`): the console offers its panel. */
   emulator?: EmulatorLink;
+  /** Catch errors no handler caught (lib/process-guard.ts): the commands that run a service set it. */
+  guardProcess?: boolean;
 }
 
 /** The deps as opened for a process, with the switch that tells its jobs to stop. */
@@ -60,8 +68,18 @@ export async function openDeps(
     await store.close().catch(() => undefined);
     throw err;
   }
+  const clock = options.clock ?? systemClock;
+  const space = storageSpace({
+    ...(config.database.kind === 'sqlite'
+      ? { dir: dirname(config.database.file), sqliteFile: config.database.file }
+      : {}),
+    minFreeBytes: config.dataMinFreeBytes,
+  });
   const queue = openQueue(store, options.queueTuning);
-  queue.on('error', (err) => logger.error({ err: err.message }, 'queue error'));
+  queue.on('error', (err) => {
+    space.noteFailure(err);
+    logger.error({ err: err.message }, 'queue error');
+  });
   queue.on('failed', (e) =>
     (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))(
       { jobId: e.id, job: e.name, err: e.error.message, dead: e.dead },
@@ -69,7 +87,6 @@ export async function openDeps(
     ),
   );
   await queue.start();
-  const clock = options.clock ?? systemClock;
   const metrics = createMetricsRegistry({ defaultMetrics: true });
   const tracing = await createTracing({ ...config.tracing, serviceVersion: SERVICE_VERSION });
   const stop = new AbortController();
@@ -81,6 +98,7 @@ export async function openDeps(
     logger,
     clock,
     store,
+    space,
     queue,
     connections: connectionRegistry(config.connections),
     metrics,
@@ -104,6 +122,9 @@ export async function openDeps(
       metrics,
     ),
     tracing,
+    ...(alertsConfigured(config)
+      ? { alerts: new AlertRecorder({ store, clock, logger: logger.child({ room: 'alerts' }) }) }
+      : {}),
     stopping: stop.signal,
     stopJobs: () => stop.abort(),
   };
@@ -114,6 +135,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   const { logger } = deps;
   // A new user's empty environment starts a service that refuses everything: say so at once.
   if (deps.connections.all().length === 0) logger.warn(NO_CONNECTION_MESSAGE);
+  const unguard = options.guardProcess ? installProcessGuard({ logger, registry: deps.metrics }) : () => undefined;
   let app: ServiceApp | undefined;
   let http: Listening | undefined;
   let metricsHttp: Listening | undefined;
@@ -171,6 +193,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
         // The last spans go out before the process ends.
         await deps.tracing.shutdown().catch(() => undefined);
         logger.info('stopped');
+        unguard();
         logger.flush();
       })()),
   };

@@ -10,6 +10,7 @@ import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js'
 import { countResponses } from './lib/metrics.js';
 import { probe } from './lib/probe.js';
 import { registerPushGauges } from './push/job/metrics.js';
+import { registerStorageGauges } from './store/space-metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
 
@@ -19,9 +20,10 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * registered here too, so a worker-only process serving metrics shows them.
  */
 export function metricsRoutes(
-  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections'>,
+  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'space' | 'queue' | 'clock' | 'connections'>,
 ): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
+  registerStorageGauges(deps.metrics, deps.space);
   registerPushGauges(deps.metrics, deps);
   registerServiceGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
@@ -47,7 +49,7 @@ export function metricsRoutes(
  */
 export function registerServiceGauges(
   registry: Registry,
-  deps: Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'connections'>,
+  deps: Pick<ServiceDeps, 'store' | 'space' | 'queue' | 'clock' | 'connections'>,
 ): void {
   if (registry.getSingleMetric('wms_sync_ready')) return;
   const probes = readinessProbes(deps);

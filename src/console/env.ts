@@ -5,7 +5,8 @@ import type { Session } from './auth/session.js';
 import type { EmulatorLink } from './emulator/control.js';
 
 export interface ConsoleEnv extends Env {
-  Variables: RequestVars & { session: Session };
+  /** `https`: served over https (lib/https.ts), so the console's cookies are Secure. */
+  Variables: RequestVars & { session: Session; https: boolean };
 }
 
 /** What the console's pages use: the service's deps, and the emulator when under `wms-sync start`. */

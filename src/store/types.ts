@@ -1,3 +1,4 @@
+import type { AlertsRepo } from './alerts/contract.js';
 import type { ErpDeliveriesRepo } from './erp-deliveries/contract.js';
 import type { FeedRepo } from './feed/contract.js';
 import type { InboxRepo } from './inbox/contract.js';
@@ -11,6 +12,7 @@ import type { RetentionRepo } from './retention/contract.js';
 
 // Each repository's contract lives beside its two implementations (src/store/<repo>/); this file
 // composes them into the store and re-exports them for the rooms.
+export type * from './alerts/contract.js';
 export type * from './erp-deliveries/contract.js';
 export type * from './feed/contract.js';
 export type * from './inbox/contract.js';
@@ -52,6 +54,8 @@ export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres';
   /** The adaptive WMS concurrency limits shared by the processes on this database. */
   readonly limitBudgets: LimitBudgetRepo;
+  /** Notifications: alert groups and the messages that tell them (src/alerts/). */
+  readonly alerts: AlertsRepo;
   /**
    * Runs `fn` in one transaction: everything written through `tx` (and jobs sent with `{ tx }`)
    * commits together or not at all. Use only `tx` inside `fn`; the store itself would wait for the

@@ -68,3 +68,11 @@ export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
 /** A circuit breaker per endpoint: `closed` sends everything, `open` sends one probe per interval. */
 export const BREAKER_STATES = ['closed', 'open'] as const;
 export type BreakerState = (typeof BREAKER_STATES)[number];
+
+/** A notification tells that an alert fires (with what happened since the last one) or that it resolved. */
+export const ALERT_PHASES = ['firing', 'resolved'] as const;
+export type AlertPhase = (typeof ALERT_PHASES)[number];
+
+/** A notification message waits to be sent (and retried), was sent, or gave up after its last attempt. */
+export const ALERT_MESSAGE_STATES = ['pending', 'sent', 'dead'] as const;
+export type AlertMessageState = (typeof ALERT_MESSAGE_STATES)[number];

@@ -14,6 +14,8 @@ export interface TokenStats {
   /** Token requests sent (successful or not). */
   requests: number;
   failures: number;
+  /** Since when every token request has failed (epoch ms, the injected clock); null after a success. */
+  failingSinceMs: number | null;
 }
 
 /**
@@ -25,9 +27,7 @@ export interface TokenStats {
 export class TokenManager {
   #cached: Cached | undefined;
   #inFlight: Promise<string> | undefined;
-  readonly stats: TokenStats = { requests: 0, failures: 0 };
-  /** When the first of the token requests failing since the last success failed. */
-  #failingSinceMs: number | undefined;
+  readonly stats: TokenStats = { requests: 0, failures: 0, failingSinceMs: null };
 
   readonly #marginSeconds: number;
   readonly #onRequest: (() => void) | undefined;
@@ -66,7 +66,8 @@ export class TokenManager {
 
   /** Seconds since token requests started failing without a success since; 0 while they succeed. */
   failingSeconds(): number {
-    return this.#failingSinceMs === undefined ? 0 : Math.max(0, (this.clock.nowMs() - this.#failingSinceMs) / 1000);
+    const since = this.stats.failingSinceMs;
+    return since === null ? 0 : Math.max(0, (this.clock.nowMs() - since) / 1000);
   }
 
   async #fetch(): Promise<string> {
@@ -77,6 +78,7 @@ export class TokenManager {
         ? await this.#tracing.span('wms.token', { kind: 'client' }, () => this.source())
         : await this.source();
       const now = this.clock.nowMs();
+      this.stats.failingSinceMs = null;
       const lifetimeMs = fetched.expiresInSeconds * 1000;
       // A token shorter-lived than twice the margin would be refreshed on every call; use half its life then.
       const marginMs = Math.min(this.#marginSeconds * 1000, lifetimeMs / 2);
@@ -85,11 +87,10 @@ export class TokenManager {
         expiresAtMs: now + lifetimeMs,
         refreshAtMs: now + lifetimeMs - marginMs,
       };
-      this.#failingSinceMs = undefined;
       return fetched.accessToken;
     } catch (err) {
       this.stats.failures += 1;
-      this.#failingSinceMs ??= this.clock.nowMs();
+      this.stats.failingSinceMs ??= this.clock.nowMs();
       throw err;
     } finally {
       this.#inFlight = undefined;

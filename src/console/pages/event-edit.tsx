@@ -125,6 +125,7 @@ function EditPage(props: {
           <JsonEditor
             name="payload"
             id={EDITOR_ID}
+            label="Payload (JSON)"
             value={props.text}
             check={`${href}/edit/check`}
             checked={<CheckResult outcome={props.outcome} />}

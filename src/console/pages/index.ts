@@ -1,4 +1,6 @@
 import type { PageRegistrar } from '../page.js';
+import { registerDeliveries } from './deliveries.js';
+import { registerDeliveryDetail } from './delivery-detail.js';
 import { registerEmulatorPanel } from './emulator.js';
 import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEventDetail } from './event-detail.js';
@@ -26,6 +28,8 @@ export const PAGES: PageRegistrar[] = [
   registerReconciliations,
   registerReconciliationRun,
   registerFeed,
+  registerDeliveries,
+  registerDeliveryDetail,
   registerEmulatorPanel,
   registerEmulatorActions,
 ];
