@@ -13,6 +13,8 @@
 // Writes bench/results/ingest.json with `tables` and `chart`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -360,15 +362,39 @@ const GOALS: Record<string, { ratio: number; p99: number }> = {
   'wms-sync serve, Postgres': { ratio: 0.25, p99: 50 },
   'wms-sync serve + 1 worker, Postgres': { ratio: 0.25, p99: 50 },
   'receiver alone, SQLite (reference)': { ratio: 0.5, p99: Infinity },
+  'wms-sync serve, SQLite, traced (OTLP)': { ratio: 0.15, p99: Infinity },
   'receiver alone, Postgres (reference)': { ratio: 0.3, p99: Infinity },
 };
 const LAG_GOAL_MS = 1000;
 
+/**
+ * An OTLP/HTTP collector that takes every export and keeps nothing: the traced row pays for making
+ * and sending its spans, not for a collector's storage. It runs in this process, beside the load
+ * generator.
+ */
+async function otlpSink(): Promise<{ url: string; close(): void }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Never what keeps the bench running.
+  server.unref();
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
 async function main(): Promise<void> {
   const withPostgres = !opts['no-postgres'] && (await postgresAnswers());
+  const sink = await otlpSink();
   let targets: Target[] = [
     { name: 'baseline: bare Hono JSON echo', processes: ['echo'], env: {} },
     { name: 'wms-sync serve, SQLite', processes: ['serve'], dialect: 'sqlite', env: {} },
+    {
+      name: 'wms-sync serve, SQLite, traced (OTLP)',
+      processes: ['serve'],
+      dialect: 'sqlite',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+    },
     { name: 'receiver alone, SQLite (reference)', processes: ['receiver'], dialect: 'sqlite', env: {} },
   ];
   if (withPostgres) {

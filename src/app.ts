@@ -12,6 +12,7 @@ import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
 import { countResponses } from './lib/metrics.js';
 import { securityHeaders } from './lib/security-headers.js';
+import { traceRequests } from './lib/trace-requests.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { OPENAPI_PATH, registerServiceDocument } from './openapi.js';
@@ -42,6 +43,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
+  if (deps.tracing.enabled) app.use('*', traceRequests(deps.tracing));
   app.use('*', countResponses(deps.metrics));
   app.use('*', requestContext(deps.logger));
   app.use('*', securityHeaders({ publicUrl: deps.config.publicUrl, htmlPaths: ['/docs'] }));

@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
 import type { ConnectionRegistry } from './lib/connection-registry.js';
 import type { Logger } from './lib/logger.js';
+import type { Tracing } from './lib/tracing.js';
 import type { Queue } from './queue/types.js';
 import type { AnyStore } from './store/index.js';
 import type { StorageSpace } from './store/space.js';
@@ -25,6 +26,8 @@ export interface ServiceDeps {
   wms: WmsClients;
   /** Failed authentications: counted, and limited per client address (one budget per process). */
   authFailures: AuthFailures;
+  /** Spans and W3C trace context (a pass-through unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing: Tracing;
   /** Notifications: what the rooms raise; absent when no ALERT_WEBHOOK_URL is configured. */
   alerts?: AlertRecorder;
   /** Aborted when the process is asked to stop: running jobs end at their next safe point. */

@@ -14,7 +14,9 @@ import { type Listening, listen } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
 import { installProcessGuard } from './lib/process-guard.js';
+import { createTracing } from './lib/tracing.js';
 import { metricsApp } from './metrics-routes.js';
+import { SERVICE_VERSION } from './openapi.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
 import { storageSpace } from './store/space.js';
@@ -86,6 +88,7 @@ export async function openDeps(
   );
   await queue.start();
   const metrics = createMetricsRegistry({ defaultMetrics: true });
+  const tracing = await createTracing({ ...config.tracing, serviceVersion: SERVICE_VERSION });
   const stop = new AbortController();
   // Every call in flight listens on the stop signal (20 close documents asking the ERP, 64 WMS
   // calls): not a leak, and Node's warning past 10 listeners would only fill the log.
@@ -111,12 +114,14 @@ export async function openDeps(
       clock,
       logger: logger.child({ room: 'wms-client' }),
       signal: stop.signal,
+      tracing,
     }),
     authFailures: new AuthFailures(
       new AuthFailureLimiter(config.authFailures, clock),
       config.authFailures.trustProxyHops,
       metrics,
     ),
+    tracing,
     ...(alertsConfigured(config)
       ? { alerts: new AlertRecorder({ store, clock, logger: logger.child({ room: 'alerts' }) }) }
       : {}),
@@ -185,6 +190,8 @@ export async function runService(config: Config, options: RunOptions): Promise<R
             'jobs still running after SHUTDOWN_GRACE_MS; they run again once their lease runs out',
           );
         await deps.store.close();
+        // The last spans go out before the process ends.
+        await deps.tracing.shutdown().catch(() => undefined);
         logger.info('stopped');
         unguard();
         logger.flush();

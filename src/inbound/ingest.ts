@@ -24,6 +24,8 @@ export interface IngestInput {
   /** The body exactly as received. */
   body: string;
   requestId: string;
+  /** The receipt's trace, stored with the event so its processing continues it. */
+  traceparent?: string | undefined;
   /** Start its processing only this late (the synchronous close acknowledgement's safety net). */
   holdSeconds?: number;
 }
@@ -45,7 +47,14 @@ export type IngestOutcome =
 export async function ingest(ctx: IngestContext, input: IngestInput): Promise<IngestOutcome> {
   const checked = check(input);
   const at = ctx.clock.now();
-  const base = { connection: input.connection, kind: input.kind, payload: input.body, requestId: input.requestId, at };
+  const base = {
+    connection: input.connection,
+    kind: input.kind,
+    payload: input.body,
+    requestId: input.requestId,
+    ...(input.traceparent ? { traceparent: input.traceparent } : {}),
+    at,
+  };
   if (!checked.ok) {
     ctx.metrics.rejected.inc({ connection: input.connection, kind: input.kind, reason: checked.reason });
     try {

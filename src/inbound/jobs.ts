@@ -94,7 +94,7 @@ export const inboundJobs: JobRegistration = {
   name: 'inbound',
   register: async (deps) => {
     const metrics = inboundMetrics(deps.metrics);
-    const processor = createEventProcessor({ store: deps.store, clock: deps.clock, metrics });
+    const processor = createEventProcessor({ store: deps.store, clock: deps.clock, metrics, tracing: deps.tracing });
     const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = processJobOptions(deps.config);
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {

@@ -1,5 +1,6 @@
 import type { Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
+import { noTracing, type OpenSpan, type Tracing } from '../lib/tracing.js';
 import type { InboundEvent, ProcessedEvent, QuarantinedEvent, Store } from '../store/types.js';
 import type { QuantityLine } from './differences.js';
 import { effectsOf, orderedLinesOf, readStored, type StoredPayload } from './effects.js';
@@ -10,6 +11,8 @@ export interface ProcessDeps {
   store: Store;
   clock: Clock;
   metrics: InboundMetrics;
+  /** A span per event, continuing the trace of its receipt (none when tracing is off). */
+  tracing?: Tracing;
 }
 
 export type ProcessResult =
@@ -65,6 +68,8 @@ export async function processEvents(deps: ProcessDeps, eventIds: readonly number
 interface Ready {
   event: InboundEvent;
   processed: ProcessedEvent;
+  /** The event's processing span and its feed entry's, ended with the batch's outcome. */
+  spans: OpenSpan[];
 }
 
 async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutcome[]> {
@@ -88,7 +93,16 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
   }
   const documents = await orderedDocuments(store, readable);
   const at = deps.clock.now();
+  const tracing = deps.tracing ?? noTracing;
   for (const { event, stored } of readable) {
+    const span = tracing.start('inbound.process', {
+      parent: event.traceparent,
+      attributes: {
+        'wms_sync.event_id': event.id,
+        'wms_sync.connection': event.connection,
+        'wms_sync.kind': event.kind,
+      },
+    });
     try {
       const code = stored.flow === 'reception' ? stored.payload.documentExternalCode : null;
       const effects = effectsOf(
@@ -96,8 +110,13 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
         stored,
         code === null ? undefined : documents.get(documentKey(event.connection, code)),
       );
+      const feedSpan = tracing.start('feed.entry', {
+        parent: span.traceparent,
+        attributes: { 'wms_sync.feed_type': effects.type, 'wms_sync.connection': event.connection },
+      });
       ready.push({
         event,
+        spans: [feedSpan, span],
         processed: {
           eventId: event.id,
           connection: event.connection,
@@ -108,11 +127,13 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
             dedupeKey: effects.dedupeKey,
             sourceEventId: event.id,
             data: effects.data,
+            traceparent: feedSpan.traceparent ?? null,
             at,
           },
         },
       });
     } catch (err) {
+      span.end(err);
       outcomes.push({ eventId: event.id, ok: false, error: toError(err) });
     }
   }
@@ -122,7 +143,15 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
     for (const q of quarantine)
       outcomes.push({ eventId: q.eventId, ok: true, result: { status: 'quarantined', reason: q.reason } });
   }
-  if (ready.length > 0) outcomes.push(...(await complete(deps, ready, at)));
+  if (ready.length > 0) {
+    const completed = await complete(deps, ready, at);
+    const byId = new Map(completed.map((o) => [o.eventId, o]));
+    for (const r of ready) {
+      const o = byId.get(r.event.id);
+      for (const s of r.spans) s.end(o && !o.ok ? o.error : undefined);
+    }
+    outcomes.push(...completed);
+  }
   return outcomes;
 }
 

@@ -61,6 +61,7 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
         contentType: c.req.header('content-type'),
         body,
         requestId: c.get('requestId'),
+        traceparent: deps.tracing.traceparent(),
         ...plan,
       });
       // ERP_CLOSE_ACK=sync: the ERP decides before the WMS gets its answer (close-ack.ts).

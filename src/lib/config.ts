@@ -134,6 +134,11 @@ export const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
   METRICS_HOST: optionalString,
+  // The standard OpenTelemetry variables: tracing is on only when an OTLP endpoint is set.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString,
+  OTEL_SERVICE_NAME: z.string().min(1).default('wms-sync'),
   AUTH_FAILURE_LIMIT: int(0, 100_000).default(20),
   AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(60),
   TRUST_PROXY_HOPS: int(0, 10).default(0),
@@ -234,6 +239,11 @@ export interface Config {
    * (`host`) and no longer on the main port.
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /**
+   * OpenTelemetry traces over OTLP/HTTP: off when `tracesUrl` is undefined (no endpoint set).
+   * `tracesUrl` is the traces endpoint itself (`…/v1/traces` of OTEL_EXPORTER_OTLP_ENDPOINT).
+   */
+  tracing: { tracesUrl: string | undefined; headers: Record<string, string>; serviceName: string };
   /** Failed authentications per client address (429 over `limit` per window; 0 = off) and how that address is found. */
   authFailures: { limit: number; windowMs: number; trustProxyHops: number };
   /**
@@ -370,6 +380,15 @@ export function loadConfig(source: Source = process.env): Config {
     },
     admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
+    tracing: {
+      tracesUrl:
+        env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+        (env.OTEL_EXPORTER_OTLP_ENDPOINT
+          ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`
+          : undefined),
+      headers: otlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
+      serviceName: env.OTEL_SERVICE_NAME,
+    },
     authFailures: {
       limit: env.AUTH_FAILURE_LIMIT,
       windowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000,
@@ -488,4 +507,15 @@ function connectionsFromFile(file: string): ConnectionConfig[] {
     throw new ConfigError(`Invalid configuration: CONNECTIONS_FILE: ${formatPath(issue.path)}: ${issue.message}`);
   }
   return parsed.data.map(toConnectionConfig);
+}
+
+/** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs, comma-separated, values URL-encoded (the OTel spec's form). */
+function otlpHeaders(raw: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of raw?.split(',') ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    headers[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
+  }
+  return headers;
 }

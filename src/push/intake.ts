@@ -1,6 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import { validationFailed } from '../lib/errors.js';
 import { payloadIssue } from '../lib/nul.js';
+import type { Tracing } from '../lib/tracing.js';
 import type { FieldIssue } from '../lib/zod-issues.js';
 import { fieldIssues } from '../lib/zod-issues.js';
 import type { Queue } from '../queue/types.js';
@@ -14,6 +15,8 @@ export interface IntakeDeps {
   store: Store;
   queue: Queue;
   clock: Clock;
+  /** The request's trace, carried by the push jobs (absent or off: none). */
+  tracing?: Pick<Tracing, 'traceparent'>;
 }
 
 export interface Accepted {
@@ -41,6 +44,7 @@ async function upsertAll(
   connection: string,
   items: Desired[],
   at: Date,
+  traceparent?: string,
 ): Promise<Accepted[]> {
   const accepted = await tx.pushes.upsertMany(
     items.map((item) => {
@@ -55,7 +59,9 @@ async function upsertAll(
       };
     }),
   );
-  const jobs = accepted.filter((a) => a.changed).map((a) => ({ data: { recordId: a.record.id } satisfies PushJob }));
+  const jobs = accepted
+    .filter((a) => a.changed)
+    .map((a) => ({ data: { recordId: a.record.id, ...(traceparent ? { traceparent } : {}) } satisfies PushJob }));
   // The jobs commit with the records: a record is never pending without a job to push it.
   if (jobs.length > 0) await queue.sendMany(PUSH_QUEUE, jobs, { tx });
   return accepted;
@@ -75,7 +81,8 @@ export function acceptOne(
     return Promise.reject(validationFailed(dots.map((d) => `${d.path}: ${d.message}`).join('; '), dots));
   const at = deps.clock.now();
   return deps.store.transaction(
-    async (tx) => (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at))[0]!,
+    async (tx) =>
+      (await upsertAll(tx, deps.queue, connection, [{ entity, payload }], at, deps.tracing?.traceparent()))[0]!,
   );
 }
 
@@ -130,6 +137,7 @@ export async function acceptBatch(
         connection,
         valid.map((v) => ({ entity: info.entity, payload: v.payload })),
         at,
+        deps.tracing?.traceparent(),
       ),
     );
     accepted.forEach(({ record, changed }, i) => {

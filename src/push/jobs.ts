@@ -21,7 +21,15 @@ export const wmsPushJobs: JobRegistration = {
     watchDeadPushJobs(ctx);
     const { batchSize, concurrency, pollIntervalMs } = deps.config.worker;
     await deps.queue.work<PushJob>(PUSH_QUEUE, { batchSize, concurrency, pollIntervalMs }, async (job) => {
-      await handlePush(ctx, job.data, { final: job.retryCount >= job.retryLimit });
+      await deps.tracing.span(
+        'wms.push',
+        {
+          kind: 'consumer',
+          parent: job.data.traceparent,
+          attributes: { 'wms_sync.push_record_id': job.data.recordId },
+        },
+        () => handlePush(ctx, job.data, { final: job.retryCount >= job.retryLimit }),
+      );
     });
   },
 };

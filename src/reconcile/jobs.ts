@@ -7,7 +7,10 @@ import { requestRun } from './request.js';
 import { resumeInterrupted } from './resume.js';
 import { executeRun, type RunControls } from './run.js';
 
-type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config' | 'metrics'>;
+type Deps = Pick<
+  ServiceDeps,
+  'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config' | 'metrics' | 'tracing'
+>;
 
 /** Runs one run job; a failure of our own puts the run back in line, or fails it on the last attempt. */
 async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls): Promise<void> {

@@ -4,6 +4,7 @@ import type { Config } from '../lib/config.js';
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { noTracing, type Tracing } from '../lib/tracing.js';
 import type { ReconciliationRun, RunOutcome, Store } from '../store/index.js';
 import type { WmsClients } from '../wms-client/index.js';
 import { type BatchContext, checkBatch, type Pending } from './batch.js';
@@ -20,6 +21,8 @@ export interface RunDeps {
   wms: WmsClients;
   connections: ConnectionRegistry;
   config: Pick<Config['reconcile'], 'products' | 'batchSize' | 'parallelism' | 'settleSeconds'>;
+  /** A span per run and per stock batch, the WMS calls inside them (tracing on). */
+  tracing?: Tracing;
 }
 
 export interface RunControls {
@@ -79,7 +82,12 @@ export async function executeRun(
   const run = await store.reconciliation.startRun(runId, clock.now());
   if (!run) return store.reconciliation.getRun(runId);
   const log = deps.logger.child({ runId, connection: run.connection });
+  const tracing = deps.tracing ?? noTracing;
+  const runSpan = tracing.start('reconcile.run', {
+    attributes: { 'wms_sync.run_id': runId, 'wms_sync.connection': run.connection },
+  });
   const finish = async (status: RunOutcome['status'], reason: string | null) => {
+    runSpan.end(status === 'failed' ? new Error(reason ?? 'failed') : undefined);
     const done = await store.reconciliation.finishRun(runId, { status, reason, at: clock.now() });
     if (done) controls.onFinished?.(done);
     log.info(
@@ -90,6 +98,7 @@ export async function executeRun(
   };
   // What was written stays (items, baselines, drift feed entries: idempotent); the next attempt starts over.
   const interrupt = async () => {
+    runSpan.end();
     const left = await store.reconciliation.interruptRun(
       runId,
       'interrupted: the process stopped; the run starts again',
@@ -139,7 +148,14 @@ export async function executeRun(
   let checkedAny = false;
   const check = async (products: string[], previous?: ReadonlyMap<string, Pending>) => {
     try {
-      const checked = await checkBatch(ctx, products, previous);
+      const checked = await tracing.span(
+        'reconcile.batch',
+        {
+          parent: runSpan.traceparent,
+          attributes: { 'wms_sync.products': products.length, 'wms_sync.recheck': previous !== undefined },
+        },
+        () => checkBatch(ctx, products, previous),
+      );
       for (const p of checked.pending) pending.set(p.key, p);
       failures.inARow = 0;
       checkedAny = true;

@@ -24,6 +24,8 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Abandons the call (the process is stopping): a network WmsError saying so. */
   signal?: AbortSignal;
+  /** The active span's W3C traceparent, sent on each call (tracing on). */
+  traceparent?: () => string | undefined;
 }
 
 /** The headers of an answer, read by name (lower case, as HTTP/1.1 delivers them). */
@@ -67,6 +69,8 @@ const TIMEOUT_CODES = new Set([
  */
 export async function send(req: HttpRequest, options: HttpOptions): Promise<HttpAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  const traceparent = options.traceparent?.();
+  if (traceparent) headers.traceparent = traceparent;
   let body: string | undefined;
   if (req.json !== undefined) {
     headers['content-type'] = 'application/json';

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import type { ConnectionConfig } from '../lib/connections.js';
 import type { Logger } from '../lib/logger.js';
+import type { Tracing } from '../lib/tracing.js';
 import { eventLoopLagMs } from './adaptive/event-loop-lag.js';
 import type { SharedBudget } from './adaptive/share.js';
 import { type WmsOperations, wmsOperations } from './client.js';
@@ -53,6 +54,8 @@ export interface WmsClientOptions {
   dispatcher?: Dispatcher;
   /** Aborts every call in flight and to come (the process is stopping). */
   signal?: AbortSignal;
+  /** A client span per call and per token request, with its traceparent sent (tracing on). */
+  tracing?: Tracing;
 }
 
 export interface WmsClient extends WmsOperations {
@@ -69,10 +72,12 @@ export interface WmsClient extends WmsOperations {
 export function createWmsClient(connection: ConnectionConfig, options: WmsClientOptions): WmsClient {
   // Every call in flight listens on the stop signal (64 or more at once is normal): not a leak.
   if (options.signal) setMaxListeners(0, options.signal);
+  const tracing = options.tracing?.enabled ? options.tracing : undefined;
   const http = {
     timeoutMs: options.timeoutMs,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(tracing ? { traceparent: () => tracing.traceparent() } : {}),
   };
   const onTokenRequest = options.onTokenRequest;
   const tokens = new TokenManager(
@@ -80,6 +85,7 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
     options.clock,
     {
       ...(onTokenRequest ? { onRequest: () => onTokenRequest(connection.name) } : {}),
+      ...(tracing ? { tracing } : {}),
     },
   );
   const onLimiterSample = options.onLimiterSample;
@@ -112,6 +118,7 @@ export function createWmsClient(connection: ConnectionConfig, options: WmsClient
     clock: options.clock,
     ...(options.logger ? { logger: options.logger.child({ connection: connection.name }) } : {}),
     ...(onCall ? { onCall: (info: CallInfo) => onCall(connection.name, info) } : {}),
+    ...(tracing ? { tracing } : {}),
   });
   return {
     connection: connection.name,

@@ -1,6 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { Tracing } from '../lib/tracing.js';
 import type { SharedBudget } from './adaptive/share.js';
 import { type WmsClients, wmsClients } from './index.js';
 
@@ -30,6 +31,7 @@ export function instrumentedWmsClients(options: {
   logger: Logger;
   /** Aborts every call in flight and to come (the process is stopping). */
   signal?: AbortSignal;
+  tracing?: Tracing;
 }): WmsClients {
   const calls = counter(options.registry, 'wms_sync_wms_requests_total', 'HTTP calls to the WMS API', [
     'connection',
@@ -117,6 +119,7 @@ export function instrumentedWmsClients(options: {
     clock: options.clock,
     logger: options.logger,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
     onCall: (connection, info) => calls.inc({ connection, operation: info.operation, status: String(info.status) }),
     onTokenRequest: (connection) => tokens.inc({ connection }),
   });

@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock.js';
+import type { Tracing } from '../lib/tracing.js';
 import { TOKEN_REFRESH_MARGIN_SECONDS } from '../wms/index.js';
 import type { TokenSource } from './token-source.js';
 
@@ -34,11 +35,14 @@ export class TokenManager {
   constructor(
     private readonly source: TokenSource,
     private readonly clock: Clock,
-    options: { marginSeconds?: number; onRequest?: () => void } = {},
+    options: { marginSeconds?: number; onRequest?: () => void; tracing?: Tracing } = {},
   ) {
     this.#marginSeconds = options.marginSeconds ?? TOKEN_REFRESH_MARGIN_SECONDS;
     this.#onRequest = options.onRequest;
+    this.#tracing = options.tracing;
   }
+
+  readonly #tracing: Tracing | undefined;
 
   /** A token valid for at least the refresh margin; fetches one when needed. */
   token(): Promise<string> {
@@ -70,7 +74,9 @@ export class TokenManager {
     this.stats.requests += 1;
     this.#onRequest?.();
     try {
-      const fetched = await this.source();
+      const fetched = this.#tracing
+        ? await this.#tracing.span('wms.token', { kind: 'client' }, () => this.source())
+        : await this.source();
       const now = this.clock.nowMs();
       this.stats.failingSinceMs = null;
       const lifetimeMs = fetched.expiresInSeconds * 1000;

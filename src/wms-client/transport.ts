@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { parseRetryAfter } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import type { Tracing } from '../lib/tracing.js';
 import { UnaddressablePathError, WMS_PATHS, type WmsPathName, wmsPath } from '../wms/index.js';
 import { WmsError } from './errors.js';
 import {
@@ -43,6 +44,8 @@ export interface TransportOptions extends HttpOptions {
   clock: Clock;
   logger?: Logger;
   onCall?: (info: CallInfo) => void;
+  /** A client span per call (tracing on); `traceparent` of HttpOptions sends it. */
+  tracing?: Tracing;
 }
 
 export interface TransportResult<T> {
@@ -119,7 +122,22 @@ export class Transport {
     return { data, status: response.status, headers: response.headers };
   }
 
-  async #send(req: HttpRequest, token: string, retriedAfter401: boolean): Promise<HttpAnswer> {
+  #send(req: HttpRequest, token: string, retriedAfter401: boolean): Promise<HttpAnswer> {
+    const tracing = this.options.tracing;
+    if (!tracing) return this.#sendOnce(req, token, retriedAfter401);
+    return tracing.span(
+      `wms ${req.operation}`,
+      { kind: 'client', attributes: { 'http.request.method': req.method, 'url.path': req.path } },
+      async (span) => {
+        const answer = await this.#sendOnce(req, token, retriedAfter401);
+        span.setAttributes({ 'http.response.status_code': answer.status });
+        if (answer.status >= 400) span.fail(new Error(`answered ${answer.status}`));
+        return answer;
+      },
+    );
+  }
+
+  async #sendOnce(req: HttpRequest, token: string, retriedAfter401: boolean): Promise<HttpAnswer> {
     const started = performance.now();
     this.calls += 1;
     let status = 0;

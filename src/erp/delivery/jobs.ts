@@ -32,6 +32,7 @@ export const deliveryJobs: JobRegistration = {
       connections,
       poster,
       metrics: deliveryMetrics(deps.metrics, deps.store),
+      tracing: deps.tracing,
       stopping: deps.stopping,
     });
     deps.stopping.addEventListener('abort', () => void worker.stop().finally(() => poster.close()), { once: true });

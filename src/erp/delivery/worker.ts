@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config.js';
 import type { ConnectionConfig, ErpWebhookConfig } from '../../lib/connections.js';
 import type { Logger } from '../../lib/logger.js';
+import { noTracing, type Tracing } from '../../lib/tracing.js';
 import type { BreakerRow, ClaimedDelivery, DeliveryResult } from '../../store/erp-deliveries/contract.js';
 import type { Store } from '../../store/types.js';
 import { toErpFeedEntry } from '../feed/read.js';
@@ -24,6 +25,8 @@ export interface DeliveryWorkerDeps {
   connections: readonly PushConnection[];
   poster: Poster;
   metrics?: DeliveryMetrics;
+  /** A client span per attempt, in the trace of the feed entry, its traceparent sent to the ERP. */
+  tracing?: Tracing;
   /** Aborted when the process stops: no new claims, requests in flight are let go (their lease runs out, and they are sent again). */
   stopping: AbortSignal;
   /** Lease owner; unique per worker. */
@@ -216,11 +219,26 @@ export class DeliveryWorker {
           at,
           body,
         );
+        const span = (this.#d.tracing ?? noTracing).start('erp.delivery', {
+          kind: 'client',
+          parent: event.traceparent,
+          attributes: {
+            'wms_sync.connection': delivery.connection,
+            'wms_sync.delivery_id': delivery.id,
+            'wms_sync.attempt': delivery.attempts + 1,
+            'wms_sync.probe': probe,
+          },
+        });
         const post = await this.#d.poster.post(
           connection.erpWebhook.url,
-          { ...headers, 'user-agent': 'wms-sync' },
+          { ...headers, 'user-agent': 'wms-sync', ...(span.traceparent ? { traceparent: span.traceparent } : {}) },
           body,
           controller.signal,
+        );
+        span.end(
+          post.kind === 'answered' && post.status < 300
+            ? undefined
+            : new Error(post.kind === 'answered' ? `answered ${post.status}` : 'no answer'),
         );
         if (controller.signal.aborted) {
           this.#inFlight.delete(delivery.id);

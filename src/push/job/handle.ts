@@ -40,7 +40,11 @@ export async function handlePush(
       // Stopping: the push was let go mid-call. A fresh job takes it up in the next process (or
       // another one now); this one ends, so no retry is spent and no job dies of a shutdown.
       after = await release(ctx, job.recordId, lease);
-      await ctx.queue.send<PushJob>(PUSH_QUEUE, { recordId: job.recordId, ...(job.retry ? { retry: job.retry } : {}) });
+      await ctx.queue.send<PushJob>(PUSH_QUEUE, {
+        recordId: job.recordId,
+        ...(job.retry ? { retry: job.retry } : {}),
+        ...(job.traceparent ? { traceparent: job.traceparent } : {}),
+      });
       return outcomes;
     } finally {
       after ??= await release(ctx, job.recordId, lease);

@@ -8,6 +8,8 @@ export interface PushJob {
   retry?: number;
   /** Sent to run when a waiting record's wait runs out. */
   deadline?: boolean;
+  /** The W3C traceparent of the ERP's request that asked for the push: the push's span continues it. */
+  traceparent?: string;
 }
 
 export function pushJobs(recordIds: readonly number[]): { data: PushJob }[] {

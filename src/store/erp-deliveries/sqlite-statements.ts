@@ -122,6 +122,7 @@ export interface RawFeedEntry {
   type: FeedEntry['type'];
   dedupe_key: string;
   source_event_id: number | null;
+  traceparent: string | null;
   data: string;
   created_at: number;
 }
@@ -165,6 +166,7 @@ export function feedEntryOf(r: RawFeedEntry): FeedEntry {
     type: r.type,
     dedupeKey: r.dedupe_key,
     sourceEventId: r.source_event_id,
+    traceparent: r.traceparent,
     data: JSON.parse(r.data) as Record<string, unknown>,
     createdAt: new Date(r.created_at),
   };

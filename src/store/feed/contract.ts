@@ -11,6 +11,8 @@ export interface NewFeedEntry {
   dedupeKey: string;
   sourceEventId?: number | null;
   data: Record<string, unknown>;
+  /** The trace of the work that wrote it, when tracing is on: its ERP deliveries continue it. */
+  traceparent?: string | null;
   at: Date;
 }
 

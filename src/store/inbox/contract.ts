@@ -31,6 +31,8 @@ export interface NewInboundEvent {
   /** Why a `quarantined` event cannot be processed as it is. */
   quarantineReason?: string | null;
   requestId?: string | null;
+  /** The W3C traceparent of the receipt, when tracing is on: processing continues that trace. */
+  traceparent?: string | null;
   at: Date;
 }
 

@@ -7,7 +7,7 @@ import type { InboundEvent } from './contract.js';
  * bigint as a string and Dates), converted by the dialect's binding.
  */
 export const EVENT_COLUMNS = `id, connection, kind, dedupe_key, status, payload, error, attempts, duplicates, request_id, received_at,
-  last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction`;
+  last_duplicate_at, processed_at, updated_at, payload_pruned_at, business_code, quarantine_reason, correction, traceparent`;
 
 export interface RawEventRow<Id, Time> {
   id: Id;
@@ -28,6 +28,7 @@ export interface RawEventRow<Id, Time> {
   business_code: string | null;
   quarantine_reason: string | null;
   correction: string | null;
+  traceparent: string | null;
 }
 
 export function eventFromRow<Id, Time>(
@@ -55,5 +56,6 @@ export function eventFromRow<Id, Time>(
     businessCode: r.business_code,
     quarantineReason: r.quarantine_reason,
     correction: r.correction,
+    traceparent: r.traceparent,
   };
 }

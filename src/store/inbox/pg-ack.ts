@@ -19,7 +19,7 @@ function statementText(jobs: JobsInStatement): string {
   return `WITH ev AS (${RECORD_MANY_SQL}),
     fresh AS (
       SELECT ev.id, h.seconds
-      FROM ev JOIN unnest($1::text[], $3::text[], $13::float8[]) AS h(c, d, seconds) ON h.c = ev.connection AND h.d = ev.dedupe_key
+      FROM ev JOIN unnest($1::text[], $3::text[], $14::float8[]) AS h(c, d, seconds) ON h.c = ev.connection AND h.d = ev.dedupe_key
       WHERE ev.inserted AND ev.status = 'received'
     ),
     job_rows AS (
@@ -29,7 +29,7 @@ function statementText(jobs: JobsInStatement): string {
       SELECT jsonb_build_object('eventIds', jsonb_build_array(id)), now() + make_interval(secs => seconds)
       FROM fresh WHERE seconds IS NOT NULL
     ),
-    jobs AS (${jobs.insert('job_rows', '$14')})
+    jobs AS (${jobs.insert('job_rows', '$15')})
     SELECT id, connection, dedupe_key, status, duplicates, inserted FROM ev`;
 }
 

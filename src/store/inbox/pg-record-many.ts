@@ -5,10 +5,10 @@ import type { InboundEvent, NewInboundEvent } from './contract.js';
  * repeats within the batch are folded into its `duplicates`). `xmax = 0` tells a row this
  * statement inserted from one it updated. Rows are written in the arrays' order.
  */
-export const RECORD_MANY_SQL = `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at, business_code, quarantine_reason)
-         SELECT c, k, d, s, p, e, r, a, a, n, l, b, q
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[], $11::text[], $12::text[])
-           AS u(c, k, d, s, p, e, r, a, n, l, b, q)
+export const RECORD_MANY_SQL = `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, duplicates, last_duplicate_at, business_code, quarantine_reason, traceparent)
+         SELECT c, k, d, s, p, e, r, a, a, n, l, b, q, t
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::int[], $10::timestamptz[], $11::text[], $12::text[], $13::text[])
+           AS u(c, k, d, s, p, e, r, a, n, l, b, q, t)
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + excluded.duplicates + 1,
                last_duplicate_at = COALESCE(excluded.last_duplicate_at, excluded.received_at)
@@ -27,7 +27,7 @@ export interface RecordManyRow {
 
 /**
  * A batch for RECORD_MANY_SQL: each key once (its first input, and how often it came), the
- * statement's 12 parameters, and the answer for every input from the rows it returns.
+ * statement's 13 parameters, and the answer for every input from the rows it returns.
  */
 export function recordManyBatch<T extends NewInboundEvent>(inputs: readonly T[]) {
   const unique = new Map<string, { input: T; count: number; lastAt: Date }>();
@@ -55,6 +55,7 @@ export function recordManyBatch<T extends NewInboundEvent>(inputs: readonly T[])
       u.map((x) => (x.count > 1 ? x.lastAt : null)),
       u.map((x) => x.input.businessCode ?? null),
       u.map((x) => x.input.quarantineReason ?? null),
+      u.map((x) => x.input.traceparent ?? null),
     ] as unknown[],
     answer: (rows: readonly RecordManyRow[]) => {
       const byKey = new Map(rows.map((r) => [keyOf(r.connection, r.dedupe_key), r]));

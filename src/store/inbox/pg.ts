@@ -19,8 +19,8 @@ const where = (q: InboxFilter) => inboxWhere(t, q);
  */
 const RECORD = {
   name: 'wms_sync_inbox_record',
-  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, business_code, quarantine_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10)
+  text: `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, received_at, updated_at, business_code, quarantine_reason, traceparent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11)
          ON CONFLICT (connection, dedupe_key) DO UPDATE
            SET duplicates = inbound_events.duplicates + 1, last_duplicate_at = excluded.received_at
          RETURNING ${EVENT_COLUMNS}`,
@@ -52,6 +52,7 @@ export function pgInbox(orm: PgOrm): InboxRepo {
           input.at,
           input.businessCode ?? null,
           input.quarantineReason ?? null,
+          input.traceparent ?? null,
         ],
       });
       const event = toEvent(rows[0]!);

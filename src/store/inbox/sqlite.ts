@@ -31,8 +31,8 @@ function countIndex(q: InboxFilter) {
  */
 function prepareInsertOrCount<R>(raw: SqliteDatabase['raw'], returning: string) {
   return raw.prepare<InsertParams, R>(
-    `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, business_code, quarantine_reason, received_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO inbound_events (connection, kind, dedupe_key, status, payload, error, request_id, business_code, quarantine_reason, received_at, updated_at, traceparent)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (connection, dedupe_key) DO UPDATE SET duplicates = duplicates + 1, last_duplicate_at = excluded.received_at
      RETURNING ${returning}`,
   );
@@ -50,6 +50,7 @@ type InsertParams = [
   string | null,
   number,
   number,
+  string | null,
 ];
 
 const insertParams = (input: NewInboundEvent): InsertParams => {
@@ -66,6 +67,7 @@ const insertParams = (input: NewInboundEvent): InsertParams => {
     input.quarantineReason ?? null,
     at,
     at,
+    input.traceparent ?? null,
   ];
 };
 

@@ -32,6 +32,8 @@ export const inboundEvents = pgTable(
     attempts: integer('attempts').notNull().default(0),
     duplicates: integer('duplicates').notNull().default(0),
     requestId: text('request_id'),
+    // The W3C traceparent of the receipt: processing continues its trace (docs/operations.md#traces).
+    traceparent: text('traceparent'),
     receivedAt: ts('received_at').notNull(),
     lastDuplicateAt: ts('last_duplicate_at'),
     processedAt: ts('processed_at'),
@@ -115,6 +117,8 @@ export const feedEntries = pgTable(
     type: text('type').$type<FeedEntryType>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     sourceEventId: bigint('source_event_id', { mode: 'number' }),
+    // The trace of the work that wrote the entry: its ERP deliveries continue it.
+    traceparent: text('traceparent'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: ts('created_at').notNull(),
   },

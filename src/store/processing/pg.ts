@@ -47,9 +47,9 @@ const FEED_ORDER = { name: 'wms_sync_processing_feed_lock', text: 'SELECT pg_adv
 const FEED_ENTRY_COLUMNS = 'id, connection, dedupe_key';
 const APPEND_FEED_ENTRIES = {
   name: 'wms_sync_processing_feed',
-  text: `INSERT INTO feed_entries (connection, type, dedupe_key, source_event_id, data, created_at)
-         SELECT c, ty, d, s, da, a
-         FROM json_to_recordset($1::json) AS x(n int, c text, ty text, d text, s bigint, da jsonb, a timestamptz)
+  text: `INSERT INTO feed_entries (connection, type, dedupe_key, source_event_id, data, created_at, traceparent)
+         SELECT c, ty, d, s, da, a, t
+         FROM json_to_recordset($1::json) AS x(n int, c text, ty text, d text, s bigint, da jsonb, a timestamptz, t text)
          ORDER BY n
          ON CONFLICT (connection, dedupe_key) DO NOTHING
          RETURNING ${FEED_ENTRY_COLUMNS}`,
@@ -126,6 +126,7 @@ export function pgProcessing(orm: PgOrm): ProcessingRepo {
             s: i.sourceEventId ?? null,
             da: i.data,
             a: i.at,
+            t: i.traceparent ?? null,
           })),
         ),
       ]);

@@ -35,7 +35,7 @@ function prepare(raw: SqliteDatabase['raw']) {
     ),
     appendFeedEntry: raw
       .prepare(
-        `INSERT INTO feed_entries (connection, type, dedupe_key, source_event_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO feed_entries (connection, type, dedupe_key, source_event_id, data, created_at, traceparent) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (connection, dedupe_key) DO NOTHING RETURNING id`,
       )
       .pluck(),
@@ -92,6 +92,7 @@ export function sqliteProcessing(raw: SqliteDatabase['raw'], run: Run): Processi
             c.sourceEventId ?? null,
             JSON.stringify(c.data),
             c.at.getTime(),
+            c.traceparent ?? null,
           ) as number | undefined;
           if (id !== undefined) return { feedEntryId: id, created: true };
           return { feedEntryId: st.feedEntryByKey.get(c.connection, c.dedupeKey) as number, created: false };

@@ -21,6 +21,8 @@ export const inboundEvents = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     duplicates: integer('duplicates').notNull().default(0),
     requestId: text('request_id'),
+    // The W3C traceparent of the receipt: processing continues its trace (docs/operations.md#traces).
+    traceparent: text('traceparent'),
     receivedAt: ts('received_at').notNull(),
     lastDuplicateAt: ts('last_duplicate_at'),
     processedAt: ts('processed_at'),
@@ -107,6 +109,8 @@ export const feedEntries = sqliteTable(
     type: text('type').$type<FeedEntryType>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     sourceEventId: integer('source_event_id'),
+    // The trace of the work that wrote the entry: its ERP deliveries continue it.
+    traceparent: text('traceparent'),
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     createdAt: ts('created_at').notNull(),
   },

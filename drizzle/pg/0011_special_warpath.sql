@@ -1,0 +1,2 @@
+ALTER TABLE "feed_entries" ADD COLUMN "traceparent" text;--> statement-breakpoint
+ALTER TABLE "inbound_events" ADD COLUMN "traceparent" text;
