@@ -41,7 +41,17 @@ describe('outgoing clients against a misbehaving peer', { timeout: 60_000 }, () 
           connection: 'acme',
           kind: 'reception-close',
           eventId: 1,
-          data: BIG,
+          data: {
+            originCode: null,
+            receptionDate: null,
+            closingDocumentCode: 'PEER-1',
+            documentNumber: [],
+            documentExternalCode: null,
+            documentType: null,
+            company: null,
+            observations: BIG,
+            lines: [],
+          },
         },
         timeoutMs: 500,
       });
