@@ -133,6 +133,7 @@ export const envSchema = z.object({
   RECONCILE_RETENTION_DAYS: int(1, 36_500).default(90),
   PUSH_RETENTION_DAYS: int(1, 36_500).default(365),
   DELIVERY_RETENTION_DAYS: int(1, 36_500).default(30),
+  AUDIT_RETENTION_DAYS: int(1, 36_500).default(400),
   PRUNE_CRON: cronOrOff('17 3 * * *'),
   EMULATOR_WEBHOOK_LOG_MAX: int(10, 10_000_000).default(10_000),
   CONSOLE_SESSION_HOURS: int(1, 720).default(12),
@@ -221,6 +222,7 @@ export interface Config {
     reconcileDays: number;
     pushDays: number;
     deliveryDays: number;
+    auditDays: number;
     cron: string | null;
   };
   emulator: {
@@ -332,6 +334,7 @@ export function loadConfig(source: Source = process.env): Config {
       reconcileDays: env.RECONCILE_RETENTION_DAYS,
       pushDays: env.PUSH_RETENTION_DAYS,
       deliveryDays: env.DELIVERY_RETENTION_DAYS,
+      auditDays: env.AUDIT_RETENTION_DAYS,
       cron: env.PRUNE_CRON === 'off' ? null : env.PRUNE_CRON,
     },
     emulator: {

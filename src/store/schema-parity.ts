@@ -1,7 +1,9 @@
 import type { InferInsertModel, InferSelectModel } from 'drizzle-orm';
+import type * as pgAudit from './pg/audit-schema.js';
 import type * as pgDelivery from './pg/delivery-schema.js';
 import type * as pgReconciliation from './pg/reconciliation-schema.js';
 import type * as pg from './pg/schema.js';
+import type * as sqliteAudit from './sqlite/audit-schema.js';
 import type * as sqliteDelivery from './sqlite/delivery-schema.js';
 import type * as sqliteReconciliation from './sqlite/reconciliation-schema.js';
 import type * as sqlite from './sqlite/schema.js';
@@ -81,3 +83,11 @@ export const deliverySchemaParity: {
   erpDeliveryCursors: [true, true],
   erpDeliveryBreakers: [true, true],
 };
+
+export const auditSchemaParity: [
+  Equals<InferSelectModel<typeof sqliteAudit.auditEntries>, InferSelectModel<typeof pgAudit.auditEntries>>,
+  Equals<
+    Omit<InferInsertModel<typeof sqliteAudit.auditEntries>, 'id'>,
+    Omit<InferInsertModel<typeof pgAudit.auditEntries>, 'id'>
+  >,
+] = [true, true];

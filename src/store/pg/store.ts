@@ -1,4 +1,5 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { pgAudit } from '../audit/pg.js';
 import { pgErpDeliveries } from '../erp-deliveries/pg.js';
 import { pgFeed } from '../feed/pg.js';
 import { feedSignal } from '../feed/signal.js';
@@ -54,6 +55,7 @@ export function createPgStore(options: PgOptions): PgStore {
     retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
     readModels: pgReadModels(orm),
     erpDeliveries: pgErpDeliveries(orm, inTx, withTx),
+    audit: pgAudit(orm),
   });
   const signal = feedSignal();
   const direct = repos(database.orm, false);

@@ -1,4 +1,5 @@
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { sqliteAudit } from '../audit/sqlite.js';
 import { sqliteErpDeliveries } from '../erp-deliveries/sqlite.js';
 import { feedSignal } from '../feed/signal.js';
 import { sqliteFeed } from '../feed/sqlite.js';
@@ -35,6 +36,7 @@ function repos(
     reconciliation: sqliteReconciliation(orm, run, raw),
     readModels: sqliteReadModels(orm, run),
     erpDeliveries: sqliteErpDeliveries(orm, run, raw),
+    audit: sqliteAudit(orm, run),
   };
 }
 
