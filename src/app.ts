@@ -70,7 +70,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
           },
         },
       ],
-      { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token) },
+      { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.tokens) },
     ),
   );
   app.route('/', pushRoutes(deps));

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { presentsAdminToken } from './admin/auth.js';
+import { presentsBearer } from './admin/auth.js';
 import type { ServiceDeps } from './deps.js';
 import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
@@ -23,7 +23,7 @@ export function metricsRoutes(
   const app = new Hono<AppEnv>();
   app.get('/metrics', async (c) => {
     const header = c.req.header('authorization');
-    if (token && !presentsAdminToken(header, token)) {
+    if (token && !presentsBearer(header, token)) {
       throw authRefusal(
         c,
         'metrics',

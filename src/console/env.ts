@@ -1,11 +1,13 @@
 import type { Env } from 'hono';
+import type { AuditVars } from '../admin/audit-trail.js';
 import type { ServiceDeps } from '../deps.js';
 import type { RequestVars } from '../lib/http.js';
 import type { Session } from './auth/session.js';
 import type { EmulatorLink } from './emulator/control.js';
+import type { Flash } from './ui/layout.js';
 
 export interface ConsoleEnv extends Env {
-  Variables: RequestVars & { session: Session };
+  Variables: RequestVars & AuditVars & { session: Session; flash?: Flash };
 }
 
 /** What the console's pages use: the service's deps, and the emulator when under `wms-sync start`. */

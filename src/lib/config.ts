@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cronParser from 'cron-parser';
 import { z } from 'zod';
+import { type AdminTokens, parseAdminTokens } from './admin-tokens.js';
 import {
   assertUniqueNames,
   CONNECTION_ENV_NAMES,
@@ -119,6 +120,7 @@ export const envSchema = z.object({
   // Well inside the WMS's 45 s (spec: "The receiver should respond within 45 seconds").
   ERP_CLOSE_ACK_TIMEOUT_MS: int(1, 40_000).default(20_000),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  ADMIN_TOKENS: optionalString,
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
   METRICS_HOST: optionalString,
@@ -199,8 +201,11 @@ export interface Config {
     breakerProbeMs: number;
     pollMs: number;
   };
-  /** The operators' API (/admin/v1) and console: off when `token` is unset; console sessions last `sessionHours`. */
-  admin: { token: string | undefined; sessionHours: number };
+  /**
+   * The operators' API (/admin/v1) and console: off when no operator has a token (`tokens`:
+   * ADMIN_TOKEN as "admin" and ADMIN_TOKENS, hashed); console sessions last `sessionHours`.
+   */
+  admin: { token: string | undefined; sessionHours: number } & AdminTokens;
   /**
    * `/metrics`: a Bearer token when `token` is set; with `port`, served on a listener of its own
    * (`host`) and no longer on the main port.
@@ -238,6 +243,14 @@ export interface Config {
 }
 
 type Source = Record<string, string | undefined>;
+
+function adminTokens(env: Env): AdminTokens {
+  try {
+    return parseAdminTokens(env.ADMIN_TOKENS, env.ADMIN_TOKEN);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ADMIN_TOKENS: ${(err as Error).message}`);
+  }
+}
 
 /** Parses the environment once; throws `ConfigError` with a one-line message on the first problem. */
 export function loadConfig(source: Source = process.env): Config {
@@ -318,7 +331,7 @@ export function loadConfig(source: Source = process.env): Config {
       breakerProbeMs: env.ERP_WEBHOOK_BREAKER_PROBE_SECONDS * 1000,
       pollMs: env.ERP_WEBHOOK_POLL_MS,
     },
-    admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
+    admin: { token: env.ADMIN_TOKEN, ...adminTokens(env), sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     authFailures: {
       limit: env.AUTH_FAILURE_LIMIT,

@@ -64,7 +64,7 @@ describe('console sign-in, sessions and cross-site protection', () => {
   it('a wrong token gets 401 and the form again; the right one a session cookie: signed, HttpOnly, SameSite=Strict, with an expiry', async () => {
     const wrong = await post(svc, '/console/sign-in', undefined, { token: 'not-the-token-at-all' });
     expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain('That is not the admin token of this service.');
+    expect(await wrong.text()).toContain('That is not an admin token of this service.');
     expect(sessionCookie(wrong)).toBeUndefined();
     const right = await post(svc, '/console/sign-in', undefined, { token: ADMIN_TOKEN, next: overview });
     expect(right.status).toBe(303);

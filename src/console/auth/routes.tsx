@@ -2,7 +2,6 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Clock } from '../../lib/clock.js';
-import { safeEqual } from '../../lib/crypto.js';
 import { CONSOLE, SIGN_IN } from '../nav.js';
 import type { ConsoleApp } from '../page.js';
 import { Notice } from '../ui/detail.js';
@@ -12,7 +11,8 @@ import { issueSession, SESSION_COOKIE } from './session.js';
 import type { SignInThrottle } from './throttle.js';
 
 export interface SignInDeps {
-  adminToken: string;
+  /** Which operator a token belongs to (admin/auth.ts). */
+  operatorOf: (token: string) => string | undefined;
   key: Uint8Array;
   clock: Clock;
   sessionHours: number;
@@ -34,7 +34,7 @@ function SignInPage(props: { next: string | undefined; error?: string }) {
     <Bare title="Sign in" bodyClass="signin">
       <div class="signin-card">
         <h1>wms-sync console</h1>
-        <div class="muted">Sign in with the service's ADMIN_TOKEN.</div>
+        <div class="muted">Sign in with your admin token (ADMIN_TOKENS, or the service's ADMIN_TOKEN).</div>
         <form method="post" action={SIGN_IN}>
           {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
           {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
@@ -72,14 +72,16 @@ export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
         'retry-after': String(wait),
       });
     const token = typeof form.token === 'string' ? form.token : '';
-    if (!safeEqual(token, deps.adminToken)) {
+    const operator = deps.operatorOf(token);
+    if (!operator) {
       deps.throttle.fail(address);
       c.get('log').warn({ address }, 'console sign-in refused: wrong admin token');
-      return c.html(page({ next, error: 'That is not the admin token of this service.' }), 401);
+      return c.html(page({ next, error: 'That is not an admin token of this service.' }), 401);
     }
     deps.throttle.succeed(address);
+    c.get('log').info({ operator }, 'console sign-in');
     const ttl = deps.sessionHours * 3600;
-    const { token: jwt } = await issueSession(deps.key, deps.clock, ttl);
+    const { token: jwt } = await issueSession(deps.key, deps.clock, ttl, { operator, via: 'token' });
     setCookie(c, SESSION_COOKIE, jwt, {
       path: CONSOLE,
       httpOnly: true,

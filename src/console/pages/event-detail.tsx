@@ -10,6 +10,7 @@ import { JsonBlock } from '../ui/json.js';
 import { PageHead } from '../ui/layout.js';
 import { DataTable, withQuery } from '../ui/table.js';
 import { errorPage } from './errors.js';
+import { RefusalActions, RefusalHistory, RefusalNotice } from './event-refusal.js';
 import { editable, eventProblem, retryable } from './events-list.js';
 import { eventHref, eventsHref } from './events-query.js';
 import { feedSummary } from './feed.js';
@@ -89,7 +90,9 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
                   Edit payload
                 </a>
               ) : null}
-              {retryable(e) ? (
+              {e.status === 'rejected_by_erp' && e.payloadPrunedAt === null ? (
+                <RefusalActions href={href} csrf={csrf} />
+              ) : retryable(e) ? (
                 <ActionButton
                   action={`${href}/retry`}
                   csrf={csrf}
@@ -100,7 +103,8 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
             </>
           }
         />
-        {problem ? (
+        <RefusalNotice detail={detail} />
+        {problem && e.status !== 'rejected_by_erp' ? (
           <Notice
             tone={e.status === 'quarantined' || e.status === 'failed' || e.status === 'rejected' ? 'bad' : 'info'}
           >
@@ -150,6 +154,7 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
             />
           </Card>
         </div>
+        <RefusalHistory detail={detail} />
         <Card title="Feed entries it produced (what the ERP reads)" id="feed-entries">
           <DataTable
             columns={[

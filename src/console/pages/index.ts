@@ -3,6 +3,7 @@ import { registerEmulatorPanel } from './emulator.js';
 import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEventDetail } from './event-detail.js';
 import { registerEventEdit } from './event-edit.js';
+import { registerEventOverride } from './event-override.js';
 import { registerEventsActions } from './events-actions.js';
 import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
@@ -19,6 +20,7 @@ export const PAGES: PageRegistrar[] = [
   registerEventsActions,
   registerEventsList,
   registerEventDetail,
+  registerEventOverride,
   registerEventEdit,
   registerPushesActions,
   registerPushesList,
