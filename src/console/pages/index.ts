@@ -1,4 +1,5 @@
 import type { PageRegistrar } from '../page.js';
+import { registerAudit } from './audit.js';
 import { registerEmulatorPanel } from './emulator.js';
 import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEventDetail } from './event-detail.js';
@@ -30,4 +31,5 @@ export const PAGES: PageRegistrar[] = [
   registerFeed,
   registerEmulatorPanel,
   registerEmulatorActions,
+  registerAudit,
 ];
