@@ -7,7 +7,10 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: withPostgres ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.pg.test.ts'],
+    // The storage fault suites need root and run apart: `npm run test:faults`.
+    exclude: withPostgres
+      ? ['**/node_modules/**', 'test/faults/**']
+      : ['**/node_modules/**', 'test/faults/**', 'test/**/*.pg.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 3,

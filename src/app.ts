@@ -5,32 +5,31 @@ import type { ConsoleOptions } from './console/env.js';
 import { consoleRoutes } from './console/routes.js';
 import type { ServiceDeps } from './deps.js';
 import { erpFeedRoutes } from './erp/feed/routes.js';
-import { healthRoutes } from './health.js';
+import { healthRoutes, readinessProbes } from './health.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { apiReferencePage, apiReferenceScript } from './lib/api-reference.js';
 import { AppError, validationFailed } from './lib/errors.js';
 import { type AppEnv, bodyLimit, onError, onNotFound, requestContext } from './lib/http.js';
+import { countResponses } from './lib/metrics.js';
 import { fieldIssues, issuesMessage } from './lib/zod-issues.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { OPENAPI_PATH, registerServiceDocument } from './openapi.js';
 import { pushRoutes } from './push/routes/index.js';
 import { reconcileRoutes } from './reconcile/routes/index.js';
 import { isStoreUnavailable } from './store/unavailable.js';
 
 export type ServiceApp = OpenAPIHono<AppEnv>;
 
-export const SERVICE_VERSION = '0.1.0';
-
 /** The database did not answer: the same request can succeed once it is back. */
 const STORE_UNAVAILABLE = new AppError(
   503,
   'unavailable',
-  'The database is unreachable; try again shortly',
+  'The database is unreachable or its disk is full; try again shortly',
   undefined,
   { 'Retry-After': '5' },
 );
 
-export const NO_CONNECTION_MESSAGE =
-  'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
+export { NO_CONNECTION_MESSAGE } from './health.js';
 /** Where /docs loads the reference's browser bundle from. */
 export const DOCS_SCRIPT_PATH = '/docs/reference.js';
 
@@ -42,6 +41,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
+  app.use('*', countResponses(deps.metrics));
   app.use('*', requestContext(deps.logger));
   app.use('*', bodyLimit(deps.config.bodyLimitBytes));
   app.use('*', async (c, next) => {
@@ -50,7 +50,8 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   });
   app.onError((err, c) => {
     if (!(err instanceof AppError) && isStoreUnavailable(err)) {
-      c.get('log')?.warn({ err: err.message }, 'database unreachable: answered 503');
+      deps.space.noteFailure(err);
+      c.get('log')?.warn({ err: err.message }, 'database unreachable or its disk full: answered 503');
       return onError(STORE_UNAVAILABLE, c);
     }
     return onError(err, c);
@@ -59,19 +60,9 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
 
   app.route(
     '/',
-    healthRoutes(
-      [
-        { name: 'store', check: () => deps.store.ping() },
-        { name: 'queue', check: () => deps.queue.ping() },
-        {
-          name: 'connections',
-          check: async () => {
-            if (deps.connections.all().length === 0) throw new Error(NO_CONNECTION_MESSAGE);
-          },
-        },
-      ],
-      { showsReasons: (header) => presentsAdminToken(header, deps.config.admin.tokens) },
-    ),
+    healthRoutes(readinessProbes(deps), {
+      showsReasons: (header) => presentsAdminToken(header, deps.config.admin.tokens),
+    }),
   );
   app.route('/', pushRoutes(deps));
   app.route('/', inboundRoutes(deps));
@@ -82,29 +73,9 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   // With METRICS_PORT, /metrics is served on that listener only (main.ts), not on the public one.
   if (deps.config.metrics.port === undefined) app.route('/', metricsRoutes(deps));
 
-  // Rooms' routes declare these schemes by name in their `security` (see docs/architecture.md).
-  app.openAPIRegistry.registerComponent('securitySchemes', 'erpBearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: "The connection's ERP_API_TOKEN; it selects the connection.",
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
-    type: 'http',
-    scheme: 'basic',
-    description: 'The Basic credentials configured for the connection in the WMS webhook settings.',
-  });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'wms-sync',
-      version: SERVICE_VERSION,
-      description: 'Webhook receiver for the WMS and the ERP API of wms-sync.',
-    },
-    // The API reference sends its requests here, not to the address the service is bound to.
-    ...(deps.config.publicUrl ? { servers: [{ url: deps.config.publicUrl }] } : {}),
-  });
+  registerServiceDocument(app, deps.config.publicUrl);
   // The reference's script is served from the installed package: the page works with no internet.
   app.get(DOCS_SCRIPT_PATH, apiReferenceScript());
-  app.get('/docs', apiReferencePage({ title: 'wms-sync API', specUrl: '/openapi.json', scriptUrl: DOCS_SCRIPT_PATH }));
+  app.get('/docs', apiReferencePage({ title: 'wms-sync API', specUrl: OPENAPI_PATH, scriptUrl: DOCS_SCRIPT_PATH }));
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { AlertRecorder } from './alerts/recorder.js';
 import type { AuthFailures } from './lib/auth-failures.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './lib/config.js';
@@ -6,6 +7,7 @@ import type { ConnectionRegistry } from './lib/connection-registry.js';
 import type { Logger } from './lib/logger.js';
 import type { Queue } from './queue/types.js';
 import type { AnyStore } from './store/index.js';
+import type { StorageSpace } from './store/space.js';
 import type { WmsClients } from './wms-client/index.js';
 
 /** Everything the service's rooms need, built once at boot and passed down explicitly. */
@@ -14,6 +16,8 @@ export interface ServiceDeps {
   logger: Logger;
   clock: Clock;
   store: AnyStore;
+  /** The storage's free space and full-disk state: new webhooks are refused while it is short. */
+  space: StorageSpace;
   queue: Queue;
   connections: ConnectionRegistry;
   metrics: Registry;
@@ -21,6 +25,8 @@ export interface ServiceDeps {
   wms: WmsClients;
   /** Failed authentications: counted, and limited per client address (one budget per process). */
   authFailures: AuthFailures;
+  /** Notifications: what the rooms raise; absent when no ALERT_WEBHOOK_URL is configured. */
+  alerts?: AlertRecorder;
   /** Aborted when the process is asked to stop: running jobs end at their next safe point. */
   stopping: AbortSignal;
 }

@@ -3,9 +3,38 @@ import type { ErrorCode } from './lib/errors.js';
 import type { AppEnv } from './lib/http.js';
 import { probe } from './lib/probe.js';
 
+export const NO_CONNECTION_MESSAGE =
+  'no connection configured: set WMS_BASE_URL, WMS_CLIENT_ID, WMS_CLIENT_SECRET, WEBHOOK_USERNAME, WEBHOOK_PASSWORD and ERP_API_TOKEN (or CONNECTIONS_FILE); until then every webhook and ERP request is refused';
+
 export interface Probe {
   name: string;
   check(): Promise<void>;
+}
+
+/** What `/readyz` checks, and the `wms_sync_ready` gauge with it: the store, the queue, a connection. */
+export function readinessProbes(deps: {
+  store: { ping(): Promise<void> };
+  queue: { ping(): Promise<void> };
+  space: { shortage(): string | undefined };
+  connections: { all(): readonly unknown[] };
+}): Probe[] {
+  return [
+    { name: 'store', check: () => deps.store.ping() },
+    { name: 'queue', check: () => deps.queue.ping() },
+    {
+      name: 'storage',
+      check: async () => {
+        const short = deps.space.shortage();
+        if (short) throw new Error(`storage short: ${short}`);
+      },
+    },
+    {
+      name: 'connections',
+      check: async () => {
+        if (deps.connections.all().length === 0) throw new Error(NO_CONNECTION_MESSAGE);
+      },
+    },
+  ];
 }
 
 export interface HealthOptions {

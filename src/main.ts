@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { dirname } from 'node:path';
+import { AlertRecorder } from './alerts/recorder.js';
+import { alertsConfigured } from './alerts/targets.js';
 import { buildApp, NO_CONNECTION_MESSAGE, type ServiceApp } from './app.js';
 import type { EmulatorLink } from './console/emulator/control.js';
 import type { ServiceDeps } from './deps.js';
@@ -10,9 +13,11 @@ import { connectionRegistry } from './lib/connection-registry.js';
 import { type Listening, listen } from './lib/listen.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMetricsRegistry } from './lib/metrics.js';
+import { installProcessGuard } from './lib/process-guard.js';
 import { metricsApp } from './metrics-routes.js';
 import { openQueue, type QueueTuning } from './queue/index.js';
 import { openStore } from './store/index.js';
+import { storageSpace } from './store/space.js';
 import { tableBudget } from './wms-client/index.js';
 import { instrumentedWmsClients } from './wms-client/metrics.js';
 import { startWorkers } from './worker.js';
@@ -26,6 +31,8 @@ export interface RunOptions {
   queueTuning?: QueueTuning;
   /** The emulator running beside the service (`wms-sync start`): the console offers its panel. */
   emulator?: EmulatorLink;
+  /** Catch errors no handler caught (lib/process-guard.ts): the commands that run a service set it. */
+  guardProcess?: boolean;
 }
 
 /** The deps as opened for a process, with the switch that tells its jobs to stop. */
@@ -59,8 +66,18 @@ export async function openDeps(
     await store.close().catch(() => undefined);
     throw err;
   }
+  const clock = options.clock ?? systemClock;
+  const space = storageSpace({
+    ...(config.database.kind === 'sqlite'
+      ? { dir: dirname(config.database.file), sqliteFile: config.database.file }
+      : {}),
+    minFreeBytes: config.dataMinFreeBytes,
+  });
   const queue = openQueue(store, options.queueTuning);
-  queue.on('error', (err) => logger.error({ err: err.message }, 'queue error'));
+  queue.on('error', (err) => {
+    space.noteFailure(err);
+    logger.error({ err: err.message }, 'queue error');
+  });
   queue.on('failed', (e) =>
     (e.dead ? logger.error.bind(logger) : logger.warn.bind(logger))(
       { jobId: e.id, job: e.name, err: e.error.message, dead: e.dead },
@@ -68,7 +85,6 @@ export async function openDeps(
     ),
   );
   await queue.start();
-  const clock = options.clock ?? systemClock;
   const metrics = createMetricsRegistry({ defaultMetrics: true });
   const stop = new AbortController();
   // Every call in flight listens on the stop signal (20 close documents asking the ERP, 64 WMS
@@ -79,6 +95,7 @@ export async function openDeps(
     logger,
     clock,
     store,
+    space,
     queue,
     connections: connectionRegistry(config.connections),
     metrics,
@@ -100,6 +117,9 @@ export async function openDeps(
       config.authFailures.trustProxyHops,
       metrics,
     ),
+    ...(alertsConfigured(config)
+      ? { alerts: new AlertRecorder({ store, clock, logger: logger.child({ room: 'alerts' }) }) }
+      : {}),
     stopping: stop.signal,
     stopJobs: () => stop.abort(),
   };
@@ -110,6 +130,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
   const { logger } = deps;
   // A new user's empty environment starts a service that refuses everything: say so at once.
   if (deps.connections.all().length === 0) logger.warn(NO_CONNECTION_MESSAGE);
+  const unguard = options.guardProcess ? installProcessGuard({ logger, registry: deps.metrics }) : () => undefined;
   let app: ServiceApp | undefined;
   let http: Listening | undefined;
   let metricsHttp: Listening | undefined;
@@ -165,6 +186,7 @@ export async function runService(config: Config, options: RunOptions): Promise<R
           );
         await deps.store.close();
         logger.info('stopped');
+        unguard();
         logger.flush();
       })()),
   };

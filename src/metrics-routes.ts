@@ -1,11 +1,16 @@
 import { Hono } from 'hono';
+import { Gauge, type Registry } from 'prom-client';
 import { presentsBearer } from './admin/auth.js';
 import type { ServiceDeps } from './deps.js';
+import { readinessProbes } from './health.js';
 import { registerInboundGauges } from './inbound/metrics.js';
 import { authRefusal } from './lib/auth-failures.js';
 import { unauthorized } from './lib/errors.js';
 import { type AppEnv, onError, onNotFound, requestContext } from './lib/http.js';
+import { countResponses } from './lib/metrics.js';
+import { probe } from './lib/probe.js';
 import { registerPushGauges } from './push/job/metrics.js';
+import { registerStorageGauges } from './store/space-metrics.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
 
@@ -15,10 +20,12 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="wms-sync metrics"' };
  * registered here too, so a worker-only process serving metrics shows them.
  */
 export function metricsRoutes(
-  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'queue' | 'clock' | 'connections'>,
+  deps: Pick<ServiceDeps, 'config' | 'metrics' | 'store' | 'space' | 'queue' | 'clock' | 'connections'>,
 ): Hono<AppEnv> {
   registerInboundGauges(deps.metrics, deps);
+  registerStorageGauges(deps.metrics, deps.space);
   registerPushGauges(deps.metrics, deps);
+  registerServiceGauges(deps.metrics, deps);
   const token = deps.config.metrics.token;
   const app = new Hono<AppEnv>();
   app.get('/metrics', async (c) => {
@@ -36,9 +43,49 @@ export function metricsRoutes(
   return app;
 }
 
+/**
+ * Gauges of the process as a whole, read at scrape time: each readiness check (what `/readyz`
+ * answers), and the job queue's ready jobs and how long the oldest of them has waited for a worker.
+ */
+export function registerServiceGauges(
+  registry: Registry,
+  deps: Pick<ServiceDeps, 'store' | 'space' | 'queue' | 'clock' | 'connections'>,
+): void {
+  if (registry.getSingleMetric('wms_sync_ready')) return;
+  const probes = readinessProbes(deps);
+  new Gauge<'check'>({
+    name: 'wms_sync_ready',
+    help: 'Readiness checks of /readyz (check: store, queue, connections): 1 passing, 0 failing',
+    labelNames: ['check'],
+    registers: [registry],
+    async collect() {
+      const results = await Promise.all(probes.map(async (p) => [p.name, await probe(p.check, 2000)] as const));
+      for (const [check, result] of results) this.set({ check }, result.ok ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'wms_sync_queue_ready_jobs',
+    help: 'Jobs of every queue whose start time has come and that wait for a worker',
+    registers: [registry],
+    async collect() {
+      this.set((await deps.queue.backlog()).ready);
+    },
+  });
+  new Gauge({
+    name: 'wms_sync_queue_oldest_ready_seconds',
+    help: 'How long the oldest ready job of any queue has waited for a worker (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      const { oldestReadyAt } = await deps.queue.backlog();
+      this.set(oldestReadyAt ? Math.max(0, (deps.clock.nowMs() - oldestReadyAt.getTime()) / 1000) : 0);
+    },
+  });
+}
+
 /** The app of `METRICS_PORT`: /metrics and nothing else (every other path 404). */
 export function metricsApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use('*', countResponses(deps.metrics));
   app.use('*', requestContext(deps.logger));
   app.use('*', async (c, next) => {
     c.set('authFailures', deps.authFailures);

@@ -1,3 +1,4 @@
+import { alertJobs } from './alerts/jobs.js';
 import type { JobRegistration, ServiceDeps } from './deps.js';
 import { deliveryJobs } from './erp/delivery/jobs.js';
 import { inboundJobs } from './inbound/jobs.js';
@@ -15,6 +16,7 @@ export const jobRegistrations: JobRegistration[] = [
   reconcileJobs,
   retentionJobs,
   deliveryJobs,
+  alertJobs,
 ];
 
 export async function startWorkers(

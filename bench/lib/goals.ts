@@ -6,6 +6,7 @@
  * "not in this run" rather than failing the whole document.
  */
 import { type GoalRow, formatNumber as n, type ResultsFile } from './docs.js';
+import { wal } from './goals-wal.js';
 import type { Row } from './report.js';
 
 export const GOAL = {
@@ -384,4 +385,5 @@ export const GOAL_READERS: Record<string, (file: ResultsFile) => GoalRow[]> = {
   'webhook-read': webhookRead,
   'close-ack': closeAck,
   footprint,
+  wal,
 };

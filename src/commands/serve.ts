@@ -22,7 +22,7 @@ export const serveCommand: Command = {
       const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
       const config = configFrom(ctx, { PORT: values.port, HOST: values.host });
       if (!config) return 1;
-      const service = await runService(config, { http: true, worker: true });
+      const service = await runService(config, { http: true, worker: true, guardProcess: true });
       await ctx.stopSignal;
       await service.close();
       return 0;

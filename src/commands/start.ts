@@ -130,6 +130,7 @@ export const startCommand: Command = {
       const logger = createLogger({ level: ctx.env.LOG_LEVEL ? config.logLevel : 'warn' });
       const stack = await startDemoStack(config, {
         logger,
+        guardProcess: true,
         ...(values['no-sample-erp'] ? {} : { sampleErp: { port: erpPort } }),
       });
       ctx.stdout.write(

@@ -17,7 +17,7 @@ export const workerCommand: Command = {
       parse(args, {});
       const config = configFrom(ctx);
       if (!config) return 1;
-      const service = await runService(config, { http: false, worker: true });
+      const service = await runService(config, { http: false, worker: true, guardProcess: true });
       await ctx.stopSignal;
       await service.close();
       return 0;

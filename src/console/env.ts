@@ -7,7 +7,8 @@ import type { EmulatorLink } from './emulator/control.js';
 import type { Flash } from './ui/layout.js';
 
 export interface ConsoleEnv extends Env {
-  Variables: RequestVars & AuditVars & { session: Session; flash?: Flash };
+  /** `https`: served over https (lib/https.ts), so the console's cookies are Secure. */
+  Variables: RequestVars & AuditVars & { session: Session; flash?: Flash; https: boolean };
 }
 
 /** What the console's pages use: the service's deps, and the emulator when under `wms-sync start`. */

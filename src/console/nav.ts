@@ -5,6 +5,7 @@ export const NAV = [
   { id: 'pushes', label: 'WMS pushes', path: 'pushes' },
   { id: 'reconciliation', label: 'Reconciliation', path: 'reconciliations' },
   { id: 'feed', label: 'ERP feed', path: 'feed' },
+  { id: 'deliveries', label: 'ERP deliveries', path: 'deliveries' },
   { id: 'audit', label: 'Audit trail', path: 'audit' },
   { id: 'emulator', label: 'Emulator', path: 'emulator', onlyWithEmulator: true },
 ] as const;

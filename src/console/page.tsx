@@ -23,6 +23,7 @@ export function setFlash(c: ConsoleContext, flash: Flash): void {
     path: CONSOLE,
     httpOnly: true,
     sameSite: 'Strict',
+    secure: c.get('https') ?? false,
     maxAge: 60,
   });
 }
@@ -52,7 +53,7 @@ export function frameFor(
     connection,
     connections: deps.connections.all().map((x) => x.name),
     active,
-    csrf: c.get('session').csrf,
+    csrf: c.get('session')?.csrf ?? '',
     emulator: connection !== undefined && deps.emulator?.connection === connection,
     flash: takeFlash(c),
   };

@@ -1,13 +1,14 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { auditTrail } from '../admin/audit-trail.js';
 import { operatorMatcher } from '../admin/auth.js';
 import type { ServiceDeps } from '../deps.js';
 import { AppError } from '../lib/errors.js';
+import { servedOverHttps } from '../lib/https.js';
+import { allowedMethods } from './allowed-methods.js';
 import { registerAssets } from './assets.js';
 import { requireSession, sameOrigin } from './auth/guard.js';
-import { registerSignIn } from './auth/routes.js';
+import { registerSignIn, registerSignOut } from './auth/routes.js';
 import { sessionKey } from './auth/session.js';
-import { SignInThrottle } from './auth/throttle.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleOptions } from './env.js';
 import { ASSETS, CONSOLE, NAV, type NavId, pageHref, SIGN_IN } from './nav.js';
 import type { ConsoleContext } from './page.js';
@@ -40,10 +41,15 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
   if (tokens.length === 0) return app;
   const deps: ConsoleDeps = { ...service, emulator: options.emulator };
   const key = sessionKey(sessionSecret);
-  const publicHttps = service.config.publicUrl?.startsWith('https:') ?? false;
+  const https = (c: Context) =>
+    servedOverHttps(c, service.config.publicUrl, service.config.authFailures.trustProxyHops);
+  const markHttps: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+    c.set('https', https(c));
+    await next();
+  };
 
-  app.use(`${CONSOLE}/*`, securityHeaders);
-  app.use(CONSOLE, securityHeaders);
+  app.use(`${CONSOLE}/*`, securityHeaders, markHttps);
+  app.use(CONSOLE, securityHeaders, markHttps);
   app.use(`${CONSOLE}/*`, sameOrigin(service.config.publicUrl));
   registerAssets(app);
   registerSignIn(app, {
@@ -51,8 +57,7 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
     key,
     clock: service.clock,
     sessionHours: service.config.admin.sessionHours,
-    throttle: new SignInThrottle(service.clock),
-    secure: (c) => publicHttps || new URL(c.req.url).protocol === 'https:',
+    secure: https,
   });
   const guard = requireSession(key, service.clock);
   app.use(CONSOLE, guard);
@@ -75,6 +80,7 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
       },
     }),
   );
+  registerSignOut(app, { secure: https });
 
   // The first connection's overview; the connection switcher keeps the page when it changes connection.
   app.get(CONSOLE, (c) => {
@@ -99,7 +105,14 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
 
   for (const register of PAGES) register(app, deps);
 
-  app.all(`${CONSOLE}/*`, (c) => errorPage(c, deps, 404, 'Not found', `No console page ${c.req.path}`));
+  // Every other method or path: 405 with Allow, or 404; the page frame only inside a session.
+  app.all(`${CONSOLE}/*`, (c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length > 0 && !allowed.includes(c.req.method))
+      return c.text(`Method ${c.req.method} not allowed here`, 405, { allow: allowed.join(', ') });
+    if (!c.get('session')) return c.text('Not found', 404);
+    return errorPage(c, deps, 404, 'Not found', `No console page ${c.req.path}`);
+  });
   app.onError((err, c) => {
     if (err instanceof AppError && (err.status === 404 || err.status === 400 || err.status === 409))
       return errorPage(c, deps, err.status, err.status === 404 ? 'Not found' : 'Refused', err.message);

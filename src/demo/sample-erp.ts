@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { Webhook } from 'standardwebhooks';
 import { CLOSE_DOCUMENT_RECEIVED } from '../inbound/close-ack.js';
+import { ERP_MESSAGE_LIMIT } from '../inbound/close-ack-http.js';
 import { type Listening, listen } from '../lib/listen.js';
 
 /**
@@ -29,24 +30,54 @@ export interface SampleErpOptions {
   secrets: readonly string[];
   /** Messages kept (oldest dropped first). */
   keep?: number;
+  /** Bytes of message bodies kept in all (oldest dropped first). */
+  keepBytes?: number;
 }
 
-const BODY_LIMIT = 1024 * 1024;
+/** Longest message body read; a longer one is answered 413 without being read further. */
+export const SAMPLE_ERP_BODY_LIMIT = 1024 * 1024;
+/** Bytes of kept message bodies, all messages together, by default. */
+export const SAMPLE_ERP_KEEP_BYTES = 16 * 1024 * 1024;
+/** Refusals it holds at once, and the longest document code and message of one. */
+export const SAMPLE_ERP_MAX_REJECTIONS = 1000;
+const REJECT_BODY_LIMIT = 8 * 1024;
+const CODE_LIMIT = 200;
+
+/** The body as text, or undefined once it passes `limit` bytes (the rest is never read). */
+async function cappedBody(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 export function sampleErpApp(options: SampleErpOptions) {
   const verifiers = options.secrets.map((s) => new Webhook(s));
   const keep = options.keep ?? 1000;
-  const messages: SampleErpMessage[] = [];
+  const keepBytes = options.keepBytes ?? SAMPLE_ERP_KEEP_BYTES;
+  const messages: (SampleErpMessage & { bytes: number })[] = [];
+  let keptBytes = 0;
   const rejections = new Map<string, string>();
   let seq = 0;
   let refused = 0;
   const app = new Hono();
 
   app.post('/webhooks', async (c) => {
-    const length = Number(c.req.header('content-length') ?? 0);
-    if (length > BODY_LIMIT) return c.json({ success: false, message: 'body too large' }, 413);
-    const raw = await c.req.text();
-    if (raw.length > BODY_LIMIT) return c.json({ success: false, message: 'body too large' }, 413);
+    const raw = await cappedBody(c.req.raw, SAMPLE_ERP_BODY_LIMIT);
+    if (raw === undefined) return c.json({ success: false, message: 'body too large' }, 413);
     const headers = {
       'webhook-id': c.req.header('webhook-id') ?? '',
       'webhook-timestamp': c.req.header('webhook-timestamp') ?? '',
@@ -67,6 +98,7 @@ export function sampleErpApp(options: SampleErpOptions) {
       if (reason !== undefined) answer = { success: false, message: reason };
     }
     seq += 1;
+    const bytes = Buffer.byteLength(raw);
     messages.push({
       seq,
       receivedAt: new Date().toISOString(),
@@ -74,8 +106,11 @@ export function sampleErpApp(options: SampleErpOptions) {
       type,
       body,
       answer: { status: 200, body: answer },
+      bytes,
     });
-    if (messages.length > keep) messages.splice(0, messages.length - keep);
+    keptBytes += bytes;
+    while (messages.length > keep || (keptBytes > keepBytes && messages.length > 1))
+      keptBytes -= messages.shift()!.bytes;
     return c.json(answer, 200);
   });
 
@@ -83,21 +118,35 @@ export function sampleErpApp(options: SampleErpOptions) {
     const type = c.req.query('type');
     const code = c.req.query('code');
     const after = Number(c.req.query('after') ?? 0);
-    const list = messages.filter(
-      (m) => m.seq > after && (!type || m.type === type) && (!code || mentions(m.body, code)),
-    );
+    const list = messages
+      .filter((m) => m.seq > after && (!type || m.type === type) && (!code || mentions(m.body, code)))
+      .map(({ bytes: _bytes, ...m }) => m);
     return c.json({ messages: list, refused });
   });
 
   app.put('/reject/:code', async (c) => {
-    const body = (await c.req.json().catch(() => undefined)) as { message?: unknown } | undefined;
+    const code = c.req.param('code');
+    if (code.length > CODE_LIMIT)
+      return c.json({ success: false, message: `a document code has at most ${CODE_LIMIT} characters` }, 400);
+    const text = await cappedBody(c.req.raw, REJECT_BODY_LIMIT);
+    if (text === undefined) return c.json({ success: false, message: 'body too large' }, 413);
+    let body: { message?: unknown } | undefined;
+    try {
+      body = JSON.parse(text) as { message?: unknown };
+    } catch {
+      body = undefined;
+    }
     if (typeof body?.message !== 'string' || body.message.trim() === '')
       return c.json(
         { success: false, message: 'expected a JSON body {"message": "why the ERP refuses this document"}' },
         400,
       );
-    rejections.set(c.req.param('code'), body.message);
-    return c.json({ documentCode: c.req.param('code'), message: body.message }, 200);
+    if (body.message.length > ERP_MESSAGE_LIMIT)
+      return c.json({ success: false, message: `a message has at most ${ERP_MESSAGE_LIMIT} characters` }, 400);
+    if (!rejections.has(code) && rejections.size >= SAMPLE_ERP_MAX_REJECTIONS)
+      return c.json({ success: false, message: `at most ${SAMPLE_ERP_MAX_REJECTIONS} refusals at once` }, 409);
+    rejections.set(code, body.message);
+    return c.json({ documentCode: code, message: body.message }, 200);
   });
 
   app.delete('/reject/:code', (c) =>

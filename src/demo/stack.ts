@@ -39,6 +39,8 @@ export async function startDemoStack(
     emulatorInMemory?: boolean;
     queueTuning?: QueueTuning;
     sampleErp?: { port: number; host?: string };
+    /** Install the process guard (lib/process-guard.ts), as `wms-sync start` does. */
+    guardProcess?: boolean;
   },
 ): Promise<DemoStack> {
   const demoClient = { clientId: config.emulator.demoClientId, clientSecret: config.emulator.demoClientSecret };
@@ -76,6 +78,7 @@ export async function startDemoStack(
       {
         http: true,
         worker: true,
+        guardProcess: options.guardProcess ?? false,
         logger: options.logger,
         // The console's emulator panel reaches the emulator over HTTP (the service never imports it).
         emulator: {

@@ -1,7 +1,7 @@
+import { type Batcher, batcher } from '../lib/batcher.js';
 import type { Config } from '../lib/config.js';
 import type { Queue, RetryOptions } from '../queue/types.js';
 import type { HeldEvent, InboxRepo, NewInboundEvent, RecordedEvent, Store } from '../store/types.js';
-import { type GroupCommit, groupCommit } from './group-commit.js';
 import { INBOUND_QUEUE, type ProcessJobData, processJobOptions } from './queue.js';
 
 export interface AckResult {
@@ -112,12 +112,12 @@ const ACK_COMMITS_IN_FLIGHT = 4;
 export function createAckWriter(
   deps: AckWriterDeps,
   onBatch?: (info: { size: number; ms: number; ok: boolean }) => void,
-): GroupCommit<HeldEvent, AckResult> {
-  return groupCommit<HeldEvent, AckResult>({
-    commit: (items) => writeEvents(deps, items),
+): Batcher<HeldEvent, AckResult> {
+  return batcher<HeldEvent, AckResult>((items) => writeEvents(deps, items), {
     maxBatch: ACK_BATCH_MAX,
     // SQLite has one writer: a second transaction would only wait for the lock, and split batches.
     maxInFlight: deps.store.dialect === 'sqlite' ? 1 : ACK_COMMITS_IN_FLIGHT,
+    isolateFailures: true,
     ...(onBatch ? { onBatch } : {}),
   });
 }

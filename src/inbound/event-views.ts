@@ -1,3 +1,4 @@
+import { jsonTextDepth, MAX_PAYLOAD_DEPTH } from '../lib/nul.js';
 import type { FeedEntry, InboundAttempt, InboundEvent, InboundEventEdit, InboxFilter, Store } from '../store/types.js';
 
 /*
@@ -85,7 +86,7 @@ export async function listEvents(
 export interface PayloadView {
   /** The text exactly as received (or as stored by the operator). */
   raw: string;
-  /** The JSON value, or null when the text is not JSON. */
+  /** The JSON value; null when the text is not JSON, or nests deeper than MAX_PAYLOAD_DEPTH (`raw` has it). */
   parsed: unknown;
 }
 
@@ -109,6 +110,8 @@ export interface EventDetail {
 }
 
 function payloadView(raw: string): PayloadView {
+  // A refused body may nest thousands deep; serializing it again would overflow the stack.
+  if (jsonTextDepth(raw) > MAX_PAYLOAD_DEPTH) return { raw, parsed: null };
   try {
     return { raw, parsed: JSON.parse(raw) };
   } catch {

@@ -1,3 +1,4 @@
+import type { Batcher } from '../lib/batcher.js';
 import type { Clock } from '../lib/clock.js';
 import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFailed } from '../lib/errors.js';
 import { isJsonContentType } from '../lib/http.js';
@@ -5,13 +6,12 @@ import type { Logger } from '../lib/logger.js';
 import type { HeldEvent, NewInboundEvent, RecordedEvent } from '../store/types.js';
 import type { AckResult } from './ack-writer.js';
 import { rejectedKeyOf } from './dedupe.js';
-import type { GroupCommit } from './group-commit.js';
 import type { WebhookKind } from './kinds.js';
 import type { InboundMetrics } from './metrics.js';
 import { problemsMessage, readPayload } from './reading.js';
 
 export interface IngestContext {
-  writer: GroupCommit<HeldEvent, AckResult>;
+  writer: Batcher<HeldEvent, AckResult>;
   clock: Clock;
   metrics: InboundMetrics;
   log: Logger;
@@ -70,11 +70,10 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
     });
   } catch (err) {
     ctx.log.error({ err: errorMessage(err), kind: input.kind }, 'could not store a webhook; not acknowledged');
-    return {
-      ok: false,
-      reason: 'unavailable',
-      error: unavailable('The event could not be stored and was not acknowledged; send it again'),
-    };
+    const error = unavailable('The event could not be stored and was not acknowledged; send it again');
+    // What the store said (a full disk, say) stays readable to the storage state.
+    error.cause = err;
+    return { ok: false, reason: 'unavailable', error };
   }
   (result.duplicate ? ctx.metrics.duplicates : ctx.metrics.received).inc({
     connection: input.connection,

@@ -1,6 +1,7 @@
 import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job } from '../queue/types.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import { type InboundMetrics, inboundMetrics } from './metrics.js';
 import { createEventProcessor, type EventProcessor } from './processor.js';
 import { INBOUND_QUEUE, type ProcessJobData, processJobOptions } from './queue.js';
@@ -21,15 +22,22 @@ export async function runProcessJob(
 ): Promise<void> {
   const final = job.retryCount >= job.retryLimit;
   const failures: string[] = [];
+  let storeFault: Error | undefined;
   const outcomes = await processor(job.data.eventIds);
   for (const outcome of outcomes) {
     if (outcome.ok) continue;
     const message = errorMessage(outcome.error);
     failures.push(`event ${outcome.eventId}: ${message}`);
-    await recordFailure(deps, metrics, outcome.eventId, message, final, job.retryCount + 1);
+    // The store failed, not the event: nothing to write (it would fail too), and the job runs again
+    // without spending an attempt (worker-loop.ts), so the event is never marked failed for it.
+    if (isStoreUnavailable(outcome.error)) storeFault ??= outcome.error;
+    else await recordFailure(deps, metrics, outcome.eventId, message, final, job.retryCount + 1);
   }
   if (failures.length > 0)
-    throw new Error(`${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`);
+    throw new Error(
+      `${failures.length} of ${job.data.eventIds.length} events failed: ${failures.join('; ')}`,
+      storeFault ? { cause: storeFault } : undefined,
+    );
 }
 
 async function recordFailure(

@@ -1,5 +1,5 @@
+import { batcher } from '../lib/batcher.js';
 import type { Store } from '../store/types.js';
-import { groupCommit } from './group-commit.js';
 import { type BatchOutcome, PROCESS_BATCH_MAX, type ProcessDeps, processEvents } from './process-event.js';
 
 /** Processes events; resolves with one outcome per id, in order. */
@@ -16,17 +16,16 @@ export type EventProcessor = (eventIds: readonly number[]) => Promise<BatchOutco
 export const processingInFlight = (store: Pick<Store, 'dialect'>) => (store.dialect === 'sqlite' ? 1 : 4);
 
 /**
- * The worker's processing: the events of the jobs running side by side share batches (group
- * commit, `group-commit.ts`), up to PROCESS_BATCH_MAX events per batch and `processingInFlight`
+ * The worker's processing: the events of the jobs running side by side share batches (`lib/batcher.ts`), up to PROCESS_BATCH_MAX events per batch and `processingInFlight`
  * batches at once, instead of one transaction (and one pooled connection) per job. Each event
  * still gets its own outcome: a batch that cannot even start (the database is unreachable) is
  * retried event by event, and an event that fails alone rejects alone.
  */
 export function createEventProcessor(deps: ProcessDeps): EventProcessor {
-  const batches = groupCommit<number, BatchOutcome>({
-    commit: (ids) => processEvents(deps, ids),
+  const batches = batcher<number, BatchOutcome>((ids) => processEvents(deps, ids), {
     maxBatch: PROCESS_BATCH_MAX,
     maxInFlight: processingInFlight(deps.store),
+    isolateFailures: true,
   });
   return async (eventIds) => {
     const settled = await Promise.allSettled(eventIds.map((id) => batches.submit(id)));

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { errorResponse } from '../lib/openapi-errors.js';
+import { operationId } from '../lib/operation-id.js';
 import { webhookAckSchema } from '../wms/webhooks.js';
 import { KINDS, type WebhookKind } from './kinds.js';
 
@@ -19,6 +20,7 @@ export function webhookRoute(kind: WebhookKind) {
   const spec = KINDS[kind];
   return createRoute({
     method: 'post',
+    operationId: operationId('receive', kind, 'webhook'),
     path: `/webhooks/{connection}/${kind}`,
     tags: ['Webhooks'],
     summary: spec.title,

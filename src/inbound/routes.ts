@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../deps.js';
 import { authRefusal } from '../lib/auth-failures.js';
+import { unavailable } from '../lib/errors.js';
 import type { AppEnv } from '../lib/http.js';
 import { createAckWriter } from './ack-writer.js';
 import { webhookAuthenticator } from './auth.js';
@@ -25,6 +26,8 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
   const auth = webhookAuthenticator(deps.connections);
   const writer = createAckWriter(deps, (batch) => metrics.commitBatchSize.observe(batch.size));
   const ackMetrics = closeAckMetrics(deps.metrics);
+  // From 0, so the first refusal is an increase for the alert rules (a series born at 1 is not one).
+  for (const { name } of deps.connections.all()) ackMetrics.answers.inc({ connection: name, outcome: 'rejected' }, 0);
   app.openAPIRegistry.registerComponent('securitySchemes', 'webhookBasic', {
     type: 'http',
     scheme: 'basic',
@@ -43,6 +46,12 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
         throw authRefusal(c, 'webhooks', 'basic', checked.refused);
       }
       const { connection } = checked;
+      // Below the reserve, new events are refused so that what was acknowledged can still be processed.
+      const short = deps.space.shortage();
+      if (short) {
+        metrics.ackSeconds.observe({ kind, outcome: 'unavailable' }, (performance.now() - started) / 1000);
+        throw unavailable(`The data disk is short of space (${short}); the event was not acknowledged; send it again`);
+      }
       const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
       const body = await c.req.text();
       const plan = closeAckPlan(connection, kind, deps.config);
@@ -72,7 +81,10 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
           ? 'unavailable'
           : 'rejected';
       metrics.ackSeconds.observe({ kind, outcome: label }, (performance.now() - started) / 1000);
-      if (!outcome.ok) throw outcome.error;
+      if (!outcome.ok) {
+        if (outcome.reason === 'unavailable') deps.space.noteFailure(outcome.error.cause);
+        throw outcome.error;
+      }
       if (answer) return c.json(answer, 200);
       return c.json(outcome.duplicate ? REPEATED : ACCEPTED, 200);
     });

@@ -90,8 +90,8 @@ export function clientAddress(c: Context, trustProxyHops: number): string | unde
   }
 }
 
-export type AuthArea = 'webhooks' | 'erp' | 'admin' | 'metrics';
-export type AuthScheme = 'basic' | 'bearer';
+export type AuthArea = 'webhooks' | 'erp' | 'admin' | 'metrics' | 'console';
+export type AuthScheme = 'basic' | 'bearer' | 'form';
 
 /**
  * What every authenticating route calls on a failed credential check: counts it in /metrics
@@ -112,7 +112,7 @@ export class AuthFailures {
       new Counter({ name, help, labelNames: ['area', 'scheme'], registers: [registry] });
     this.#failures = counter(
       'wms_sync_auth_failures_total',
-      'Requests with missing or wrong credentials (area: webhooks, erp, admin, metrics)',
+      'Requests with missing or wrong credentials (area: webhooks, erp, admin, metrics, console)',
     );
     this.#limited = counter(
       'wms_sync_auth_limited_total',

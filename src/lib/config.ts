@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { type AdminTokens, parseAdminTokens } from './admin-tokens.js';
+import { type AlertTarget, alertTargets, alertUrlList } from './alert-targets.js';
 import {
   assertUniqueNames,
   CONNECTION_ENV_NAMES,
@@ -12,6 +13,7 @@ import {
   sharedErpToken,
   toConnectionConfig,
 } from './connections.js';
+import { isSecretKey } from './redact.js';
 import { formatPath } from './zod-issues.js';
 
 /** Raised at boot for a wrong or missing setting; its message is one line naming the variable. */
@@ -68,6 +70,7 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   SQLITE_FILE: optionalString,
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
+  DATA_MIN_FREE_MB: int(0, 1024 * 1024).default(64),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
@@ -119,6 +122,15 @@ export const envSchema = z.object({
   ERP_WEBHOOK_POLL_MS: int(10, 60_000).default(250),
   // Well inside the WMS's 45 s (spec: "The receiver should respond within 45 seconds").
   ERP_CLOSE_ACK_TIMEOUT_MS: int(1, 40_000).default(20_000),
+  ALERT_WEBHOOK_URL: alertUrlList.optional(),
+  ALERT_WEBHOOK_FORMAT: z.enum(['slack', 'json']).default('slack'),
+  ALERT_WEBHOOK_SECRET: optionalString,
+  ALERT_WINDOW_SECONDS: int(1, 86_400).default(300),
+  ALERT_TOKEN_FAILING_MINUTES: int(1, 1440).default(5),
+  ALERT_QUEUE_WAIT_MINUTES: int(1, 1440).default(10),
+  ALERT_CHECK_SECONDS: int(1, 3600).default(15),
+  ALERT_RETRY_SCHEDULE: durationList.default('0,5s,30s,2m,10m,30m,1h,2h,4h'),
+  ALERT_RETENTION_DAYS: int(1, 36_500).default(30),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   ADMIN_TOKENS: optionalString,
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
@@ -160,6 +172,8 @@ export interface Config {
     | { kind: 'sqlite'; file: string; synchronous: 'normal' | 'full' }
     | { kind: 'postgres'; url: string; poolSize: number; schema: string };
   dataDir: string;
+  /** The free space kept in reserve on the SQLite data directory: below it new webhooks are refused. */
+  dataMinFreeBytes: number;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   worker: { concurrency: number; batchSize: number; pollIntervalMs: number };
@@ -202,6 +216,21 @@ export interface Config {
     pollMs: number;
   };
   /**
+   * Notifications (docs/operations.md#notifications): `targets` receive every connection's alerts
+   * and the service's own; a connection's `alertTargets` add to them for its alerts. An alert kind
+   * and connection get at most one message per `windowMs`; `checkMs` is how often the states
+   * (token requests failing, the queue waiting) are read and due messages are written.
+   */
+  alerts: {
+    targets: AlertTarget[];
+    secret: string | undefined;
+    windowMs: number;
+    tokenFailingMs: number;
+    queueWaitMs: number;
+    checkMs: number;
+    retryScheduleMs: number[];
+  };
+  /**
    * The operators' API (/admin/v1) and console: off when no operator has a token (`tokens`:
    * ADMIN_TOKEN as "admin" and ADMIN_TOKENS, hashed); console sessions last `sessionHours`.
    */
@@ -228,6 +257,7 @@ export interface Config {
     pushDays: number;
     deliveryDays: number;
     auditDays: number;
+    alertDays: number;
     cron: string | null;
   };
   emulator: {
@@ -263,7 +293,8 @@ export function loadConfig(source: Source = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${variable}: ${describe(issue, cleaned[variable])}`);
+    const shown = holdsSecret(variable) ? undefined : cleaned[variable];
+    throw new ConfigError(`Invalid configuration: ${variable}: ${describe(issue, shown)}`);
   }
   const env = parsed.data;
   const connections = env.CONNECTIONS_FILE ? connectionsFromFile(env.CONNECTIONS_FILE) : connectionFromEnv(env);
@@ -276,6 +307,17 @@ export function loadConfig(source: Source = process.env): Config {
       `Invalid configuration: CONNECTIONS_FILE: connections "${shared[0]}" and "${shared[1]}" have the same erpApiToken; each needs its own`,
     );
   }
+
+  const alerts = alertTargets(env.ALERT_WEBHOOK_URL, env.ALERT_WEBHOOK_FORMAT);
+  const jsonTarget = [...alerts, ...connections.flatMap((c) => c.alertTargets ?? [])].some((t) => t.format === 'json');
+  if (jsonTarget && !env.ALERT_WEBHOOK_SECRET)
+    throw new ConfigError(
+      'Invalid configuration: ALERT_WEBHOOK_SECRET: required when notifications go out as json (they are signed; wms-sync connections secret prints one)',
+    );
+  if (env.ALERT_WEBHOOK_SECRET && !/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/.test(env.ALERT_WEBHOOK_SECRET))
+    throw new ConfigError(
+      'Invalid configuration: ALERT_WEBHOOK_SECRET: expected a Standard Webhooks secret: "whsec_" then base64 (wms-sync connections secret prints one)',
+    );
 
   return {
     env,
@@ -291,6 +333,7 @@ export function loadConfig(source: Source = process.env): Config {
           synchronous: env.SQLITE_SYNCHRONOUS,
         },
     dataDir: env.DATA_DIR,
+    dataMinFreeBytes: env.DATA_MIN_FREE_MB * 1024 * 1024,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     worker: {
@@ -331,6 +374,15 @@ export function loadConfig(source: Source = process.env): Config {
       breakerProbeMs: env.ERP_WEBHOOK_BREAKER_PROBE_SECONDS * 1000,
       pollMs: env.ERP_WEBHOOK_POLL_MS,
     },
+    alerts: {
+      targets: alerts,
+      secret: env.ALERT_WEBHOOK_SECRET,
+      windowMs: env.ALERT_WINDOW_SECONDS * 1000,
+      tokenFailingMs: env.ALERT_TOKEN_FAILING_MINUTES * 60_000,
+      queueWaitMs: env.ALERT_QUEUE_WAIT_MINUTES * 60_000,
+      checkMs: env.ALERT_CHECK_SECONDS * 1000,
+      retryScheduleMs: durationsMs(env.ALERT_RETRY_SCHEDULE),
+    },
     admin: { token: env.ADMIN_TOKEN, ...adminTokens(env), sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     authFailures: {
@@ -348,6 +400,7 @@ export function loadConfig(source: Source = process.env): Config {
       pushDays: env.PUSH_RETENTION_DAYS,
       deliveryDays: env.DELIVERY_RETENTION_DAYS,
       auditDays: env.AUDIT_RETENTION_DAYS,
+      alertDays: env.ALERT_RETENTION_DAYS,
       cron: env.PRUNE_CRON === 'off' ? null : env.PRUNE_CRON,
     },
     emulator: {
@@ -371,6 +424,14 @@ function isCron(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a setting's value may be a secret (a token, password, secret, key, or a database URL
+ * with its password): a configuration error then names the setting and the rule, never the value.
+ */
+export function holdsSecret(variable: string): boolean {
+  return isSecretKey(variable) || /(?:KEY|DATABASE_URL)$/.test(variable);
 }
 
 function describe(issue: z.core.$ZodIssue, received: string | undefined): string {
@@ -411,6 +472,9 @@ function connectionFromEnv(env: Env): ConnectionConfig[] {
     erpWebhookPreviousSecret: env.ERP_WEBHOOK_PREVIOUS_SECRET,
     erpWebhookEvents: env.ERP_WEBHOOK_EVENTS,
     erpCloseAck: env.ERP_CLOSE_ACK,
+    // From the environment, the one connection's notifications go to ALERT_WEBHOOK_URL (service-wide).
+    alertWebhookUrl: undefined,
+    alertWebhookFormat: undefined,
   };
   const parsed = connectionInputSchema.safeParse(input);
   if (!parsed.success) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FEED_ENTRY_TYPES, type FeedEntryType } from '../store/values.js';
+import { ALERT_FORMATS, type AlertTarget, alertTargets, alertUrlList } from './alert-targets.js';
 
 /** One WMS tenant wired to this service: how we call it, how it calls us, how the ERP calls us. */
 export interface ConnectionConfig {
@@ -26,6 +27,8 @@ export interface ConnectionConfig {
    * forwards the close document to the ERP (needs `erpWebhook`) and passes on its `{success:false}`.
    */
   erpCloseAck: 'async' | 'sync';
+  /** Where this connection's notifications go, besides the service-wide ALERT_WEBHOOK_URL. */
+  alertTargets?: AlertTarget[];
 }
 
 export interface ErpWebhookConfig {
@@ -85,6 +88,8 @@ export const connectionInputSchema = z
     erpWebhookPreviousSecret: webhookSecret.optional(),
     erpWebhookEvents: feedTypes.optional(),
     erpCloseAck: z.enum(['async', 'sync']).default('async'),
+    alertWebhookUrl: alertUrlList.optional(),
+    alertWebhookFormat: z.enum(ALERT_FORMATS).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.wmsAuthMode === 'oauth2') {
@@ -173,6 +178,7 @@ export function toConnectionConfig(c: z.output<typeof connectionInputSchema>): C
         }
       : {}),
     erpCloseAck: c.erpCloseAck,
+    ...(c.alertWebhookUrl ? { alertTargets: alertTargets(c.alertWebhookUrl, c.alertWebhookFormat ?? 'slack') } : {}),
   };
 }
 
@@ -198,6 +204,8 @@ export const CONNECTION_ENV_NAMES: Record<keyof ConnectionInput, string> = {
   erpWebhookPreviousSecret: 'ERP_WEBHOOK_PREVIOUS_SECRET',
   erpWebhookEvents: 'ERP_WEBHOOK_EVENTS',
   erpCloseAck: 'ERP_CLOSE_ACK',
+  alertWebhookUrl: 'ALERT_WEBHOOK_URL',
+  alertWebhookFormat: 'ALERT_WEBHOOK_FORMAT',
 };
 
 /**

@@ -73,7 +73,9 @@ export const payloadTooLarge = (limit: number) =>
   new AppError(413, 'payload_too_large', `Request body exceeds the limit of ${limit} bytes`);
 export const unsupportedMediaType = (expected: string) =>
   new AppError(415, 'unsupported_media_type', `Content-Type must be ${expected}`);
-export const unavailable = (message: string) => new AppError(503, 'unavailable', message);
+/** 503 with `Retry-After`: the same request can succeed once the database (or its disk) is back. */
+export const unavailable = (message: string, retryAfterSeconds = 5) =>
+  new AppError(503, 'unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
 
 /** Message of anything thrown, for logs and stored `last_error` columns. */
 export function errorMessage(err: unknown): string {

@@ -75,3 +75,24 @@ export function mayNeedPayloadCheck(jsonText: string): boolean {
   }
   return false;
 }
+
+/**
+ * The deepest nesting of objects and arrays in a JSON text, counted over the text (brackets
+ * inside strings left out) without parsing or recursion: a stored body nested thousands deep is
+ * measured before anything recursive (JSON.stringify, a pretty-printer) touches it.
+ */
+export function jsonTextDepth(jsonText: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < jsonText.length; i++) {
+    const c = jsonText.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}

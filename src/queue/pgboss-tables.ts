@@ -236,6 +236,26 @@ export class BossTables {
   }
 
   /**
+   * Puts a running job back in line without spending an attempt (the store failed, not the job):
+   * pg-boss's fetch counts an attempt only for a job started before (`started_on` set), so that is
+   * cleared. False when a stately queue already holds a retry for the key (the caller fails it).
+   */
+  async release(name: string, id: string, delayMs: number, output: unknown): Promise<boolean> {
+    try {
+      await this.pool.query(
+        `UPDATE ${this.#job} SET state = 'retry', started_on = NULL, output = $4::jsonb,
+           start_after = now() + make_interval(secs => $3::float8 / 1000)
+         WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
+        [name, id, delayMs, JSON.stringify(output)],
+      );
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return false;
+      throw err;
+    }
+  }
+
+  /**
    * Puts back in line the running jobs of `names` not seen alive for `leaseSeconds` (or their
    * `expire_in`, when shorter): at once, since their worker died rather than failed them; dead when
    * no retry is left, or when a stately queue already holds a retry for the same key (pg-boss's own

@@ -25,7 +25,7 @@ import {
   toError,
   type WorkOptions,
 } from './types.js';
-import { WorkerLoop } from './worker-loop.js';
+import { STORE_RETRY_DELAY_MS, WorkerLoop } from './worker-loop.js';
 
 export interface PgBossQueueOptions {
   pool: pg.Pool;
@@ -36,6 +36,8 @@ export interface PgBossQueueOptions {
   cronMonitorIntervalSeconds?: number;
   /** A running job's lease (see `DEFAULT_LEASE_SECONDS`); the same in every process. */
   leaseSeconds?: number;
+  /** The first delay before a job whose handler failed because the store failed runs again. */
+  storeRetryDelayMs?: number;
   /** Wakes other processes' loops through LISTEN/NOTIFY (`pg-notify.ts`); on unless false. */
   notify?: boolean;
 }
@@ -66,6 +68,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
   readonly #loops = new Map<string, WorkerLoop[]>();
   readonly #maintenanceMs: number;
   readonly #leaseSeconds: number;
+  readonly #storeRetryDelayMs: number;
   #deadSweep: NodeJS.Timeout | undefined;
   #leaseSweep: NodeJS.Timeout | undefined;
   #statsSweep: NodeJS.Timeout | undefined;
@@ -81,6 +84,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
     this.#tables = new BossTables(options.pool, options.schema);
     this.#maintenanceMs = (options.maintenanceIntervalSeconds ?? 30) * 1000;
     this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+    this.#storeRetryDelayMs = options.storeRetryDelayMs ?? STORE_RETRY_DELAY_MS;
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => options.pool.query(text, values) },
       schema: options.schema,
@@ -102,8 +106,35 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
         onError: (err) => this.#report(Promise.reject(err)),
       });
     }
-    await this.boss.start();
+    await this.#startBoss();
     await this.#tables.ensureIndexes();
+  }
+
+  /**
+   * pg-boss installs its schema under a transaction-scoped advisory lock, yet a session that waited
+   * on that lock still misses the schema the winner just committed (taking an advisory lock does
+   * not make Postgres read the catalog changes committed meanwhile) and fails on a duplicate key in
+   * `pg_namespace`: a `serve` and a `worker` started together on a new database did. So processes
+   * take turns here, on a session lock held across `boss.start()`: whoever waited begins its own
+   * transactions after the install committed and finds pg-boss installed.
+   */
+  async #startBoss(): Promise<void> {
+    const client = await this.#pool.connect();
+    const key = `wms-sync.pgboss-install.${this.#tables.schema}`;
+    let broken: Error | undefined;
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+      try {
+        await this.boss.start();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch((err: Error) => {
+          broken = err;
+        });
+      }
+    } finally {
+      // A client whose unlock failed may still hold the lock: destroy it rather than pool it.
+      client.release(broken);
+    }
   }
 
   async stop(options: { graceMs?: number } = {}): Promise<boolean> {
@@ -222,6 +253,11 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
         await this.boss.fail(n, job.id, serializeError(error));
         return job.retryCount >= job.retryLimit;
       },
+      release: async (n: string, job: Job, error: Error, delayMs: number) => {
+        if (await this.#tables.release(n, job.id, delayMs, serializeError(error))) return false;
+        await this.boss.fail(n, job.id, serializeError(error));
+        return job.retryCount >= job.retryLimit;
+      },
       renew: (n: string, ids: string[]) => this.#tables.renew(n, ids),
     };
     const loop = new WorkerLoop(
@@ -231,6 +267,7 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
       driver,
       this,
       heartbeatMs(this.#leaseSeconds),
+      this.#storeRetryDelayMs,
     );
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();

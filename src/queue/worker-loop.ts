@@ -1,6 +1,12 @@
 import type { EventEmitter } from 'node:events';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Job, JobHandler, QueueEvents, WorkOptions } from './types.js';
 import { toError } from './types.js';
+
+/** The first delay before a job whose handler failed because the store failed runs again. */
+export const STORE_RETRY_DELAY_MS = 1000;
+/** The longest such delay, reached after consecutive store failures (a disk that stays full). */
+export const STORE_RETRY_MAX_DELAY_MS = 30_000;
 
 /** What an adapter provides so the shared loop can run its jobs. */
 export interface LoopDriver {
@@ -8,6 +14,11 @@ export interface LoopDriver {
   complete(name: string, ids: string[]): Promise<void>;
   /** Records the failure; returns true when the job is now dead (no retry left). */
   fail(name: string, job: Job, error: Error): Promise<boolean>;
+  /**
+   * Puts a running job back in line after `delayMs` without counting the attempt (the store failed,
+   * not the job); returns true when the job is now dead (an adapter may have to count it after all).
+   */
+  release(name: string, job: Job, error: Error, delayMs: number): Promise<boolean>;
   /** Renews the leases of these running jobs (the worker's heartbeat). */
   renew(name: string, ids: string[]): Promise<void>;
 }
@@ -19,6 +30,12 @@ export interface LoopDriver {
  * While a batch runs, its jobs' leases are renewed every `heartbeatMs` (each job until it has run
  * its `expireInSeconds`), so a live worker keeps its jobs however long they take and a dead one
  * loses them one lease later.
+ *
+ * A handler that failed because the store failed (`isStoreUnavailable`: unreachable, locked, disk
+ * full) did not fail its job: the job goes back in line without spending an attempt, after a delay
+ * that grows while the store keeps failing, so a long outage never turns acknowledged work dead.
+ * Recording an outcome that the store refuses is tried again until it is recorded (or the loop
+ * stops), with the leases still renewed: a living process never leaves its jobs active.
  */
 export class WorkerLoop {
   readonly #loops: Promise<void>[] = [];
@@ -32,6 +49,10 @@ export class WorkerLoop {
   readonly #batchSize: number;
   readonly #concurrency: number;
   readonly #pollMs: number;
+  readonly #storeRetryMs: number;
+  /** Consecutive handler failures caused by the store: the next release waits longer. */
+  #storeFailures = 0;
+  readonly #pauses = new Set<() => void>();
 
   constructor(
     readonly name: string,
@@ -40,7 +61,9 @@ export class WorkerLoop {
     private readonly driver: LoopDriver,
     private readonly events: EventEmitter<QueueEvents>,
     private readonly heartbeatMs: number,
+    storeRetryMs = STORE_RETRY_DELAY_MS,
   ) {
+    this.#storeRetryMs = storeRetryMs;
     this.#batchSize = options.batchSize ?? 1;
     this.#concurrency = options.concurrency ?? 1;
     this.#pollMs = options.pollIntervalMs ?? 1000;
@@ -71,6 +94,7 @@ export class WorkerLoop {
   async stop(graceMs: number): Promise<boolean> {
     this.#stopping = true;
     for (const wake of this.#sleepers) wake();
+    for (const end of this.#pauses) end();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
     const done = Promise.all(this.#loops).then(() => true as const);
@@ -152,22 +176,57 @@ export class WorkerLoop {
       }),
     );
     const done = outcomes.filter((o) => !o.error).map((o) => o.job.id);
-    try {
-      if (done.length > 0) await this.driver.complete(this.name, done);
+    if (done.length > 0 && (await this.#record(() => this.driver.complete(this.name, done))) !== undefined) {
       for (const id of done) this.events.emit('completed', { name: this.name, id });
-    } catch (err) {
-      // Not completed: the lease expires and the jobs run again; handlers are idempotent.
-      this.#reportError(err);
     }
     for (const { job, error } of outcomes) {
       if (!error) continue;
+      const storeFailed = isStoreUnavailable(error);
+      const delayMs = storeFailed ? this.#storeDelayMs() : 0;
+      const dead = await this.#record(() =>
+        storeFailed ? this.driver.release(this.name, job, error, delayMs) : this.driver.fail(this.name, job, error),
+      );
+      if (dead) this.events.emit('failed', { name: this.name, id: job.id, error, dead: dead.value });
+    }
+    if (done.length > 0) this.#storeFailures = 0;
+  }
+
+  #storeDelayMs(): number {
+    const delay = Math.min(this.#storeRetryMs * 2 ** this.#storeFailures, STORE_RETRY_MAX_DELAY_MS);
+    this.#storeFailures = Math.min(this.#storeFailures + 1, 16);
+    return delay;
+  }
+
+  /**
+   * Runs a write of the job's outcome; while the store is unavailable, again after a pause (up to
+   * 5 s) until it is written or the loop stops. Undefined when it was not written: another error,
+   * or the loop stopped (the lease then runs out and the job runs again; handlers are idempotent).
+   */
+  async #record<T>(write: () => Promise<T>): Promise<{ value: T } | undefined> {
+    let pauseMs = 100;
+    for (;;) {
       try {
-        const dead = await this.driver.fail(this.name, job, error);
-        this.events.emit('failed', { name: this.name, id: job.id, error, dead });
+        return { value: await write() };
       } catch (err) {
         this.#reportError(err);
+        if (this.#stopping || !isStoreUnavailable(err)) return undefined;
+        await this.#pause(pauseMs);
+        pauseMs = Math.min(pauseMs * 2, 5000);
       }
     }
+  }
+
+  /** Waits `ms`, or less when the loop stops (a wake does not end it). */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.#pauses.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.#pauses.add(end);
+    });
   }
 
   #reportError(err: unknown): void {

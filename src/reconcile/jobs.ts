@@ -1,24 +1,28 @@
 import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
 import type { Job, Queue } from '../queue/types.js';
+import { countFinishedRun, reconcileMetrics } from './metrics.js';
 import { createRunQueue, isRunQueue, type RunJobData, runQueueOf, SCHEDULE_QUEUE } from './queue.js';
 import { requestRun } from './request.js';
 import { resumeInterrupted } from './resume.js';
 import { executeRun, type RunControls } from './run.js';
 
-type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config'>;
+type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config' | 'metrics'>;
 
 /** Runs one run job; a failure of our own puts the run back in line, or fails it on the last attempt. */
 async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls): Promise<void> {
+  const metrics = reconcileMetrics(deps.metrics);
+  const counted: RunControls = { ...controls, onFinished: (run) => countFinishedRun(metrics, run) };
   try {
-    const run = await executeRun({ ...deps, config: deps.config.reconcile }, job.data.runId, controls);
+    const run = await executeRun({ ...deps, config: deps.config.reconcile }, job.data.runId, counted);
     if (run?.status === 'interrupted') await resumeInterrupted(deps, run);
   } catch (err) {
     const reason = `attempt ${job.retryCount + 1} failed: ${errorMessage(err)}`;
     const at = deps.clock.now();
-    if (job.retryCount >= job.retryLimit)
-      await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
-    else await deps.store.reconciliation.requeueRun(job.data.runId, reason, at);
+    if (job.retryCount >= job.retryLimit) {
+      const failed = await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
+      if (failed) countFinishedRun(metrics, failed);
+    } else await deps.store.reconciliation.requeueRun(job.data.runId, reason, at);
     throw err;
   }
 }
@@ -71,6 +75,7 @@ async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Pr
 export const reconcileJobs: JobRegistration = {
   name: 'reconcile',
   register: async (deps) => {
+    reconcileMetrics(deps.metrics, deps.connections.all());
     // Runs stop at a safe point when the process is asked to stop (deps.stopping).
     for (const connection of deps.connections.all())
       await startRunWorker(deps, connection.name, { signal: deps.stopping });

@@ -31,6 +31,8 @@ export interface RunControls {
   retry?: RetryPolicy;
   /** Rows of baselines gathered per transaction (see `WriteBuffer`). */
   writeRows?: number;
+  /** Told once when this call finishes the run (completed, partial or failed), e.g. for metrics. */
+  onFinished?: (run: ReconciliationRun) => void;
 }
 
 /** The first pass plus this many rechecks; a pair still moving after them is reported `unsettled`. */
@@ -79,6 +81,7 @@ export async function executeRun(
   const log = deps.logger.child({ runId, connection: run.connection });
   const finish = async (status: RunOutcome['status'], reason: string | null) => {
     const done = await store.reconciliation.finishRun(runId, { status, reason, at: clock.now() });
+    if (done) controls.onFinished?.(done);
     log.info(
       { status, reason, rows: done?.rowsChecked, drift: done?.driftCount, requests: done?.requests },
       'reconciliation finished',

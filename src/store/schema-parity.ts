@@ -1,8 +1,10 @@
 import type { InferInsertModel, InferSelectModel } from 'drizzle-orm';
+import type * as pgAlert from './pg/alert-schema.js';
 import type * as pgAudit from './pg/audit-schema.js';
 import type * as pgDelivery from './pg/delivery-schema.js';
 import type * as pgReconciliation from './pg/reconciliation-schema.js';
 import type * as pg from './pg/schema.js';
+import type * as sqliteAlert from './sqlite/alert-schema.js';
 import type * as sqliteAudit from './sqlite/audit-schema.js';
 import type * as sqliteDelivery from './sqlite/delivery-schema.js';
 import type * as sqliteReconciliation from './sqlite/reconciliation-schema.js';
@@ -91,3 +93,19 @@ export const auditSchemaParity: [
     Omit<InferInsertModel<typeof pgAudit.auditEntries>, 'id'>
   >,
 ] = [true, true];
+type SameA<S extends keyof typeof sqliteAlert & keyof typeof pgAlert> = Equals<
+  InferSelectModel<(typeof sqliteAlert)[S]>,
+  InferSelectModel<(typeof pgAlert)[S]>
+>;
+type SameInsertA<S extends keyof typeof sqliteAlert & keyof typeof pgAlert> = Equals<
+  Omit<InferInsertModel<(typeof sqliteAlert)[S]>, 'id'>,
+  Omit<InferInsertModel<(typeof pgAlert)[S]>, 'id'>
+>;
+
+export const alertSchemaParity: {
+  alertGroups: [SameA<'alertGroups'>, SameInsertA<'alertGroups'>];
+  alertMessages: [SameA<'alertMessages'>, SameInsertA<'alertMessages'>];
+} = {
+  alertGroups: [true, true],
+  alertMessages: [true, true],
+};

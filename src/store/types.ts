@@ -1,3 +1,4 @@
+import type { AlertsRepo } from './alerts/contract.js';
 import type { AuditRepo } from './audit/contract.js';
 import type { ErpDeliveriesRepo } from './erp-deliveries/contract.js';
 import type { FeedRepo } from './feed/contract.js';
@@ -10,6 +11,7 @@ import type { ReadModelsRepo } from './read-models/contract.js';
 import type { ReconciliationRepo } from './reconciliation/contract.js';
 import type { RetentionRepo } from './retention/contract.js';
 
+export type * from './alerts/contract.js';
 // Each repository's contract lives beside its two implementations (src/store/<repo>/); this file
 // composes them into the store and re-exports them for the rooms.
 export type * from './audit/contract.js';
@@ -56,6 +58,8 @@ export interface Store extends Repos {
   readonly dialect: 'sqlite' | 'postgres';
   /** The adaptive WMS concurrency limits shared by the processes on this database. */
   readonly limitBudgets: LimitBudgetRepo;
+  /** Notifications: alert groups and the messages that tell them (src/alerts/). */
+  readonly alerts: AlertsRepo;
   /**
    * Runs `fn` in one transaction: everything written through `tx` (and jobs sent with `{ tx }`)
    * commits together or not at all. Use only `tx` inside `fn`; the store itself would wait for the

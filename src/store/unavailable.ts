@@ -8,13 +8,15 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'ENOSPC',
 ]);
 
 /**
  * Postgres SQLSTATEs of a server that cannot serve now: class 08 (connection exception), 57P01-03
- * (shutting down, crashed, not accepting connections yet), 53300 (too many connections).
+ * (shutting down, crashed, not accepting connections yet), 53100 (disk full: "could not extend
+ * file"), 53300 (too many connections).
  */
-const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+const PG_UNAVAILABLE = /^(08...|57P0[123]|53[13]00)$/;
 
 /** What pg and our SQLite adapter say when the database went away (pg reports some without a code). */
 const MESSAGES = [
@@ -43,6 +45,25 @@ export function isStoreUnavailable(err: unknown): boolean {
       return true;
     const message = e instanceof Error ? e.message : '';
     if (MESSAGES.some((m) => message.includes(m))) return true;
+  }
+  return isStorageFull(err);
+}
+
+/** SQLite's, Postgres's and the OS's ways of saying the disk is full. */
+const FULL_CODES = /^(SQLITE_FULL|ENOSPC|53100)$/;
+const FULL_MESSAGES = ['database or disk is full', 'could not extend file', 'No space left on device'];
+
+/**
+ * True when `err` (or an error it wraps) says the database's disk is full: a kind of
+ * `isStoreUnavailable` that lasts until space is freed, which the storage state (`space.ts`)
+ * notices and reports.
+ */
+export function isStorageFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && FULL_CODES.test(code)) return true;
+    const message = e instanceof Error ? e.message : '';
+    if (FULL_MESSAGES.some((m) => message.includes(m))) return true;
   }
   return false;
 }

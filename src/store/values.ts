@@ -80,3 +80,10 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 /** How an operator reached the service (audit_entries.channel). */
 export const AUDIT_CHANNELS = ['api', 'console', 'cli'] as const;
 export type AuditChannel = (typeof AUDIT_CHANNELS)[number];
+/** A notification tells that an alert fires (with what happened since the last one) or that it resolved. */
+export const ALERT_PHASES = ['firing', 'resolved'] as const;
+export type AlertPhase = (typeof ALERT_PHASES)[number];
+
+/** A notification message waits to be sent (and retried), was sent, or gave up after its last attempt. */
+export const ALERT_MESSAGE_STATES = ['pending', 'sent', 'dead'] as const;
+export type AlertMessageState = (typeof ALERT_MESSAGE_STATES)[number];

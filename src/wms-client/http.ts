@@ -48,7 +48,12 @@ export function wmsAgent(timeoutMs: number): Agent {
   return new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'BODY_DEADLINE',
+]);
 
 /**
  * Sends one request with undici's `request`, with no automatic retry (the push jobs own retries,
@@ -99,9 +104,36 @@ function answerOf(req: HttpRequest, res: Dispatcher.ResponseData, options: HttpO
         return Array.isArray(value) ? value.join(', ') : value;
       },
     },
-    // A body that stalls or breaks after the headers fails the call like a stalled answer does.
-    text: () => res.body.text().catch((err: unknown) => Promise.reject(callError(req, err, options))),
+    // A body that stalls, breaks or overflows after the headers fails the call like a stalled answer does.
+    text: () =>
+      cappedText(res.body, options.timeoutMs).catch((err: unknown) => Promise.reject(callError(req, err, options))),
   };
+}
+
+/** Longest answer body read from the WMS; a longer one fails the call (a network WmsError, retryable). */
+export const WMS_BODY_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * The body, at most WMS_BODY_LIMIT bytes, all of it within `timeoutMs` of its first read: undici's
+ * body timeout only bounds the silence between chunks, which a peer sending a byte at a time never breaks.
+ */
+async function cappedText(body: Dispatcher.ResponseData['body'], timeoutMs: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const deadline = performance.now() + timeoutMs;
+  for await (const chunk of body) {
+    if (performance.now() > deadline) {
+      body.destroy();
+      throw Object.assign(new Error(`answer body not complete within ${timeoutMs} ms`), { code: 'BODY_DEADLINE' });
+    }
+    size += (chunk as Buffer).byteLength;
+    if (size > WMS_BODY_LIMIT) {
+      body.destroy();
+      throw Object.assign(new Error(`answer body over ${WMS_BODY_LIMIT} bytes`), { code: 'BODY_TOO_LARGE' });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function callError(req: HttpRequest, err: unknown, options: HttpOptions): WmsError {

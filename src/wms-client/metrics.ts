@@ -73,6 +73,16 @@ export function instrumentedWmsClients(options: {
       },
     });
     new Gauge({
+      name: 'wms_sync_wms_token_failing_seconds',
+      help: "Seconds since this process's token requests to a connection's WMS started failing with no success since (0 while they succeed)",
+      labelNames: ['connection'] as const,
+      registers: [options.registry],
+      collect() {
+        for (const client of clients?.all() ?? [])
+          this.set({ connection: client.connection }, client.tokens.failingSeconds());
+      },
+    });
+    new Gauge({
       name: 'wms_sync_wms_in_flight',
       help: 'Calls in flight to the WMS from this process, per connection',
       labelNames: ['connection'] as const,

@@ -13,6 +13,8 @@ export interface TokenStats {
   /** Token requests sent (successful or not). */
   requests: number;
   failures: number;
+  /** Since when every token request has failed (epoch ms, the injected clock); null after a success. */
+  failingSinceMs: number | null;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface TokenStats {
 export class TokenManager {
   #cached: Cached | undefined;
   #inFlight: Promise<string> | undefined;
-  readonly stats: TokenStats = { requests: 0, failures: 0 };
+  readonly stats: TokenStats = { requests: 0, failures: 0, failingSinceMs: null };
 
   readonly #marginSeconds: number;
   readonly #onRequest: (() => void) | undefined;
@@ -58,12 +60,19 @@ export class TokenManager {
     return this.#cached ? Math.round((this.#cached.expiresAtMs - this.clock.nowMs()) / 1000) : undefined;
   }
 
+  /** Seconds since token requests started failing without a success since; 0 while they succeed. */
+  failingSeconds(): number {
+    const since = this.stats.failingSinceMs;
+    return since === null ? 0 : Math.max(0, (this.clock.nowMs() - since) / 1000);
+  }
+
   async #fetch(): Promise<string> {
     this.stats.requests += 1;
     this.#onRequest?.();
     try {
       const fetched = await this.source();
       const now = this.clock.nowMs();
+      this.stats.failingSinceMs = null;
       const lifetimeMs = fetched.expiresInSeconds * 1000;
       // A token shorter-lived than twice the margin would be refreshed on every call; use half its life then.
       const marginMs = Math.min(this.#marginSeconds * 1000, lifetimeMs / 2);
@@ -75,6 +84,7 @@ export class TokenManager {
       return fetched.accessToken;
     } catch (err) {
       this.stats.failures += 1;
+      this.stats.failingSinceMs ??= this.clock.nowMs();
       throw err;
     } finally {
       this.#inFlight = undefined;

@@ -3,10 +3,10 @@ import { documentTypeSchema } from './document.js';
 import { codeSchema, isoDateSchema, isoDateTimeSchema } from './scalars.js';
 
 /*
- * The three payloads the WMS POSTs to the integrator. The spec marks no member as required; we
- * require only what a receiver cannot work without: the closing document's idempotency key, the
- * document it closes, and each line's product and quantity (and, for stock regularizations, the
- * product, quantity and time). Everything else may be absent or null.
+ * The three payloads the WMS POSTs to the integrator. The spec marks no member as required; these
+ * schemas require only what the receiver's tolerant reading (webhooks-tolerant.ts) cannot do
+ * without: the closing document's idempotency key, and each line's product and quantity (and, for
+ * stock regularizations, the product and quantity). Everything else may be absent or null.
  */
 
 export const webhookLineSchema = z
@@ -23,8 +23,12 @@ export type WebhookLine = z.infer<typeof webhookLineSchema>;
 const closeDocumentShape = {
   closingDocumentCode: codeSchema,
   documentNumber: z.array(z.string()).nullish(),
-  documentExternalCode: codeSchema,
-  documentType: documentTypeSchema,
+  documentExternalCode: codeSchema
+    .nullish()
+    .meta({ description: 'The ERP document this closes; absent or null is accepted and read as null.' }),
+  documentType: documentTypeSchema
+    .nullish()
+    .meta({ description: 'Absent or null is accepted and read as null: the webhook URL already names the kind.' }),
   company: z.string().nullish(),
   observations: z.string().nullish(),
   lines: z.array(webhookLineSchema),
@@ -75,7 +79,10 @@ export const stockRegularizationPayloadSchema = z
     productExternalCode: codeSchema,
     lotCode: z.string().nullish(),
     quantity: z.number(),
-    movementTime: isoDateTimeSchema,
+    movementTime: isoDateTimeSchema.nullish().meta({
+      description:
+        'When the stock moved. Absent or null is acknowledged, and the event is quarantined for an operator: it cannot be placed in time.',
+    }),
     warehouse: z.string().nullish(),
   })
   .meta({ id: 'StockRegularizationWebhook' });

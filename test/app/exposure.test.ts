@@ -48,7 +48,7 @@ describe('/readyz tells which check failed, and why only to an operator', () => 
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({
         message: 'not ready: connections',
-        details: { checks: { store: 'ok', queue: 'ok', connections: 'failing' } },
+        details: { checks: { store: 'ok', queue: 'ok', storage: 'ok', connections: 'failing' } },
       });
       const operator = await svc.app.request('/readyz', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(((await operator.json()) as { message: string }).message).toMatch(

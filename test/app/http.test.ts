@@ -34,7 +34,10 @@ describe('service HTTP basics', () => {
   it('GET /readyz answers 200 with each dependency checked', async () => {
     const res = await svc.app.request('/readyz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { store: 'ok', queue: 'ok', connections: 'ok' } });
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      checks: { store: 'ok', queue: 'ok', storage: 'ok', connections: 'ok' },
+    });
   });
 
   it('puts a request id on every response, reusing a sane incoming one', async () => {

@@ -94,7 +94,7 @@ describe('wms-sync CLI', () => {
     });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(((await (await fetch(`${url}/openapi.json`)).json()) as { servers?: unknown }).servers).toEqual([
-      { url: 'https://sync.example.com' },
+      { url: 'https://sync.example.com', description: 'This wms-sync service' },
     ]);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     child.kill('SIGTERM');

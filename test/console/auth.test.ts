@@ -64,7 +64,7 @@ describe('console sign-in, sessions and cross-site protection', () => {
   it('a wrong token gets 401 and the form again; the right one a session cookie: signed, HttpOnly, SameSite=Strict, with an expiry', async () => {
     const wrong = await post(svc, '/console/sign-in', undefined, { token: 'not-the-token-at-all' });
     expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain('That is not an admin token of this service.');
+    expect(await wrong.text()).toContain('That is not the admin token of this service.');
     expect(sessionCookie(wrong)).toBeUndefined();
     const right = await post(svc, '/console/sign-in', undefined, { token: ADMIN_TOKEN, next: overview });
     expect(right.status).toBe(303);
@@ -179,24 +179,114 @@ describe('console sign-in, sessions and cross-site protection', () => {
     expect((await get(rotated, overview, op)).status).toBe(303);
   });
 
-  it('throttles repeated wrong tokens from one address (429 with Retry-After), then lets it try again', async () => {
+  it('wrong tokens go through the service-wide failure limiter, keyed on the client behind TRUST_PROXY_HOPS, counted; the right token is never refused', async () => {
     const fresh = await startTestService({
-      label: 'console-throttle',
-      env: { ADMIN_TOKEN },
+      label: 'console-limit',
+      env: { ADMIN_TOKEN, TRUST_PROXY_HOPS: '1', AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_SECONDS: '900' },
+      clock,
+      connections: [testConnection('acme')],
+    });
+    const from = (address: string) => ({ 'x-forwarded-for': `198.51.100.77, ${address}` });
+    try {
+      for (let i = 0; i < 3; i++)
+        expect(
+          (await post(fresh, '/console/sign-in', undefined, { token: `wrong-${i}-0123456789` }, from('203.0.113.5')))
+            .status,
+        ).toBe(401);
+      const limited = await post(
+        fresh,
+        '/console/sign-in',
+        undefined,
+        { token: 'wrong-x-0123456789' },
+        from('203.0.113.5'),
+      );
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(sessionCookie(limited)).toBeUndefined();
+      // The operator behind the same proxy, even at the guesser's own address, gets in.
+      const right = await post(fresh, '/console/sign-in', undefined, { token: ADMIN_TOKEN }, from('203.0.113.5'));
+      expect(right.status).toBe(303);
+      expect(sessionCookie(right)).toBeDefined();
+      // Keyed on the client the proxy saw, not on the proxy: another client is not limited.
+      expect(
+        (await post(fresh, '/console/sign-in', undefined, { token: 'wrong-y-0123456789' }, from('203.0.113.9'))).status,
+      ).toBe(401);
+      const metrics = await fresh.deps.metrics.metrics();
+      expect(metrics).toContain('wms_sync_auth_failures_total{area="console",scheme="form"} 5');
+      expect(metrics).toContain('wms_sync_auth_limited_total{area="console",scheme="form"} 1');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a next with control characters or raw non-ASCII is dropped: the sign-in goes to /console, never a 500', async () => {
+    for (const next of ['/console/x\r\nSet-Cookie: a=b', '/console/x\u0000', '/console/caf\u00e9', '/console/\t']) {
+      const res = await post(svc, '/console/sign-in', undefined, { token: ADMIN_TOKEN, next });
+      expect(res.status, JSON.stringify(next)).toBe(303);
+      expect(res.headers.get('location')).toBe('/console');
+    }
+    const page = await get(svc, `/console/sign-in?next=${encodeURIComponent('/console/x\r\ny')}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('name="next"');
+  });
+
+  it('every other method on the sign-in page and the assets is 405 with Allow (or 404), never a 500', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const signIn = await svc.app.request('/console/sign-in', { method, headers: { origin: ORIGIN } });
+      expect(signIn.status, method).toBe(405);
+      expect(signIn.headers.get('allow')).toBe('GET, HEAD, POST');
+      const css = await svc.app.request('/console/assets/console.css', { method, headers: { origin: ORIGIN } });
+      expect(css.status, method).toBe(405);
+      const none = await svc.app.request('/console/assets/nope.js', { method, headers: { origin: ORIGIN } });
+      expect(none.status, method).toBe(404);
+    }
+  });
+
+  it('signing out needs the session’s CSRF token (403 without it, the session kept)', async () => {
+    const op = await signInAs(svc);
+    const forged = await post(svc, '/console/sign-out', { cookie: op.cookie, csrf: '' });
+    expect(forged.status).toBe(403);
+    expect(sessionCookie(forged)).toBeUndefined();
+    expect((await get(svc, overview, op)).status).toBe(200);
+  });
+
+  it('session and flash cookies are Secure over https: PUBLIC_URL, or X-Forwarded-Proto from a trusted proxy only', async () => {
+    const proxied = await startTestService({
+      label: 'console-https',
+      env: { ADMIN_TOKEN, TRUST_PROXY_HOPS: '1' },
       clock,
       connections: [testConnection('acme')],
     });
     try {
-      for (let i = 0; i < 5; i++)
-        expect((await post(fresh, '/console/sign-in', undefined, { token: `wrong-${i}-0123456789` })).status).toBe(401);
-      const locked = await post(fresh, '/console/sign-in', undefined, { token: ADMIN_TOKEN });
-      expect(locked.status).toBe(429);
-      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(sessionCookie(locked)).toBeUndefined();
-      clock.advance(15 * 60 * 1000 + 1000);
-      expect((await post(fresh, '/console/sign-in', undefined, { token: ADMIN_TOKEN })).status).toBe(303);
+      const https = await post(
+        proxied,
+        '/console/sign-in',
+        undefined,
+        { token: ADMIN_TOKEN },
+        { 'x-forwarded-proto': 'https' },
+      );
+      expect(https.headers.getSetCookie().find((c) => c.startsWith('wms_console_session='))).toMatch(/; Secure/);
+      const op = await signInAs(proxied);
+      const acted = await post(
+        proxied,
+        '/console/connections/acme/reconciliations',
+        op,
+        {},
+        { 'x-forwarded-proto': 'https' },
+      );
+      const flash = acted.headers.getSetCookie().find((c) => c.startsWith('wms_console_flash='));
+      expect(flash).toMatch(/; Secure/);
+      // Without a trusted proxy the header is the client's own: ignored.
+      const direct = await post(
+        svc,
+        '/console/sign-in',
+        undefined,
+        { token: ADMIN_TOKEN },
+        { 'x-forwarded-proto': 'https' },
+      );
+      expect(direct.headers.getSetCookie().find((c) => c.startsWith('wms_console_session='))).not.toMatch(/Secure/);
     } finally {
-      await fresh.close();
+      await proxied.close();
     }
   });
 

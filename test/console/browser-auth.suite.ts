@@ -44,7 +44,7 @@ export function browserAuthSuite(dialect: 'sqlite' | 'postgres'): void {
     it('a wrong token is refused on the form; the admin token signs in and lands where the operator was going', async () => {
       await b.page.fill('input[name=token]', 'not-the-admin-token-xyz');
       await b.page.click('button[type=submit]');
-      await b.page.getByText('That is not an admin token of this service.').waitFor();
+      await b.page.getByText('That is not the admin token of this service.').waitFor();
       await signIn(b.page, s.url, s.adminToken, overview);
       expect(new URL(b.page.url()).pathname).toBe(overview);
       await b.page.getByRole('heading', { name: 'Overview' }).waitFor();

@@ -72,7 +72,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const row = b.page.locator('tr', { hasText: 'CONSOLE-RETRY-1' });
       await row.getByText('HTTP 400: Injected fault: HTTP 400').waitFor();
       await row.getByRole('link', { name: 'CONSOLE-RETRY-1' }).click();
-      await b.page.getByText('failed', { exact: true }).first().waitFor();
+      await b.page.getByText('Failed', { exact: true }).first().waitFor();
 
       expect((await s.control('DELETE', '/faults')).status).toBe(204);
       await b.page.getByRole('button', { name: 'Retry now' }).click();
@@ -103,7 +103,7 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       // The run page follows the run (htmx) until it ends.
       const row = b.page.locator('tr', { hasText: 'L-CONSOLE' });
       await row.waitFor({ timeout: 20_000 });
-      expect(await row.textContent()).toMatch(/OLV-OIL-1L.*L-CONSOLE.*drift.*\+3/);
+      expect(await row.textContent()).toMatch(/OLV-OIL-1L.*L-CONSOLE.*Drift.*\+3/);
       await b.page.locator('.badge', { hasText: 'completed' }).first().waitFor({ timeout: 20_000 });
       expect(await b.page.locator('[data-metric="driftCount"]').textContent()).toBe('1');
     });
@@ -159,9 +159,10 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       expect((await deliver(bad)).status).toBe(200);
       expect((await deliver({ ...bad, lotCode: 'L-BULK', quantity: 'six' })).status).toBe(200);
 
-      // Found from the list's status filter (a select that applies itself).
+      // Found from the list's status filter (applied with its button).
       await b.page.goto(`${s.url}${c}/events`);
       await b.page.selectOption('select[name=status]', 'quarantined');
+      await b.page.getByRole('button', { name: 'Apply' }).click();
       await b.page.waitForURL(/status=quarantined/);
       const row = b.page
         .locator('tr', { hasText: 'L-QUARANTINE' })

@@ -208,7 +208,7 @@ export function eventsPagesSuite(dialect: 'sqlite' | 'postgres'): void {
       const first = detail.feedEntries[0];
       expect(page).toContain(`href="${c}/feed?after=${first.id - 1}"`);
       expect(page).toContain(first.type);
-      expect(page).toMatch(/<span class="badge ok">processed<\/span>/);
+      expect(page).toMatch(/<span class="badge ok">Processed<\/span>/);
       expect(page).toContain('Process again');
       expect((await get(svc, `${c}/events/${ids.processed}/edit`, op)).status).toBe(409);
     });

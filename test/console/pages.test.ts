@@ -139,11 +139,22 @@ describe('console pages (server-rendered, through app.request)', () => {
       }),
     });
     expect(put.status).toBeLessThan(300);
-    expect(await html(`${c}/pushes/document/PO-1`)).toContain('Cancel document');
-    const res = await post(svc, `${c}/pushes/document/PO-1/cancel`, op);
+    expect(await html(`${c}/pushes/document/PO-1`)).toContain(`href="${c}/pushes/document/PO-1/cancel"`);
+    // Asked first, with scripts or without: the page's form carries the answer.
+    const ask = await html(`${c}/pushes/document/PO-1/cancel`);
+    expect(ask).toContain('Cancel this document in the WMS?');
+    expect(ask).toMatch(/name="confirmed" value="yes"/);
+    const unconfirmed = await post(svc, `${c}/pushes/document/PO-1/cancel`, op);
+    expect(unconfirmed.status).toBe(303);
+    expect(unconfirmed.headers.get('location')).toBe(`${c}/pushes/document/PO-1/cancel`);
+    expect(await svc.deps.store.pushes.get('acme', 'document-cancel', 'PO-1')).toBeUndefined();
+    const res = await post(svc, `${c}/pushes/document/PO-1/cancel`, op, { confirmed: 'yes' });
     expect(res.status).toBe(303);
     expect((await svc.deps.store.pushes.get('acme', 'document-cancel', 'PO-1'))!.state).toBe('pending');
-    expect((await post(svc, `${c}/pushes/document/PO-404/cancel`, op)).status).toBe(404);
+    expect((await post(svc, `${c}/pushes/document/PO-404/cancel`, op, { confirmed: 'yes' })).status).toBe(404);
+    expect((await get(svc, `${c}/pushes/document/PO-404/cancel`, op)).status).toBe(404);
+    // Without a session the confirmation is not shown either.
+    expect((await get(svc, `${c}/pushes/document/PO-1/cancel`)).status).not.toBe(200);
   });
 
   it('reconciliation: runs with the drift chart, a run’s drift table, and starting a run', async () => {

@@ -107,4 +107,67 @@ describe('sample ERP receiver', () => {
     expect((await send({ type: 'x', pad: 'a'.repeat(1024 * 1024) })).status).toBe(413);
     expect((await fetch(`${erp.url}/nothing`)).status).toBe(404);
   });
+
+  it('is bounded: a chunked 100 MB POST and a 100 MB refusal are cut off unread (413); codes, messages and refusals have limits', async () => {
+    const rssBefore = process.memoryUsage().rss;
+    // Chunked (no content-length): 100 MB offered, a chunk at a time, while the ERP reads it.
+    const huge = (bytes: number) => {
+      let left = bytes;
+      const chunk = new Uint8Array(64 * 1024).fill(0x61);
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (left <= 0) return controller.close();
+          left -= chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+    };
+    const post = await fetch(erp.webhookUrl, {
+      method: 'POST',
+      body: huge(100 * 1024 * 1024),
+      duplex: 'half',
+    } as RequestInit).catch((err: unknown) => err);
+    // The ERP answers 413 and stops reading: fetch sees the 413, or the socket closed under its upload.
+    if (post instanceof Response) expect(post.status).toBe(413);
+    const put = await fetch(`${erp.url}/reject/PO-BIG`, {
+      method: 'PUT',
+      body: huge(100 * 1024 * 1024),
+      duplex: 'half',
+    } as RequestInit).catch((err: unknown) => err);
+    if (put instanceof Response) expect(put.status).toBe(413);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(80 * 1024 * 1024);
+    const long = (n: number) => JSON.stringify({ message: 'm'.repeat(n) });
+    expect((await fetch(`${erp.url}/reject/PO-L`, { method: 'PUT', body: long(2001) })).status).toBe(400);
+    expect((await fetch(`${erp.url}/reject/${'C'.repeat(201)}`, { method: 'PUT', body: long(5) })).status).toBe(400);
+    expect(Object.keys((await (await fetch(`${erp.url}/rejections`)).json()) as object)).not.toContain('PO-BIG');
+  });
+
+  it('keeps at most 1,000 refusals, and messages up to their count and total size (oldest dropped first)', async () => {
+    const small = await startSampleErp({ port: 0, secrets: [secret], keep: 50, keepBytes: 4096 });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const raw = JSON.stringify({ type: 'stock.adjusted', pad: 'p'.repeat(1000), i });
+        const res = await fetch(small.webhookUrl, {
+          method: 'POST',
+          headers: { ...signMessage([secret], `m${i}`, new Date(), raw) },
+          body: raw,
+        });
+        expect(res.status).toBe(200);
+      }
+      const kept = (await (await fetch(`${small.url}/messages`)).json()) as { messages: { body: { i: number } }[] };
+      expect(kept.messages.length).toBeLessThanOrEqual(4);
+      expect(kept.messages.at(-1)!.body.i).toBe(19);
+      for (let i = 0; i < 1000; i++)
+        expect((await fetch(`${small.url}/reject/R${i}`, { method: 'PUT', body: '{"message":"no"}' })).status).toBe(
+          200,
+        );
+      expect((await fetch(`${small.url}/reject/R-over`, { method: 'PUT', body: '{"message":"no"}' })).status).toBe(409);
+      // Replacing a refusal already held is still allowed.
+      expect((await fetch(`${small.url}/reject/R1`, { method: 'PUT', body: '{"message":"still no"}' })).status).toBe(
+        200,
+      );
+    } finally {
+      await small.close();
+    }
+  });
 });

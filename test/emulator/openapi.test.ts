@@ -55,7 +55,7 @@ describe('GET /_emulator/openapi.json and the API reference page', () => {
     ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(['apiClientToken', 'oauth2']);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['apiClientToken', 'emulatorAdmin', 'oauth2']);
   });
 
   it('serves the API reference page without credentials', async () => {

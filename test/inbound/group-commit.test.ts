@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEvents } from '../../src/inbound/ack-writer.js';
-import { groupCommit } from '../../src/inbound/group-commit.js';
+import { type BatcherOptions, batcher } from '../../src/lib/batcher.js';
 import { loadConfig } from '../../src/lib/config.js';
 import { SqliteQueue } from '../../src/queue/sqlite/queue.js';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/store.js';
@@ -9,6 +9,9 @@ import type { NewInboundEvent } from '../../src/store/types.js';
 import { tempDir } from '../support/tmp.js';
 
 const config = loadConfig({ LOG_LEVEL: 'silent' });
+/** The batcher as the receiver and the processor use it: a transaction per batch, failures isolated. */
+const groupCommit = <I, R>({ commit, ...options }: BatcherOptions<I> & { commit: (items: I[]) => Promise<R[]> }) =>
+  batcher(commit, { ...options, isolateFailures: true });
 const at = new Date('2026-11-20T10:00:00Z');
 let seq = 0;
 const item = (tag = 'ok'): NewInboundEvent => ({
@@ -53,7 +56,7 @@ describe('group commit over a real SQLite store', () => {
   it('writes requests that arrive together in one transaction, and every acknowledged one survives a reopen of the file', async () => {
     const sizes: number[] = [];
     const writer = groupCommit({
-      commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items),
+      commit: (items: NewInboundEvent[]) => writeEvents(deps, items),
       maxBatch: 64,
       onBatch: (b) => sizes.push(b.size),
     });
@@ -91,7 +94,7 @@ describe('group commit over a real SQLite store', () => {
   it('a failing batch fails only its own bad request: its neighbours are committed alone, later batches are untouched', async () => {
     const batches: { size: number; ok: boolean }[] = [];
     const writer = groupCommit({
-      commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items),
+      commit: (items: NewInboundEvent[]) => writeEvents(deps, items),
       maxBatch: 100,
       onBatch: (b) => batches.push(b),
     });
@@ -114,7 +117,7 @@ describe('group commit over a real SQLite store', () => {
         async (turns, maxBatch) => {
           const sizes: number[] = [];
           const writer = groupCommit({
-            commit: (items: readonly NewInboundEvent[]) => writeEvents(deps, items),
+            commit: (items: NewInboundEvent[]) => writeEvents(deps, items),
             maxBatch,
             onBatch: (b) => sizes.push(b.size),
           });

@@ -64,6 +64,17 @@ describe('config', () => {
     expect(text).not.toContain('\n');
   });
 
+  it.each(['ADMIN_TOKEN', 'METRICS_TOKEN', 'DATABASE_URL'])(
+    'never echoes the rejected value of %s, a secret',
+    (variable) => {
+      const value = variable === 'DATABASE_URL' ? 'mysql://root:hunter2-secret@db/x' : 'short';
+      const text = failure({ [variable]: value });
+      expect(text).toMatch(new RegExp(`^Invalid configuration: ${variable}: `));
+      expect(text).not.toContain(value);
+      expect(text).not.toContain('hunter2');
+    },
+  );
+
   it('builds one connection from env variables', () => {
     const [c] = loadConfig({
       ...connectionEnv,

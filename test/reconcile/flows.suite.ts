@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sample } from '../support/metrics.js';
 import { ReconcileHarness } from './harness.js';
 
 let seq = 0;
@@ -70,8 +71,18 @@ export function flowsSuite(dialect: 'sqlite' | 'postgres'): void {
       const failed = await h.ok('GET', '/tenants/acme/webhook-log?status=failed&kind=stock-regularization');
       expect(failed).toHaveLength(2);
 
+      const counted = async () => {
+        const text = await (await h.svc.app.request('/metrics')).text();
+        return {
+          completed: sample(text, 'wms_sync_reconcile_runs_total', { connection: 'acme', status: 'completed' }) ?? 0,
+          drift: sample(text, 'wms_sync_reconcile_drift_total', { connection: 'acme' }) ?? 0,
+        };
+      };
+      const before = await counted();
       const run = await h.reconcile();
       expect(run).toMatchObject({ status: 'completed', driftCount: 2, unsettledCount: 0 });
+      // What the ReconcileDrift alert reads.
+      expect(await counted()).toEqual({ completed: before.completed + 1, drift: before.drift + 2 });
       // Each difference was asked again after the settle window before it was reported.
       expect(run.rowsRechecked).toBe(2);
       const items = await h.items(run.id);

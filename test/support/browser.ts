@@ -25,7 +25,7 @@ export interface TestBrowser {
 
 /** One headless Chromium for a test file, with a fresh profile, reused by its tests. */
 export async function openBrowser(
-  options: { viewport?: { width: number; height: number } } = {},
+  options: { viewport?: { width: number; height: number }; timezoneId?: string } = {},
 ): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'wms-sync-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -33,6 +33,7 @@ export async function openBrowser(
     headless: true,
     args: ARGS,
     viewport: options.viewport ?? { width: 1360, height: 900 },
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

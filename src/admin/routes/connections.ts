@@ -19,6 +19,7 @@ const listSchema = z.object({ connections: z.array(adminConnectionSchema) }).ope
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListConnections',
   path: `${ADMIN_PREFIX}/connections`,
   tags: ['Admin'],
   summary: 'The configured connections (no secrets)',

@@ -6,6 +6,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListDeliveries',
   path: `${ADMIN_PREFIX}/deliveries`,
   tags: ['Admin'],
   summary: 'Deliveries of the feed to the ERP webhook, newest first',

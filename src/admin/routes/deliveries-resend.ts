@@ -7,6 +7,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminResendDeliveries',
   path: `${ADMIN_PREFIX}/deliveries/resend`,
   tags: ['Admin'],
   summary: 'Send every dead delivery that matches the filters again',

@@ -7,6 +7,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminGetDelivery',
   path: `${ADMIN_PREFIX}/deliveries/{id}`,
   tags: ['Admin'],
   summary: 'One delivery: its state, the body the ERP receives, every attempt',

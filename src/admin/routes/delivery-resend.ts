@@ -7,6 +7,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminResendDelivery',
   path: `${ADMIN_PREFIX}/deliveries/{id}/resend`,
   tags: ['Admin'],
   summary: 'Send one delivery again',

@@ -16,6 +16,7 @@ const params = connectionParams.extend({
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminCancelDocument',
   path: `${ADMIN_PREFIX}/connections/{connection}/pushes/document/{externalCode}/cancel`,
   tags: ['Admin'],
   summary: 'Cancel a document in the WMS',

@@ -7,6 +7,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminGetEvent',
   path: `${ADMIN_PREFIX}/events/{id}`,
   tags: ['Admin'],
   summary: 'One inbound event: raw body, correction, edit history, attempts, feed entries',

@@ -9,6 +9,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'put',
+  operationId: 'adminCorrectEventPayload',
   path: `${ADMIN_PREFIX}/events/{id}/payload`,
   tags: ['Admin'],
   summary: 'Store a corrected payload beside the original and process the event again',

@@ -9,6 +9,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminRetryEvent',
   path: `${ADMIN_PREFIX}/events/{id}/retry`,
   tags: ['Admin'],
   summary: 'Run the processing of one event again',

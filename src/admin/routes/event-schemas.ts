@@ -82,7 +82,9 @@ export const eventPageSchema = z
 
 const payloadViewSchema = z.object({
   raw: z.string(),
-  parsed: z.unknown().openapi({ description: 'The JSON value; null when raw is not JSON' }),
+  parsed: z.unknown().openapi({
+    description: 'The JSON value; null when raw is not JSON or nests deeper than 64 levels (read raw then)',
+  }),
 });
 const changeSchema = z
   .object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() })

@@ -6,6 +6,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListEvents',
   path: `${ADMIN_PREFIX}/events`,
   tags: ['Admin'],
   summary: 'Inbound webhook events, newest first',

@@ -13,6 +13,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminRetryEvents',
   path: `${ADMIN_PREFIX}/events/retry`,
   tags: ['Admin'],
   summary: 'Retry every failed or quarantined event that matches the filters',

@@ -29,6 +29,7 @@ const pageSchema = z
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListFeed',
   path: `${ADMIN_PREFIX}/connections/{connection}/feed`,
   tags: ['Admin'],
   summary: "A connection's ERP feed, as the ERP sees it",

@@ -5,6 +5,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminGetOverview',
   path: `${ADMIN_PREFIX}/connections/{connection}/overview`,
   tags: ['Admin'],
   summary: 'Whether everything flows for a connection',

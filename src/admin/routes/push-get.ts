@@ -8,6 +8,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminGetPush',
   path: `${ADMIN_PREFIX}/connections/{connection}/pushes/{entity}/{externalCode}`,
   tags: ['Admin'],
   summary: 'One WMS push with its payload, sync state and what it waits for',

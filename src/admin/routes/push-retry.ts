@@ -9,6 +9,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminRetryPush',
   path: `${ADMIN_PREFIX}/connections/{connection}/pushes/{entity}/{externalCode}/retry`,
   tags: ['Admin'],
   summary: 'Push a failed or waiting record again now',

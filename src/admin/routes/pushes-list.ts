@@ -13,6 +13,7 @@ export const pushesQuery = pageQuery.extend({
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListPushes',
   path: `${ADMIN_PREFIX}/connections/{connection}/pushes`,
   tags: ['Admin'],
   summary: "A page of a connection's WMS pushes, newest first",

@@ -18,6 +18,7 @@ export const retryFailedBodySchema = z
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminRetryFailedPushes',
   path: `${ADMIN_PREFIX}/connections/{connection}/pushes/retry-failed`,
   tags: ['Admin'],
   summary: 'Push every failed record of a connection (or of one entity) again',

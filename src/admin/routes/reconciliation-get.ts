@@ -10,6 +10,7 @@ const params = connectionParams.extend({ id: idParam().openapi({ param: { name: 
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminGetReconciliation',
   path: `${ADMIN_PREFIX}/connections/{connection}/reconciliations/{id}`,
   tags: ['Admin'],
   summary: 'A reconciliation run with a page of its findings (the drift table)',

@@ -5,6 +5,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListReconciliations',
   path: `${ADMIN_PREFIX}/connections/{connection}/reconciliations`,
   tags: ['Admin'],
   summary: "A page of a connection's reconciliation runs, newest first",

@@ -6,6 +6,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminStartReconciliation',
   path: `${ADMIN_PREFIX}/connections/{connection}/reconciliations`,
   tags: ['Admin'],
   summary: 'Start a stock reconciliation of a connection',

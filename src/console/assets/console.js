@@ -10,11 +10,42 @@
     if (editor && !checkJson(editor)) event.preventDefault();
   });
 
-  // Filters apply as soon as a select changes.
-  document.addEventListener('change', (event) => {
+  // Enter in a filter's select applies the filters, as it does in its text inputs; a select's
+  // arrows only move between its options.
+  document.addEventListener('keydown', (event) => {
     var el = event.target;
-    if (el.matches?.('select[data-autosubmit]') && el.form) el.form.submit();
+    if (event.key !== 'Enter' || !el.matches?.('form.filters select, form[data-enter-submits] select')) return;
+    event.preventDefault();
+    el.form.requestSubmit();
   });
+
+  // Times are written in UTC by the server; the browser adds its local time beside them.
+  function localTimes(root) {
+    root.querySelectorAll?.('time[datetime]:not([data-local])').forEach((el) => {
+      el.setAttribute('data-local', '');
+      var at = new Date(el.getAttribute('datetime'));
+      if (Number.isNaN(at.getTime()) || at.getTimezoneOffset() === 0) return;
+      var pad = (n) => String(n).padStart(2, '0');
+      var span = document.createElement('span');
+      span.className = 'local-time';
+      var offset = -at.getTimezoneOffset();
+      var zone = `UTC${offset >= 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+      span.textContent = `(${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())} local, ${zone})`;
+      el.after(span);
+    });
+  }
+  localTimes(document);
+  document.addEventListener('htmx:afterSettle', (event) => localTimes(event.detail.elt));
+
+  // A refreshed part of a page keeps the operator's place: the focused link or button is focused
+  // again in the new content, and the page does not move.
+  var kept = null;
+  function focusKey(el) {
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    var href = el.getAttribute('href');
+    if (href) return `${el.tagName.toLowerCase()}[href="${CSS.escape(href)}"]`;
+    return null;
+  }
 
   // JSON editors tell whether their text parses before anything is sent.
   function checkJson(textarea) {
@@ -50,9 +81,21 @@
   document.addEventListener('htmx:beforeSwap', (event) => {
     var target = event.detail.target;
     if (target?.hasAttribute('data-highlight-new')) newest.set(target, maxId(target));
+    var active = document.activeElement;
+    kept = {
+      x: window.scrollX,
+      y: window.scrollY,
+      focus: active && active !== document.body && target?.contains(active) ? focusKey(active) : null,
+    };
   });
   document.addEventListener('htmx:afterSwap', (event) => {
     var target = event.detail.target;
+    var again = kept?.focus ? document.querySelector(kept.focus) : null;
+    if (again) again.focus({ preventScroll: true });
+    if (kept) {
+      window.scrollTo(kept.x, kept.y);
+      kept = null;
+    }
     if (!newest.has(target)) return;
     var before = newest.get(target);
     if (!before) return;

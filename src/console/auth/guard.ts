@@ -19,11 +19,19 @@ export function sameOrigin(publicUrl: string | undefined): MiddlewareHandler {
   return csrf({ origin: (origin, c) => origin === new URL(c.req.url).origin || origin === publicOrigin });
 }
 
+/**
+ * `next` when it is a console path to go back to: on this site (never `//host` or `/\host`), and
+ * printable ASCII only (a control character or a raw non-ASCII one cannot be put in a Location
+ * header); anything else is dropped.
+ */
+export function consoleNext(next: unknown): string | undefined {
+  return typeof next === 'string' && /^\/console\/[^/\\]/.test(next) && /^[\x21-\x7e]*$/.test(next) ? next : undefined;
+}
+
 /** Where a signed-out request is sent: only console paths (never another site). */
 export function signInHref(next: string | undefined): string {
-  return next && /^\/console\/[^/\\]/.test(next) && !next.startsWith('/console/sign-')
-    ? `${SIGN_IN}?next=${encodeURIComponent(next)}`
-    : SIGN_IN;
+  const to = consoleNext(next);
+  return to && !to.startsWith('/console/sign-') ? `${SIGN_IN}?next=${encodeURIComponent(to)}` : SIGN_IN;
 }
 
 /**

@@ -15,9 +15,9 @@ import {
 } from '../page.js';
 import { Badge } from '../ui/badge.js';
 import { Card, Notice } from '../ui/detail.js';
-import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
 import { type Column, DataTable } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { EMPTY_LINES, LineRows } from './emulator-lines.js';
 import { errorPage } from './errors.js';
 import { feedSummary } from './feed.js';
@@ -61,7 +61,7 @@ const webhookLogColumns: Column<WebhookLogEntry>[] = [
 const feedColumns: Column<ErpFeedEntry>[] = [
   { header: 'Cursor', class: 'num', cell: (e) => <span class="mono">{e.id}</span> },
   { header: 'Type', cell: (e) => <span class="mono">{e.type}</span> },
-  { header: 'Created (UTC)', class: 'nowrap', cell: (e) => fmtTime(e.createdAt) },
+  { header: 'Created (UTC)', class: 'nowrap', cell: (e) => <Time iso={e.createdAt} /> },
   { header: 'About', cell: (e) => feedSummary(e.data) },
 ];
 

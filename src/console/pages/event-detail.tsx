@@ -9,6 +9,7 @@ import { fmtTime } from '../ui/format.js';
 import { JsonBlock } from '../ui/json.js';
 import { PageHead } from '../ui/layout.js';
 import { DataTable, withQuery } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { errorPage } from './errors.js';
 import { RefusalActions, RefusalHistory, RefusalNotice } from './event-refusal.js';
 import { editable, eventProblem, retryable } from './events-list.js';
@@ -37,7 +38,7 @@ function History(props: { edits: EventDetail['edits'] }) {
   return (
     <DataTable
       columns={[
-        { header: 'When (UTC)', class: 'nowrap', cell: (e) => fmtTime(e.at) },
+        { header: 'When (UTC)', class: 'nowrap', cell: (e) => <Time iso={e.at} /> },
         { header: 'Who', class: 'nowrap', cell: (e) => e.actor },
         {
           header: 'Changes',
@@ -131,9 +132,9 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
                   ),
                 ],
                 ['Dedupe key', <span class="mono">{e.dedupeKey}</span>],
-                ['Received (UTC)', fmtTime(e.receivedAt)],
-                ['Processed (UTC)', fmtTime(e.processedAt)],
-                ['Updated (UTC)', fmtTime(e.updatedAt)],
+                ['Received (UTC)', <Time iso={e.receivedAt} />],
+                ['Processed (UTC)', <Time iso={e.processedAt} />],
+                ['Updated (UTC)', <Time iso={e.updatedAt} />],
                 ['Attempts', String(e.attempts)],
                 ['Repeats received', String(e.duplicates)],
                 ['Request id', e.requestId ? <span class="mono">{e.requestId}</span> : '—'],
@@ -144,7 +145,7 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
           <Card title="Processing attempts">
             <DataTable
               columns={[
-                { header: 'When (UTC)', class: 'nowrap', cell: (a) => fmtTime(a.at) },
+                { header: 'When (UTC)', class: 'nowrap', cell: (a) => <Time iso={a.at} /> },
                 { header: 'Outcome', cell: (a) => <Badge value={a.outcome} /> },
                 { header: 'Error', class: 'error', cell: (a) => a.error ?? '' },
               ]}
@@ -164,7 +165,7 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
                 cell: (x) => <a href={withQuery(pageHref(connection, 'feed'), { after: x.id - 1 })}>{x.id}</a>,
               },
               { header: 'Type', class: 'nowrap', cell: (x) => <span class="mono">{x.type}</span> },
-              { header: 'Created (UTC)', class: 'nowrap', cell: (x) => fmtTime(x.createdAt) },
+              { header: 'Created (UTC)', class: 'nowrap', cell: (x) => <Time iso={x.createdAt} /> },
               { header: 'About', cell: (x) => feedSummary(x.data) },
             ]}
             rows={detail.feedEntries}

@@ -123,6 +123,7 @@ function EditPage(props: {
           <JsonEditor
             name="payload"
             id={EDITOR_ID}
+            label="Payload (JSON)"
             value={props.text}
             check={`${href}/edit/check`}
             checked={<CheckResult outcome={props.outcome} />}

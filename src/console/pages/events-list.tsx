@@ -9,9 +9,11 @@ import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../pag
 import { ActionButton } from '../ui/actions.js';
 import { Badge } from '../ui/badge.js';
 import { FilterBar } from '../ui/filters.js';
-import { fmtNumber, fmtTime, plural } from '../ui/format.js';
+import { fmtNumber, plural } from '../ui/format.js';
+import { statusOptions } from '../ui/labels.js';
 import { PageHead } from '../ui/layout.js';
 import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { badQuery } from './errors.js';
 import {
   eventHref,
@@ -55,7 +57,7 @@ export const registerEventsList: PageRegistrar = (app, deps) => {
     const bulk = q.status === undefined || BULK_RETRY_STATUSES.includes(q.status);
     const columns: Column<EventSummary>[] = [
       { header: 'Id', class: 'num', cell: (e) => <a href={eventHref(connection, e.id)}>{e.id}</a> },
-      { header: 'Received (UTC)', class: 'nowrap', cell: (e) => fmtTime(e.receivedAt) },
+      { header: 'Received (UTC)', class: 'nowrap', cell: (e) => <Time iso={e.receivedAt} /> },
       { header: 'Kind', class: 'nowrap', cell: (e) => <span class="mono">{e.kind}</span> },
       {
         header: 'Business code',
@@ -120,7 +122,7 @@ export const registerEventsList: PageRegistrar = (app, deps) => {
               name: 'status',
               label: 'Status',
               value: q.status,
-              options: [{ value: '', label: 'Any status' }, ...INBOUND_STATUSES.map((s) => ({ value: s, label: s }))],
+              options: statusOptions(INBOUND_STATUSES, 'Any status'),
             },
             {
               name: 'kind',

@@ -6,9 +6,9 @@ import { listFeed } from '../../erp/feed/read.js';
 import { connectionBase, pageHref } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Card } from '../ui/detail.js';
-import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
 import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { badQuery } from './errors.js';
 
 const PAGE = 50;
@@ -38,7 +38,7 @@ export function feedSummary(data: Record<string, unknown>): string {
 const columns: Column<ErpFeedEntry>[] = [
   { header: 'Cursor', class: 'num', cell: (e) => <span class="mono">{e.id}</span> },
   { header: 'Type', class: 'nowrap', cell: (e) => <span class="mono">{e.type}</span> },
-  { header: 'Created (UTC)', class: 'nowrap', cell: (e) => fmtTime(e.createdAt) },
+  { header: 'Created (UTC)', class: 'nowrap', cell: (e) => <Time iso={e.createdAt} /> },
   { header: 'About', cell: (e) => feedSummary(e.data) },
   {
     header: 'Data',

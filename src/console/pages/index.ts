@@ -1,5 +1,7 @@
 import type { PageRegistrar } from '../page.js';
 import { registerAudit } from './audit.js';
+import { registerDeliveries } from './deliveries.js';
+import { registerDeliveryDetail } from './delivery-detail.js';
 import { registerEmulatorPanel } from './emulator.js';
 import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEventDetail } from './event-detail.js';
@@ -29,6 +31,8 @@ export const PAGES: PageRegistrar[] = [
   registerReconciliations,
   registerReconciliationRun,
   registerFeed,
+  registerDeliveries,
+  registerDeliveryDetail,
   registerEmulatorPanel,
   registerEmulatorActions,
   registerAudit,

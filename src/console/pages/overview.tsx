@@ -5,8 +5,9 @@ import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPag
 import { Badge, HealthDot } from '../ui/badge.js';
 import { Legend, StackedBars } from '../ui/charts.js';
 import { Card } from '../ui/detail.js';
-import { fmtAgo, fmtDuration, fmtNumber, fmtTime } from '../ui/format.js';
+import { fmtAgo, fmtDuration, fmtNumber } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
+import { Time } from '../ui/time.js';
 import { toneOf } from '../ui/tone.js';
 import { eventsHref } from './events-query.js';
 
@@ -244,7 +245,7 @@ function Live(props: { o: ConnectionOverview }) {
         </div>
       </Card>
       <p class="hint">
-        As of {fmtTime(o.at)} UTC · refreshes every {OVERVIEW_REFRESH_SECONDS} s
+        As of <Time iso={o.at} /> UTC · refreshes every {OVERVIEW_REFRESH_SECONDS} s
       </p>
     </>
   );

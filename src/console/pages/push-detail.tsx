@@ -9,6 +9,7 @@ import { Card, KeyValues } from '../ui/detail.js';
 import { errorText, fmtTime } from '../ui/format.js';
 import { JsonBlock } from '../ui/json.js';
 import { PageHead } from '../ui/layout.js';
+import { Time } from '../ui/time.js';
 import { errorPage } from './errors.js';
 import { ENTITY_LABELS } from './overview.js';
 import { recordHref } from './pushes-list.js';
@@ -26,9 +27,9 @@ function StateCard(props: { record: RecordView }) {
           ['State', <Badge value={r.state} />],
           ['The WMS holds', r.inSync ? 'this payload' : 'an older payload, or nothing yet'],
           ['Attempts', String(r.attempts)],
-          ['Last pushed (UTC)', fmtTime(r.lastPushedAt)],
-          ['Created (UTC)', fmtTime(r.createdAt)],
-          ['Updated (UTC)', fmtTime(r.updatedAt)],
+          ['Last pushed (UTC)', <Time iso={r.lastPushedAt} />],
+          ['Created (UTC)', <Time iso={r.createdAt} />],
+          ['Updated (UTC)', <Time iso={r.updatedAt} />],
           [
             'Waiting for',
             r.waitingFor.length === 0
@@ -72,13 +73,9 @@ export const registerPushDetail: PageRegistrar = (app, deps) => {
                 <ActionButton action={`${href}/retry`} csrf={csrf} label="Retry now" variant="primary" />
               ) : null}
               {entity === 'document' && !cancel ? (
-                <ActionButton
-                  action={`${href}/cancel`}
-                  csrf={csrf}
-                  label="Cancel document"
-                  variant="danger"
-                  confirm={`Cancel document ${code} in the WMS? The WMS refuses once the warehouse has started it.`}
-                />
+                <a class="btn danger" href={`${href}/cancel`}>
+                  Cancel document…
+                </a>
               ) : null}
             </>
           }
@@ -103,7 +100,7 @@ export const registerPushDetail: PageRegistrar = (app, deps) => {
                 items={[
                   ['State', <Badge value={cancel.state} />],
                   ['Attempts', String(cancel.attempts)],
-                  ['Last pushed (UTC)', fmtTime(cancel.lastPushedAt)],
+                  ['Last pushed (UTC)', <Time iso={cancel.lastPushedAt} />],
                   ["WMS's error", errorText(cancel.lastError) || '—'],
                 ]}
               />

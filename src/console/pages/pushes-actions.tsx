@@ -3,9 +3,10 @@ import { acceptCancel } from '../../push/cancel.js';
 import { countRecords } from '../../push/list.js';
 import { retryFailed } from '../../push/retry.js';
 import { retryOne } from '../../push/retry-one.js';
+import { consoleNext } from '../auth/guard.js';
 import { connectionBase } from '../nav.js';
 import { type ConsoleContext, frameFor, type PageRegistrar, pathConnection, renderPage, setFlash } from '../page.js';
-import { ConfirmPanel } from '../ui/actions.js';
+import { ActionButton, ConfirmPanel } from '../ui/actions.js';
 import { PageHead } from '../ui/layout.js';
 import { withQuery } from '../ui/table.js';
 import { errorPage } from './errors.js';
@@ -16,7 +17,7 @@ import { recordHref } from './pushes-list.js';
 /** Back to where the action was clicked (a console page only), or to `fallback`. */
 export async function backTo(c: ConsoleContext, fallback: string): Promise<string> {
   const next = (await c.req.parseBody()).next;
-  return typeof next === 'string' && /^\/console\/[^/\\]/.test(next) ? next : fallback;
+  return consoleNext(next) ?? fallback;
 }
 
 /** POST retry of one record, POST cancel of a document, and the bulk retry of failed records (confirm, then POST). */
@@ -40,11 +41,50 @@ export const registerPushesActions: PageRegistrar = (app, deps) => {
     return c.redirect(await backTo(c, recordHref(connection, entity, code)), 303);
   });
 
+  // Cancelling cannot be undone: the page asks first, the same with scripts or without.
+  app.get('/console/connections/:connection/pushes/document/:code/cancel', async (c) => {
+    const connection = pathConnection(c, deps).name;
+    const code = c.req.param('code');
+    if (!(await deps.store.pushes.get(connection, 'document', code)))
+      return errorPage(c, deps, 404, 'Not found', `No document ${code} for connection ${connection}`);
+    const href = recordHref(connection, 'document', code);
+    return renderPage(
+      c,
+      `Cancel ${code}`,
+      frameFor(c, deps, connection, 'pushes'),
+      <>
+        <PageHead title={`Cancel document ${code}`} crumbs={<a href={href}>{code}</a>} />
+        <section class="card">
+          <h2>Cancel this document in the WMS?</h2>
+          <p>
+            The WMS cancels a document only while the warehouse has not started it; a cancelled document cannot be
+            reopened.
+          </p>
+          <div class="form-row">
+            <ActionButton
+              action={`${href}/cancel`}
+              csrf={c.get('session').csrf}
+              label={`Yes, cancel ${code}`}
+              variant="danger"
+              fields={{ confirmed: 'yes' }}
+            />
+            <a class="btn" href={href}>
+              Keep it
+            </a>
+          </div>
+        </section>
+      </>,
+    );
+  });
+
   app.post('/console/connections/:connection/pushes/document/:code/cancel', async (c) => {
     const connection = pathConnection(c, deps).name;
     const code = c.req.param('code');
     if (!(await deps.store.pushes.get(connection, 'document', code)))
       return errorPage(c, deps, 404, 'Not found', `No document ${code} for connection ${connection}`);
+    // A cancel sent without the confirmation's answer is asked again, never carried out.
+    if ((await c.req.parseBody()).confirmed !== 'yes')
+      return c.redirect(`${recordHref(connection, 'document', code)}/cancel`, 303);
     try {
       const { changed } = await acceptCancel(deps, connection, code);
       setFlash(c, {

@@ -6,9 +6,11 @@ import { frameFor, type PageRegistrar, pathConnection, renderPage } from '../pag
 import { ActionButton } from '../ui/actions.js';
 import { Badge } from '../ui/badge.js';
 import { FilterBar } from '../ui/filters.js';
-import { errorText, fmtTime } from '../ui/format.js';
+import { errorText } from '../ui/format.js';
+import { statusOptions } from '../ui/labels.js';
 import { PageHead } from '../ui/layout.js';
 import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { badQuery } from './errors.js';
 import { ENTITY_LABELS } from './overview.js';
 
@@ -37,8 +39,8 @@ export const registerPushesList: PageRegistrar = (app, deps) => {
       { header: 'State', cell: (r) => <Badge value={r.state} /> },
       { header: 'In WMS', cell: (r) => (r.inSync ? 'current' : r.state === 'synced' ? '—' : 'not yet') },
       { header: 'Attempts', class: 'num', cell: (r) => r.attempts },
-      { header: 'Last pushed (UTC)', class: 'nowrap', cell: (r) => fmtTime(r.lastPushedAt) },
-      { header: 'Updated (UTC)', class: 'nowrap', cell: (r) => fmtTime(r.updatedAt) },
+      { header: 'Last pushed (UTC)', class: 'nowrap', cell: (r) => <Time iso={r.lastPushedAt} /> },
+      { header: 'Updated (UTC)', class: 'nowrap', cell: (r) => <Time iso={r.updatedAt} /> },
       { header: "WMS's error", class: 'error', cell: (r) => (r.state === 'synced' ? '' : errorText(r.lastError)) },
       {
         header: '',
@@ -84,7 +86,7 @@ export const registerPushesList: PageRegistrar = (app, deps) => {
               name: 'state',
               label: 'State',
               value: q.state,
-              options: [{ value: '', label: 'Any state' }, ...PUSH_STATES.map((s) => ({ value: s, label: s }))],
+              options: statusOptions(PUSH_STATES, 'Any state'),
             },
           ]}
         />

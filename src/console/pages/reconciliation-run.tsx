@@ -5,9 +5,9 @@ import { connectionBase, pageHref } from '../nav.js';
 import { frameFor, type PageRegistrar, pathConnection, renderFragment, renderPage } from '../page.js';
 import { Badge } from '../ui/badge.js';
 import { Card, KeyValues } from '../ui/detail.js';
-import { fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
 import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { badQuery, errorPage } from './errors.js';
 import { runDuration, runHref } from './reconciliations.js';
 
@@ -36,7 +36,7 @@ function RunBody(props: { run: ReconciliationRunView; connection: string; itemsA
           <strong class={i.delta === 0 ? '' : 'error-text'}>{i.delta > 0 ? `+${i.delta}` : i.delta}</strong>
         ),
     },
-    { header: 'Observed (UTC)', class: 'nowrap', cell: (i) => fmtTime(i.observedAt) },
+    { header: 'Observed (UTC)', class: 'nowrap', cell: (i) => <Time iso={i.observedAt} /> },
   ];
   const here = runHref(props.connection, run.id);
   return (
@@ -47,8 +47,13 @@ function RunBody(props: { run: ReconciliationRunView; connection: string; itemsA
             items={[
               ['Status', <Badge value={run.status} />],
               ['Trigger', run.trigger],
-              ['Requested (UTC)', fmtTime(run.requestedAt)],
-              ['Started / finished', `${fmtTime(run.startedAt)} → ${fmtTime(run.finishedAt)}`],
+              ['Requested (UTC)', <Time iso={run.requestedAt} />],
+              [
+                'Started / finished',
+                <>
+                  <Time iso={run.startedAt} /> → <Time iso={run.finishedAt} />
+                </>,
+              ],
               ['Took', runDuration(run)],
               ['Reason', run.reason ?? '—'],
             ]}

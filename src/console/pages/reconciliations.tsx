@@ -10,6 +10,7 @@ import { Card } from '../ui/detail.js';
 import { fmtDuration, fmtTime } from '../ui/format.js';
 import { PageHead } from '../ui/layout.js';
 import { type Column, DataTable, Pager, withQuery } from '../ui/table.js';
+import { Time } from '../ui/time.js';
 import { badQuery } from './errors.js';
 
 export function runHref(connection: string, id: number): string {
@@ -34,7 +35,7 @@ export const registerReconciliations: PageRegistrar = (app, deps) => {
       { header: 'Run', cell: (r) => <a href={runHref(connection, r.id)}>#{r.id}</a> },
       { header: 'Status', cell: (r) => <Badge value={r.status} /> },
       { header: 'Trigger', cell: (r) => r.trigger },
-      { header: 'Requested (UTC)', class: 'nowrap', cell: (r) => fmtTime(r.requestedAt) },
+      { header: 'Requested (UTC)', class: 'nowrap', cell: (r) => <Time iso={r.requestedAt} /> },
       { header: 'Took', class: 'num', cell: (r) => runDuration(r) },
       { header: 'Rows checked', class: 'num', cell: (r) => r.rowsChecked.toLocaleString('en-US') },
       {

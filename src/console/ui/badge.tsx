@@ -1,8 +1,9 @@
+import { statusLabel } from './labels.js';
 import { toneOf } from './tone.js';
 
 /** A status word in its colour: synced, failed, processed, drift… */
 export function Badge(props: { value: string; label?: string }) {
-  return <span class={`badge ${toneOf(props.value)}`}>{props.label ?? props.value.replace(/_/g, ' ')}</span>;
+  return <span class={`badge ${toneOf(props.value)}`}>{props.label ?? statusLabel(props.value)}</span>;
 }
 
 export function HealthDot(props: { ok: boolean; label: string; title?: string }) {

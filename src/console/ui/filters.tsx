@@ -15,9 +15,9 @@ export interface InputFilter {
 }
 
 /**
- * A GET form of selects over a list: the filters live in the URL (bookmarkable), and each select
- * applies on change (console.js); the button is there for browsers without scripts, and for the
- * typed inputs when there are some.
+ * A GET form of selects over a list: the filters live in the URL (bookmarkable) and apply with the
+ * button or Enter, never on change, so a keyboard can move through a select's options without
+ * leaving the page.
  */
 export function FilterBar(props: {
   action: string;
@@ -26,11 +26,6 @@ export function FilterBar(props: {
   hidden?: Record<string, string>;
 }) {
   const inputs = props.inputs ?? [];
-  const button = (
-    <button class="btn" type="submit">
-      Apply
-    </button>
-  );
   return (
     <form class="filters" method="get" action={props.action}>
       {Object.entries(props.hidden ?? {}).map(([name, value]) => (
@@ -39,7 +34,7 @@ export function FilterBar(props: {
       {props.selects.map((s) => (
         <label>
           {s.label}
-          <select name={s.name} data-autosubmit="">
+          <select name={s.name}>
             {s.options.map((o) => (
               <option value={o.value} selected={o.value === (s.value ?? '')}>
                 {o.label}
@@ -60,7 +55,9 @@ export function FilterBar(props: {
           />
         </label>
       ))}
-      {inputs.length > 0 ? button : <noscript>{button}</noscript>}
+      <button class="btn" type="submit">
+        Apply
+      </button>
     </form>
   );
 }

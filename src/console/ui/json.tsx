@@ -1,9 +1,10 @@
 import type { Child } from 'hono/jsx';
+import { jsonTextDepth, MAX_PAYLOAD_DEPTH } from '../../lib/nul.js';
 
 /** A JSON value pretty-printed (escaped by JSX: a payload can never inject markup). */
 export function JsonBlock(props: { value: unknown }) {
   return (
-    <pre class="json">
+    <pre class="json" tabindex={0}>
       {typeof props.value === 'string' ? prettyJsonText(props.value) : JSON.stringify(props.value, null, 2)}
     </pre>
   );
@@ -11,6 +12,8 @@ export function JsonBlock(props: { value: unknown }) {
 
 /** Text that is JSON shown pretty-printed; anything else (a raw body that did not parse) as it is. */
 export function prettyJsonText(text: string): string {
+  // Deeper than any accepted body: shown as received rather than re-serialized with recursion.
+  if (jsonTextDepth(text) > MAX_PAYLOAD_DEPTH) return text;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
@@ -28,7 +31,8 @@ export function JsonEditor(props: {
   name: string;
   value: unknown;
   id: string;
-  label?: string;
+  /** Every editor is named: a screen reader announces it, and axe requires it. */
+  label: string;
   check?: string;
   checked?: Child;
 }) {
@@ -36,7 +40,7 @@ export function JsonEditor(props: {
   const checkTarget = `${props.id}-check`;
   return (
     <div class="field">
-      {props.label ? <label for={props.id}>{props.label}</label> : null}
+      <label for={props.id}>{props.label}</label>
       <textarea
         class="json"
         id={props.id}

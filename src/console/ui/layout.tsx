@@ -40,6 +40,9 @@ export function Layout(props: { title: string; frame: Frame; children?: Child })
     <html lang="en">
       <Head title={props.title} />
       <body hx-headers={JSON.stringify({ 'x-csrf-token': frame.csrf })}>
+        <a class="skip" href="#main">
+          Skip to the page
+        </a>
         <header class="topbar">
           <a class="brand" href={CONSOLE}>
             wms-sync<span>console</span>
@@ -48,7 +51,7 @@ export function Layout(props: { title: string; frame: Frame; children?: Child })
           {frame.connections.length > 0 ? (
             <form method="get" action={`${CONSOLE}/go`}>
               <label for="connection-switch">Connection</label>
-              <select id="connection-switch" name="connection" data-autosubmit="">
+              <select id="connection-switch" name="connection">
                 {frame.connections.map((c) => (
                   <option value={c} selected={c === frame.connection}>
                     {c}
@@ -56,11 +59,9 @@ export function Layout(props: { title: string; frame: Frame; children?: Child })
                 ))}
               </select>
               {frame.active ? <input type="hidden" name="page" value={frame.active} /> : null}
-              <noscript>
-                <button class="btn small" type="submit">
-                  Go
-                </button>
-              </noscript>
+              <button class="btn small" type="submit">
+                Go
+              </button>
             </form>
           ) : null}
           <form method="post" action={`${CONSOLE}/sign-out`}>
@@ -87,7 +88,7 @@ export function Layout(props: { title: string; frame: Frame; children?: Child })
               </>
             ) : null}
           </nav>
-          <main>
+          <main id="main" tabindex={-1}>
             {frame.flash ? <Notice tone={frame.flash.tone}>{frame.flash.message}</Notice> : null}
             {props.children}
           </main>

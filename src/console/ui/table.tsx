@@ -15,9 +15,11 @@ export function DataTable<T>(props: {
   rows: readonly T[];
   empty: string;
   rowId?: (row: T) => number | string;
+  /** What the table lists, for screen readers (its box is a focusable region: it may scroll). */
+  label?: string;
 }) {
   return (
-    <div class="table-wrap">
+    <section class="table-wrap" aria-label={props.label ?? 'Table'} tabindex={0}>
       <table class="data">
         <thead>
           <tr>
@@ -44,7 +46,7 @@ export function DataTable<T>(props: {
           )}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

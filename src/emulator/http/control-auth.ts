@@ -42,3 +42,9 @@ export function controlAuth(adminToken: string | undefined): MiddlewareHandler<E
     await next();
   };
 }
+
+/**
+ * The control routes' `security` in the OpenAPI document: the admin token as a Bearer when the
+ * emulator has one, nothing on loopback when it has none (see controlAuth).
+ */
+export const CONTROL_SECURITY: Record<string, string[]>[] = [{ emulatorAdmin: [] }, {}];

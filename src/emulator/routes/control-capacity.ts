@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ControlError } from '../errors.js';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { controlTenantContext } from '../tenants/find.js';
@@ -58,6 +59,8 @@ const capacitySchema = z
 
 const put = createRoute({
   method: 'put',
+  operationId: 'controlPutCapacity',
+  security: CONTROL_SECURITY,
   path,
   tags,
   summary: "Model the tenant's WMS capacity: rate limit (429 + Retry-After), concurrency (queueing) and base latency",
@@ -69,6 +72,8 @@ const put = createRoute({
 });
 const get = createRoute({
   method: 'get',
+  operationId: 'controlGetCapacity',
+  security: CONTROL_SECURITY,
   path,
   tags,
   summary: "The tenant's capacity model with its counters (404 when none is set)",
@@ -77,6 +82,8 @@ const get = createRoute({
 });
 const remove = createRoute({
   method: 'delete',
+  operationId: 'controlDeleteCapacity',
+  security: CONTROL_SECURITY,
   path,
   tags,
   summary: 'Turn the capacity model off: unlimited, no added latency',

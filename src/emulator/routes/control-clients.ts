@@ -1,8 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { operationId } from '../../lib/operation-id.js';
 import { createClient } from '../clients/create.js';
 import { type ClientKind, clientView, findTenantClient, listClients } from '../clients/find.js';
 import { deleteClient, regenerateSecret, setClientEnabled } from '../clients/manage.js';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { json, jsonBody } from './common.js';
@@ -32,6 +34,8 @@ function manageRoutes(
   kind: ClientKind,
   segment: string,
   label: string,
+  /** The client kind in operationIds: `controlListApiClients`, `controlDisableOAuthClient`. */
+  name: string,
 ): void {
   const { ctx } = services;
   const base = `${CONTROL_PREFIX}/tenants/{tenant}/${segment}`;
@@ -41,6 +45,8 @@ function manageRoutes(
   app.openapi(
     createRoute({
       method: 'get',
+      operationId: `controlList${name}s`,
+      security: CONTROL_SECURITY,
       path: base,
       tags,
       summary: `List ${label}s (never their secrets)`,
@@ -56,6 +62,8 @@ function manageRoutes(
     app.openapi(
       createRoute({
         method: 'post',
+        operationId: operationId('control', action, name),
+        security: CONTROL_SECURITY,
         path: `${one}/${action}`,
         tags,
         summary: `${action === 'disable' ? 'Suspend' : 'Resume'} a ${label}`,
@@ -72,6 +80,8 @@ function manageRoutes(
   app.openapi(
     createRoute({
       method: 'post',
+      operationId: `controlRegenerate${name}Secret`,
+      security: CONTROL_SECURITY,
       path: `${one}/regenerate-secret`,
       tags,
       summary: `New secret for a ${label}; the old one and its tokens stop at once`,
@@ -86,6 +96,8 @@ function manageRoutes(
   app.openapi(
     createRoute({
       method: 'delete',
+      operationId: `controlDelete${name}`,
+      security: CONTROL_SECURITY,
       path: one,
       tags,
       summary: `Delete a ${label}, revoking its tokens`,
@@ -105,6 +117,8 @@ export function controlClientRoutes(app: EmulatorApp, services: EmulatorServices
   app.openapi(
     createRoute({
       method: 'post',
+      operationId: 'controlCreateApiClient',
+      security: CONTROL_SECURITY,
       path: `${CONTROL_PREFIX}/tenants/{tenant}/api-clients`,
       tags,
       summary: 'Create an API client (Plugins > REST API > API Clients); the secret is shown once',
@@ -119,6 +133,8 @@ export function controlClientRoutes(app: EmulatorApp, services: EmulatorServices
   app.openapi(
     createRoute({
       method: 'post',
+      operationId: 'controlCreateOAuthClient',
+      security: CONTROL_SECURITY,
       path: `${CONTROL_PREFIX}/tenants/{tenant}/oauth-clients`,
       tags,
       summary: 'Provision OAuth2 (option B) credentials for an audience',
@@ -130,7 +146,7 @@ export function controlClientRoutes(app: EmulatorApp, services: EmulatorServices
       return c.json({ ...createClient(ctx, c.req.valid('param').tenant, { kind: 'oauth', audience }), audience }, 201);
     },
   );
-  manageRoutes(app, services, 'api', 'api-clients', 'API client');
-  manageRoutes(app, services, 'oauth', 'oauth-clients', 'OAuth2 client');
+  manageRoutes(app, services, 'api', 'api-clients', 'API client', 'ApiClient');
+  manageRoutes(app, services, 'oauth', 'oauth-clients', 'OAuth2 client', 'OAuthClient');
   controlUserRoutes(app, services);
 }

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ControlError } from '../errors.js';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { expireTenantTokens } from '../tokens/expire.js';
@@ -14,6 +15,8 @@ const fault = viewSchema('EmulatorFault');
 
 const add = createRoute({
   method: 'post',
+  operationId: 'controlAddFault',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/faults`,
   tags,
   summary:
@@ -23,6 +26,8 @@ const add = createRoute({
 });
 const list = createRoute({
   method: 'get',
+  operationId: 'controlListFaults',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/faults`,
   tags,
   summary: 'Active faults, with hits and remaining counts',
@@ -30,6 +35,8 @@ const list = createRoute({
 });
 const clear = createRoute({
   method: 'delete',
+  operationId: 'controlClearFaults',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/faults`,
   tags,
   summary: 'Remove every fault',
@@ -37,6 +44,8 @@ const clear = createRoute({
 });
 const removeOne = createRoute({
   method: 'delete',
+  operationId: 'controlDeleteFault',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/faults/{id}`,
   tags,
   summary: 'Remove one fault',
@@ -45,6 +54,8 @@ const removeOne = createRoute({
 });
 const expire = createRoute({
   method: 'post',
+  operationId: 'controlExpireTokens',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/tenants/{tenant}/tokens/expire`,
   tags,
   summary:
@@ -54,6 +65,8 @@ const expire = createRoute({
 });
 const snapshot = createRoute({
   method: 'post',
+  operationId: 'controlSnapshot',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/snapshot`,
   tags,
   summary: "Write the whole state to a named snapshot (the data directory's snapshots folder, mode 0600)",
@@ -62,6 +75,8 @@ const snapshot = createRoute({
 });
 const restore = createRoute({
   method: 'post',
+  operationId: 'controlRestore',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/restore`,
   tags,
   summary: 'Replace the whole state with a named snapshot',

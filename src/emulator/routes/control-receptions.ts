@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { closeReception, submitReception } from '../receptions/close.js';
@@ -18,6 +19,8 @@ const reception = viewSchema('EmulatorReception');
 
 const open = createRoute({
   method: 'post',
+  operationId: 'controlOpenReception',
+  security: CONTROL_SECURITY,
   path: BASE,
   tags,
   summary: 'Open a reception (NEW) for inbound documents; they move to IN_PROGRESS',
@@ -29,6 +32,8 @@ const open = createRoute({
 });
 const get = createRoute({
   method: 'get',
+  operationId: 'controlGetReception',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}`,
   tags,
   summary: 'A reception: status, documents, received lines, closing documents',
@@ -37,6 +42,8 @@ const get = createRoute({
 });
 const line = createRoute({
   method: 'post',
+  operationId: 'controlReceiveReceptionLine',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/lines`,
   tags,
   summary: 'Register a received line (NEW → EXECUTING)',
@@ -48,6 +55,8 @@ const line = createRoute({
 });
 const submit = createRoute({
   method: 'post',
+  operationId: 'controlSubmitReception',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/submit`,
   tags,
   summary: 'EXECUTING → SUBMITTED',
@@ -56,6 +65,8 @@ const submit = createRoute({
 });
 const close = createRoute({
   method: 'post',
+  operationId: 'controlCloseReception',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/close`,
   tags,
   summary: 'Close: stock added, documents EXECUTED, close webhooks queued (CLOSING until delivered, then CLOSED)',

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { cancelShippingOrder, dispatchShippingOrder } from '../shipping/dispatch.js';
@@ -25,6 +26,8 @@ const order = viewSchema('EmulatorShippingOrder');
 
 const open = createRoute({
   method: 'post',
+  operationId: 'controlOpenShippingOrder',
+  security: CONTROL_SECURITY,
   path: BASE,
   tags,
   summary: 'Open a shipping order (NEW) for an outbound document; it moves to IN_PROGRESS',
@@ -36,6 +39,8 @@ const open = createRoute({
 });
 const get = createRoute({
   method: 'get',
+  operationId: 'controlGetShippingOrder',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}`,
   tags,
   summary: 'A shipping order: status, picks, packings, closing document',
@@ -44,6 +49,8 @@ const get = createRoute({
 });
 const pick = createRoute({
   method: 'post',
+  operationId: 'controlPickShippingOrder',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/pick`,
   tags,
   summary: 'Pick lines: stock reserved (reservedShipping); → PICKING',
@@ -52,6 +59,8 @@ const pick = createRoute({
 });
 const pack = createRoute({
   method: 'post',
+  operationId: 'controlPackShippingOrder',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/pack`,
   tags,
   summary: 'Pack picked goods into packings; → PACKED',
@@ -63,6 +72,8 @@ const pack = createRoute({
 });
 const dispatch = createRoute({
   method: 'post',
+  operationId: 'controlDispatchShippingOrder',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/dispatch`,
   tags,
   summary:
@@ -72,6 +83,8 @@ const dispatch = createRoute({
 });
 const cancel = createRoute({
   method: 'post',
+  operationId: 'controlCancelShippingOrder',
+  security: CONTROL_SECURITY,
   path: `${BASE}/{code}/cancel`,
   tags,
   summary: 'Cancel: reservations released, document CREATED again; → CANCELLED',

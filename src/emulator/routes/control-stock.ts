@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { createWmsProduct } from '../products/wms-product.js';
@@ -22,6 +23,8 @@ const T = `${CONTROL_PREFIX}/tenants/{tenant}`;
 
 const listWarehousesRoute = createRoute({
   method: 'get',
+  operationId: 'controlListWarehouses',
+  security: CONTROL_SECURITY,
   path: `${T}/warehouses`,
   tags,
   summary: "The tenant's warehouses (MAIN exists from the start)",
@@ -30,6 +33,8 @@ const listWarehousesRoute = createRoute({
 });
 const createWarehouseRoute = createRoute({
   method: 'post',
+  operationId: 'controlCreateWarehouse',
+  security: CONTROL_SECURITY,
   path: `${T}/warehouses`,
   tags,
   summary: 'Add a warehouse',
@@ -38,6 +43,8 @@ const createWarehouseRoute = createRoute({
 });
 const wmsProduct = createRoute({
   method: 'post',
+  operationId: 'controlCreateWmsProduct',
+  security: CONTROL_SECURITY,
   path: `${T}/wms-products`,
   tags,
   summary: 'Create a product in the WMS itself (no API external code: no regularization webhooks)',
@@ -46,6 +53,8 @@ const wmsProduct = createRoute({
 });
 const regularization = createRoute({
   method: 'post',
+  operationId: 'controlRegularizeStock',
+  security: CONTROL_SECURITY,
   path: `${T}/stock/regularizations`,
   tags,
   summary: 'Add (positive) or remove (negative) stock of a product and lot; queues one stock-regularization webhook',

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ControlError } from '../errors.js';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { createTenant } from '../tenants/create.js';
@@ -27,6 +28,8 @@ const T = `${CONTROL_PREFIX}/tenants`;
 
 const create = createRoute({
   method: 'post',
+  operationId: 'controlCreateTenant',
+  security: CONTROL_SECURITY,
   path: T,
   tags,
   summary: 'Create a tenant',
@@ -35,6 +38,8 @@ const create = createRoute({
 });
 const list = createRoute({
   method: 'get',
+  operationId: 'controlListTenants',
+  security: CONTROL_SECURITY,
   path: T,
   tags,
   summary: 'List tenants',
@@ -42,6 +47,8 @@ const list = createRoute({
 });
 const get = createRoute({
   method: 'get',
+  operationId: 'controlGetTenant',
+  security: CONTROL_SECURITY,
   path: `${T}/{tenant}`,
   tags,
   summary: 'Get a tenant',
@@ -50,6 +57,8 @@ const get = createRoute({
 });
 const remove = createRoute({
   method: 'delete',
+  operationId: 'controlDeleteTenant',
+  security: CONTROL_SECURITY,
   path: `${T}/{tenant}`,
   tags,
   summary: 'Delete a tenant with everything it owns',
@@ -58,6 +67,8 @@ const remove = createRoute({
 });
 const settings = createRoute({
   method: 'put',
+  operationId: 'controlPutTenantSettings',
+  security: CONTROL_SECURITY,
   path: `${T}/{tenant}/settings`,
   tags,
   summary: 'Set API_WITH_LOT / API_WITH_EXPIRATION_DATE',
@@ -66,6 +77,8 @@ const settings = createRoute({
 });
 const resetOne = createRoute({
   method: 'post',
+  operationId: 'controlResetTenant',
+  security: CONTROL_SECURITY,
   path: `${T}/{tenant}/reset`,
   tags,
   summary: "Clear a tenant's data (keeps the tenant, its settings and clients)",
@@ -74,6 +87,8 @@ const resetOne = createRoute({
 });
 const resetEverything = createRoute({
   method: 'post',
+  operationId: 'controlResetAll',
+  security: CONTROL_SECURITY,
   path: `${CONTROL_PREFIX}/reset`,
   tags,
   summary: 'Back to the start state (all tenants removed; the seed, if any, applied again)',

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { createUser, deleteUser, listUsers } from '../users/users.js';
@@ -25,6 +26,8 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
   app.openapi(
     createRoute({
       method: 'post',
+      operationId: 'controlCreateOAuthUser',
+      security: CONTROL_SECURITY,
       path: base,
       tags,
       summary: 'Create an identity-provider user (option B password flow); a generated password is shown once',
@@ -36,6 +39,8 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
   app.openapi(
     createRoute({
       method: 'get',
+      operationId: 'controlListOAuthUsers',
+      security: CONTROL_SECURITY,
       path: base,
       tags,
       summary: 'List identity-provider users (never their passwords)',
@@ -47,6 +52,8 @@ export function controlUserRoutes(app: EmulatorApp, services: EmulatorServices):
   app.openapi(
     createRoute({
       method: 'delete',
+      operationId: 'controlDeleteOAuthUser',
+      security: CONTROL_SECURITY,
       path: `${base}/{username}`,
       tags,
       summary: 'Delete an identity-provider user',

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { controlTenantContext } from '../tenants/find.js';
@@ -29,6 +30,8 @@ const inputSchema = z
 
 const put = createRoute({
   method: 'put',
+  operationId: 'controlPutWebhookStyle',
+  security: CONTROL_SECURITY,
   path,
   tags,
   summary: 'How webhook payloads are written: canonical (default) or varied, from a seed',
@@ -40,6 +43,8 @@ const put = createRoute({
 });
 const get = createRoute({
   method: 'get',
+  operationId: 'controlGetWebhookStyle',
+  security: CONTROL_SECURITY,
   path,
   tags,
   summary: 'The webhook style of the tenant',

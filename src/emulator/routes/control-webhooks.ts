@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ControlError } from '../errors.js';
+import { CONTROL_SECURITY } from '../http/control-auth.js';
 import type { EmulatorApp, EmulatorServices } from '../http/env.js';
 import { CONTROL_PREFIX } from '../http/zones.js';
 import { controlTenantContext } from '../tenants/find.js';
@@ -26,6 +27,8 @@ const idParams = z.object({ tenant: z.string(), id: z.coerce.number().int().posi
 
 const put = createRoute({
   method: 'put',
+  operationId: 'controlPutWebhooks',
+  security: CONTROL_SECURITY,
   path: `${T}/webhooks`,
   tags,
   summary: 'Set the webhook URLs, Basic credentials and test knobs (replaces the whole configuration)',
@@ -34,6 +37,8 @@ const put = createRoute({
 });
 const get = createRoute({
   method: 'get',
+  operationId: 'controlGetWebhooks',
+  security: CONTROL_SECURITY,
   path: `${T}/webhooks`,
   tags,
   summary: 'The webhook configuration (never the password)',
@@ -42,6 +47,8 @@ const get = createRoute({
 });
 const list = createRoute({
   method: 'get',
+  operationId: 'controlListWebhookLog',
+  security: CONTROL_SECURITY,
   path: `${T}/webhook-log`,
   tags,
   summary: 'The webhook log, oldest first (filter by status, kind, closingDocumentCode)',
@@ -50,6 +57,8 @@ const list = createRoute({
 });
 const one = createRoute({
   method: 'get',
+  operationId: 'controlGetWebhookLogEntry',
+  security: CONTROL_SECURITY,
   path: `${T}/webhook-log/{id}`,
   tags,
   summary: 'One webhook: request, response, duration, outcome',
@@ -58,6 +67,8 @@ const one = createRoute({
 });
 const resend = createRoute({
   method: 'post',
+  operationId: 'controlResendWebhook',
+  security: CONTROL_SECURITY,
   path: `${T}/webhook-log/{id}/resend`,
   tags,
   summary: 'Re-send a failed close document (same closingDocumentCode and body); 409 for stock regularizations',
@@ -66,6 +77,8 @@ const resend = createRoute({
 });
 const settle = createRoute({
   method: 'post',
+  operationId: 'controlSettleWebhooks',
+  security: CONTROL_SECURITY,
   path: `${T}/webhook-log/settle`,
   tags,
   summary: 'Wait (up to timeoutMs, default 10000) until the tenant has no pending webhook',

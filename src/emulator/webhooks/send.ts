@@ -33,8 +33,8 @@ export async function postJson(input: {
       signal: AbortSignal.any([timeout, input.signal]),
       redirect: 'manual',
     });
-    const text = await res.text();
-    return { status: res.status, body: text.slice(0, RESPONSE_BODY_LIMIT), error: null, durationMs: elapsed() };
+    const text = await keptText(res);
+    return { status: res.status, body: text, error: null, durationMs: elapsed() };
   } catch (err) {
     if (timeout.aborted)
       return { status: null, body: null, error: `timeout after ${input.timeoutMs} ms`, durationMs: elapsed() };
@@ -42,6 +42,22 @@ export async function postJson(input: {
     const message = cause?.code ?? cause?.message ?? (err as Error).message;
     return { status: null, body: null, error: `request failed: ${message}`, durationMs: elapsed() };
   }
+}
+
+/** The first RESPONSE_BODY_LIMIT bytes of the answer; the rest is not read (the connection is let go). */
+async function keptText(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  while (size < RESPONSE_BODY_LIMIT) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size >= RESPONSE_BODY_LIMIT) await reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
 }
 
 export interface Verdict {

@@ -9,9 +9,17 @@ export interface Poster {
 }
 
 /**
+ * Answer bytes read past the kept part so that the connection can be reused; a longer answer ends
+ * the exchange there (its status is known) and closes the connection instead.
+ */
+export const RESPONSE_DRAIN_BYTES = 64 * 1024;
+
+/**
  * POSTs over kept-alive connections (one pool per process, `maxSockets` = the delivery
  * concurrency), with a deadline on the whole exchange. Only the first KB of an answer is kept;
- * the rest is drained so the connection can be reused.
+ * up to RESPONSE_DRAIN_BYTES more are drained so the connection can be reused. Whatever the peer
+ * does to the socket (closes it mid-body, answers before reading and closes, resets, hangs,
+ * trickles) ends in a `no-answer` or `answered` outcome, never in an error event left unheard.
  */
 export function createPoster(options: { timeoutMs: number; maxSockets: number; nowMs?: () => number }): Poster {
   const agents = {
@@ -47,13 +55,8 @@ export function createPoster(options: { timeoutMs: number; maxSockets: number; n
           (res) => {
             const chunks: Buffer[] = [];
             let kept = 0;
-            res.on('data', (chunk: Buffer) => {
-              if (kept < RESPONSE_KEEP_BYTES) {
-                chunks.push(chunk);
-                kept += chunk.length;
-              }
-            });
-            res.on('end', () => {
+            let read = 0;
+            const answered = () => {
               const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
               const retryAfter = res.headers['retry-after'];
               finish({
@@ -63,7 +66,19 @@ export function createPoster(options: { timeoutMs: number; maxSockets: number; n
                 response: text === '' ? null : text,
                 latencyMs: elapsed(),
               });
+            };
+            res.on('data', (chunk: Buffer) => {
+              read += chunk.length;
+              if (kept < RESPONSE_KEEP_BYTES) {
+                chunks.push(chunk);
+                kept += chunk.length;
+              }
+              if (read > RESPONSE_KEEP_BYTES + RESPONSE_DRAIN_BYTES) {
+                answered();
+                req.destroy();
+              }
             });
+            res.on('end', answered);
             res.on('error', (err) =>
               finish({ kind: 'no-answer', timeout: false, error: err.message, latencyMs: elapsed() }),
             );

@@ -142,3 +142,25 @@ export async function resendDead(
   const ids = await store.erpDeliveries.resend({ ...filter, status: 'dead' }, at, RESEND_MAX, ['dead']);
   return { matched, resent: ids.length, dryRun };
 }
+
+/** A connection's circuit breaker as operators read it: closed (sending) or open (one probe per interval). */
+export interface BreakerView {
+  connection: string;
+  state: 'closed' | 'open';
+  /** Failures in a row since the last success. */
+  failures: number;
+  openedAt: string | null;
+  nextProbeAt: string | null;
+}
+
+/** The breaker of a connection's ERP endpoint; closed when no delivery has failed yet. */
+export async function breakerOf(store: Store, connection: string): Promise<BreakerView> {
+  const row = (await store.erpDeliveries.breakers()).find((b) => b.connection === connection);
+  return {
+    connection,
+    state: row?.state ?? 'closed',
+    failures: row?.failures ?? 0,
+    openedAt: row?.openedAt ? row.openedAt.toISOString() : null,
+    nextProbeAt: row?.state === 'open' && row.nextProbeAt ? row.nextProbeAt.toISOString() : null,
+  };
+}

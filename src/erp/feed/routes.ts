@@ -8,6 +8,7 @@ import { feedEntrySchema, feedIdParamsSchema, feedPageSchema, feedQuerySchema } 
 
 const listRoute = createRoute({
   method: 'get',
+  operationId: 'listFeedEntries',
   path: '/erp/v1/feed',
   tags: ['ERP feed'],
   summary: 'Feed entries after a cursor, oldest first',
@@ -23,6 +24,7 @@ const listRoute = createRoute({
 
 const getRoute = createRoute({
   method: 'get',
+  operationId: 'getFeedEntry',
   path: '/erp/v1/feed/{id}',
   tags: ['ERP feed'],
   summary: 'One feed entry by id',

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { operationId } from '../../lib/operation-id.js';
 import { INTAKE_KINDS, type IntakeKind, MAX_BATCH_ITEMS } from '../entities.js';
 import { acceptBatch } from '../intake.js';
 import { jsonBody } from './json-body.js';
@@ -14,6 +15,7 @@ const DTO_IDS: Record<IntakeKind, string> = {
 function route(kind: IntakeKind) {
   return createRoute({
     method: 'post',
+    operationId: operationId('put', kind, 'batch'),
     path: `/erp/v1/${kind}:batch`,
     tags: ['ERP intake'],
     summary: `Create or update up to ${MAX_BATCH_ITEMS} ${kind} at once`,

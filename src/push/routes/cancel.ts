@@ -7,6 +7,7 @@ import { type RouteRegistrar, SECURITY } from './types.js';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'cancelDocument',
   path: '/erp/v1/documents/{externalCode}/cancel',
   tags: ['ERP intake'],
   summary: 'Cancel a document in the WMS',

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { notFound } from '../../lib/errors.js';
+import { operationId } from '../../lib/operation-id.js';
 import { INTAKE_KINDS, type IntakeKind, KINDS } from '../entities.js';
 import { getRecord } from '../get-record.js';
 import { recordViewSchema } from '../record-view.js';
@@ -10,6 +11,7 @@ function route(kind: IntakeKind) {
   const info = KINDS[kind];
   return createRoute({
     method: 'get',
+    operationId: operationId('get', info.label),
     path: `/erp/v1/${kind}/{externalCode}`,
     tags: ['ERP intake'],
     summary: `A ${info.label} as wms-sync holds it, with its sync state`,

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { badRequest } from '../../lib/errors.js';
+import { operationId } from '../../lib/operation-id.js';
 import { INTAKE_KINDS, type IntakeKind, KINDS } from '../entities.js';
 import { acceptOne } from '../intake.js';
 import { recordView, recordViewSchema } from '../record-view.js';
@@ -11,6 +12,7 @@ function route(kind: IntakeKind) {
   const info = KINDS[kind];
   return createRoute({
     method: 'put',
+    operationId: operationId('put', info.label),
     path: `/erp/v1/${kind}/{externalCode}`,
     tags: ['ERP intake'],
     summary: `Create or update a ${info.label} in the WMS`,

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { conflict, notFound } from '../../lib/errors.js';
 import { errorBodySchema } from '../../lib/openapi-errors.js';
+import { operationId } from '../../lib/operation-id.js';
 import { INTAKE_KINDS, type IntakeKind, KINDS } from '../entities.js';
 import { recordViewSchema } from '../record-view.js';
 import { retryOne } from '../retry-one.js';
@@ -19,6 +20,7 @@ function route(kind: IntakeKind) {
   const info = KINDS[kind];
   return createRoute({
     method: 'post',
+    operationId: operationId('retry', info.label, 'push'),
     path: `/erp/v1/${kind}/{externalCode}/retry`,
     tags: ['ERP intake'],
     summary: `Push a failed or waiting ${info.label} again now`,

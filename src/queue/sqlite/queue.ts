@@ -21,7 +21,7 @@ import {
   serializeError,
   type WorkOptions,
 } from '../types.js';
-import { WorkerLoop } from '../worker-loop.js';
+import { STORE_RETRY_DELAY_MS, WorkerLoop } from '../worker-loop.js';
 import { type InsertParams, type JobRow, prepareStatements, type Statements } from './statements.js';
 
 export interface SqliteQueueOptions {
@@ -29,6 +29,8 @@ export interface SqliteQueueOptions {
   maintenanceIntervalMs?: number;
   /** A running job's lease (see `DEFAULT_LEASE_SECONDS`). */
   leaseSeconds?: number;
+  /** The first delay before a job whose handler failed because the store failed runs again. */
+  storeRetryDelayMs?: number;
   /** The queue's time (start-after, leases, retry delays); tests pass a `ManualClock`. */
   clock?: Clock;
   /** The jitter of retry delays, a number in [0, 1); tests pass a fixed one. */
@@ -64,6 +66,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       maintenanceIntervalMs: options.maintenanceIntervalMs ?? 2_000,
       leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
       cronIntervalMs: options.cronIntervalMs ?? 5_000,
+      storeRetryDelayMs: options.storeRetryDelayMs ?? STORE_RETRY_DELAY_MS,
       completedRetentionMs: options.completedRetentionMs ?? 60 * 60 * 1000,
       failedRetentionMs: options.failedRetentionMs ?? 30 * 24 * 60 * 60 * 1000,
     };
@@ -200,6 +203,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       this.#driver(),
       this,
       heartbeatMs(this.#options.leaseSeconds),
+      this.#options.storeRetryDelayMs,
     );
     this.#loops.set(name, [...(this.#loops.get(name) ?? []), loop]);
     loop.start();
@@ -216,6 +220,8 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
         }),
       fail: (_name: string, job: Job, error: Error) =>
         this.#run(() => this.#fail(Number(job.id), serializeError(error))),
+      release: (_name: string, job: Job, error: Error, delayMs: number) =>
+        this.#run(() => this.#release(Number(job.id), serializeError(error), delayMs)),
       renew: (_name: string, ids: string[]) =>
         this.#run(() => {
           this.#s.renew.run({
@@ -243,6 +249,20 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
       rows = this.#s.claim.all({ name, now, n: batchSize, lease: this.#options.leaseSeconds });
     }
     return rows.sort((a, b) => a.id - b.id).map(toJob);
+  }
+
+  /**
+   * Back in line after `delayMs`, its attempt not counted; a stately queue that already holds a
+   * retry for the key gets a counted failure instead (that retry carries the work forward).
+   */
+  #release(id: number, output: { message: string; stack?: string }, delayMs: number): boolean {
+    try {
+      this.#s.release.run({ id, start_after: this.#now() + delayMs, output: JSON.stringify(output) });
+      return false;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+      return this.#fail(id, output);
+    }
   }
 
   /**
@@ -366,7 +386,7 @@ export class SqliteQueue extends EventEmitter<QueueEvents> implements Queue {
   }
 
   async backlog(name?: string): Promise<QueueBacklog> {
-    const row = await this.#run(() => this.#s.backlog.get({ name: name ?? null, now: Date.now() }))!;
+    const row = await this.#run(() => this.#s.backlog.get({ name: name ?? null, now: this.#now() }))!;
     return {
       waiting: row?.waiting ?? 0,
       ready: row?.ready ?? 0,

@@ -81,6 +81,10 @@ export function prepareStatements(db: Database.Database) {
       UPDATE jobs SET state = 'retry', retry_count = retry_count + 1, start_after = @start_after,
         output = @output, lease_until = NULL
       WHERE id = @id`),
+    // Back in line without spending an attempt (the store failed, not the job).
+    release: db.prepare<{ id: number; start_after: number; output: string }>(`
+      UPDATE jobs SET state = 'retry', start_after = @start_after, output = @output, lease_until = NULL
+      WHERE id = @id AND state = 'active'`),
     dead: db.prepare<{ id: number; now: number; output: string }>(`
       UPDATE jobs SET state = 'failed', completed_at = @now, output = @output, lease_until = NULL WHERE id = @id`),
     expired: db.prepare<{ now: number; names: string }, JobRow>(`

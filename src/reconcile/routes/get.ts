@@ -8,6 +8,7 @@ import { errors, runIdParamsSchema, runQuerySchema, SECURITY } from './schemas.j
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getReconciliation',
   path: '/erp/v1/reconciliations/{id}',
   tags: ['Reconciliation'],
   summary: 'A reconciliation run with its findings',

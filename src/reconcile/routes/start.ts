@@ -6,6 +6,7 @@ import { errors, SECURITY, startedSchema, startRunBodySchema } from './schemas.j
 
 const route = createRoute({
   method: 'post',
+  operationId: 'startReconciliation',
   path: '/erp/v1/reconciliations',
   tags: ['Reconciliation'],
   summary: 'Start a stock reconciliation of this connection',

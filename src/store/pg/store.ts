@@ -1,4 +1,5 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { pgAlerts } from '../alerts/pg.js';
 import { pgAudit } from '../audit/pg.js';
 import { pgErpDeliveries } from '../erp-deliveries/pg.js';
 import { pgFeed } from '../feed/pg.js';
@@ -67,6 +68,7 @@ export function createPgStore(options: PgOptions): PgStore {
     feed: signal.watch(direct.feed, signal.emit),
     processing: signal.watchProcessing(direct.processing, signal.emit),
     onFeedAppended: signal.subscribe,
+    alerts: pgAlerts(inTransaction),
     limitBudgets: pgLimitBudgets(inTransaction),
 
     transaction: async (fn) => {

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { coalesce } from '../../lib/coalesce.js';
+import { batcher } from '../../lib/batcher.js';
 import type { PgOrm } from '../pg/database.js';
 import { wmsPushes as t, wmsPushWaits as w } from '../pg/schema.js';
 import type { PushesRepo, PushRecord, PushRef } from './contract.js';
@@ -113,7 +113,7 @@ const iso = (d: Date) => d.toISOString();
 /**
  * The push path's statements on the pool (not in a transaction), each shared by the pushes running
  * at once: 200 jobs in flight claim, count an attempt, mark synced, look for waiters and release
- * in a handful of statements instead of 1,000 (`src/lib/coalesce.ts`); a document's look-ups of its
+ * in a handful of statements instead of 1,000 (`src/lib/batcher.ts`); a document's look-ups of its
  * references and the clearing of its waits too. Each row is still decided
  * on its own, as the single-row statements did: a lease is taken only where it is free or ran out
  * (of two jobs claiming one record in one batch, one gets it), released only by its owner.
@@ -125,7 +125,7 @@ export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' |
   const opts = { maxInFlight: IN_FLIGHT, maxBatch: MAX_BATCH };
   const byKey = <I extends { id: number }>() => ({ ...opts, key: (i: I) => i.id });
 
-  const claim = coalesce<{ id: number; owner: string; until: Date; at: Date }, PushRecord | undefined>(
+  const claim = batcher<{ id: number; owner: string; until: Date; at: Date }, PushRecord | undefined>(
     async (inputs) => {
       // The same record twice in one batch: the statement's join picks one; the caller learns which by the owner.
       const rows = await st().claim.execute({
@@ -140,20 +140,20 @@ export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' |
     opts,
   );
 
-  const release = coalesce<{ id: number; owner: string }, PushRecord | undefined>(async (inputs) => {
+  const release = batcher<{ id: number; owner: string }, PushRecord | undefined>(async (inputs) => {
     const rows = await st().release.execute({ ids: inputs.map((i) => i.id), owners: inputs.map((i) => i.owner) });
     const released = new Map(rows.map((r) => [r.id, r as PushRecord]));
     // Not ours any more (rare): the record as it is, as the single-row release answers.
     return Promise.all(inputs.map(async (i) => released.get(i.id) ?? byId(i.id)));
   }, byKey());
 
-  const recordAttempt = coalesce<{ id: number; at: Date }, number>(async (inputs) => {
+  const recordAttempt = batcher<{ id: number; at: Date }, number>(async (inputs) => {
     const rows = await st().recordAttempt.execute({ ids: inputs.map((i) => i.id), ats: inputs.map((i) => iso(i.at)) });
     const attempts = new Map(rows.map((r) => [r.id, r.attempts]));
     return inputs.map((i) => attempts.get(i.id) ?? 0);
   }, byKey());
 
-  const markSynced = coalesce<{ id: number; hash: string; at: Date; owner: string | null }, PushRecord | undefined>(
+  const markSynced = batcher<{ id: number; hash: string; at: Date; owner: string | null }, PushRecord | undefined>(
     async (inputs) => {
       const rows = await st().markSynced.execute({
         ids: inputs.map((i) => i.id),
@@ -171,7 +171,7 @@ export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' |
 
   // A read, run after each caller's own mark committed: a waiter registering meanwhile still finds
   // the record synced when it looks again (see `wakeWaiters`), as with one read per push.
-  const hasWaiters = coalesce<{ connection: string; target: PushRef }, boolean>(
+  const hasWaiters = batcher<{ connection: string; target: PushRef }, boolean>(
     async (inputs) => {
       const rows = await st().hasWaiters.execute({
         connections: inputs.map((i) => i.connection),
@@ -185,7 +185,7 @@ export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' |
   );
 
   // A read, run after each caller's own writes committed (a waiter's second look comes after its waits are stored).
-  const lookUp = coalesce<{ connection: string; entity: PushRef['entity']; codes: readonly string[] }, PushRecord[]>(
+  const lookUp = batcher<{ connection: string; entity: PushRef['entity']; codes: readonly string[] }, PushRecord[]>(
     async (inputs) => {
       const keys = inputs.flatMap((i) => i.codes.map((code) => ({ connection: i.connection, entity: i.entity, code })));
       const rows = await st().lookUp.execute({
@@ -200,7 +200,7 @@ export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' |
   );
 
   // Only the job holding a record's lease writes its waits, and it waits for this to finish.
-  const clearWaits = coalesce<number, undefined>(async (recordIds) => {
+  const clearWaits = batcher<number, undefined>(async (recordIds) => {
     await st().clearWaits.execute({ ids: recordIds });
     return recordIds.map(() => undefined);
   }, opts);
@@ -208,17 +208,17 @@ export function pgBatchedPushes(orm: PgOrm, direct: Pick<PushesRepo, 'getMany' |
   return {
     getMany: (connection, entity, codes) =>
       codes.length > 0 && codes.length <= SMALL_LOOKUP
-        ? lookUp({ connection, entity, codes: [...new Set(codes)] })
+        ? lookUp.submit({ connection, entity, codes: [...new Set(codes)] })
         : direct.getMany(connection, entity, codes),
     setWaits: async (recordId, connection, targets, at) => {
       if (targets.length > 0) return direct.setWaits(recordId, connection, targets, at);
-      await clearWaits(recordId);
+      await clearWaits.submit(recordId);
       return undefined;
     },
-    claim: (id, owner, until, at) => claim({ id, owner, until, at }),
-    release: (id, owner) => release({ id, owner }),
-    recordAttempt: (id, at) => recordAttempt({ id, at }),
-    markSynced: (id, pushedHash, at, owner) => markSynced({ id, hash: pushedHash, at, owner: owner ?? null }),
-    hasWaiters: (connection, target) => hasWaiters({ connection, target }),
+    claim: (id, owner, until, at) => claim.submit({ id, owner, until, at }),
+    release: (id, owner) => release.submit({ id, owner }),
+    recordAttempt: (id, at) => recordAttempt.submit({ id, at }),
+    markSynced: (id, pushedHash, at, owner) => markSynced.submit({ id, hash: pushedHash, at, owner: owner ?? null }),
+    hasWaiters: (connection, target) => hasWaiters.submit({ connection, target }),
   };
 }

@@ -1,4 +1,4 @@
-import { coalesce } from '../../lib/coalesce.js';
+import { batcher } from '../../lib/batcher.js';
 import type { SqliteDatabase } from '../sqlite/database.js';
 import type { Run } from '../sqlite/runner.js';
 import type { PushesRepo, PushRecord } from './contract.js';
@@ -8,7 +8,7 @@ type Batched = Pick<PushesRepo, 'claim' | 'release' | 'recordAttempt' | 'markSyn
 
 /**
  * The push path's writes on the store (not in a transaction), one transaction per turn of the event
- * loop for all the pushes running at once (`src/lib/coalesce.ts`). Each autocommitted statement
+ * loop for all the pushes running at once (`src/lib/batcher.ts`). Each autocommitted statement
  * wrote its pages to the WAL again: a push marked synced rewrote the table's page and three
  * indexes' (state, state and age, list), about 16 KB, for one row. The statements are the same
  * prepared one-row statements, run one after another inside the transaction, so each row is
@@ -30,7 +30,7 @@ export function sqliteBatchedPushes(raw: SqliteDatabase['raw'], run: Run, statem
       }
     });
   const batched = <I, O>(one: (input: I) => O) =>
-    coalesce<I, O>((inputs) => inTransaction(() => inputs.map(one)), { maxInFlight: 1, maxBatch: 500 });
+    batcher<I, O>((inputs) => inTransaction(() => inputs.map(one)), { maxInFlight: 1, maxBatch: 500 });
 
   const claim = batched((i: { id: number; owner: string; until: Date; at: Date }): PushRecord | undefined =>
     s().claim.get({ id: i.id, owner: i.owner, until: i.until.getTime(), at: i.at.getTime() }),
@@ -47,9 +47,9 @@ export function sqliteBatchedPushes(raw: SqliteDatabase['raw'], run: Run, statem
       s().markSynced.get({ id: i.id, hash: i.hash, at: i.at.getTime(), owner: i.owner }),
   );
   return {
-    claim: (id, owner, until, at) => claim({ id, owner, until, at }),
-    release: (id, owner) => release({ id, owner }),
-    recordAttempt: (id, at) => recordAttempt({ id, at }),
-    markSynced: (id, pushedHash, at, owner) => markSynced({ id, hash: pushedHash, at, owner: owner ?? null }),
+    claim: (id, owner, until, at) => claim.submit({ id, owner, until, at }),
+    release: (id, owner) => release.submit({ id, owner }),
+    recordAttempt: (id, at) => recordAttempt.submit({ id, at }),
+    markSynced: (id, pushedHash, at, owner) => markSynced.submit({ id, hash: pushedHash, at, owner: owner ?? null }),
   };
 }

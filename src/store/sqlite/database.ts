@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
-import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { type Checkpointer, startCheckpointer, WAL_SIZE_LIMIT_BYTES } from './checkpointer.js';
 import { SqliteLock } from './lock.js';
 
 export type SqliteOrm = BetterSQLite3Database<Record<string, never>>;
@@ -24,10 +24,16 @@ export interface SqliteDatabase {
  */
 export interface SqliteOpenOptions {
   synchronous?: 'normal' | 'full';
+  /**
+   * The WAL's bound (`WAL_SIZE_LIMIT_BYTES` unless given); null leaves the WAL unbounded, never
+   * truncated, as SQLite does by default (the WAL bench's baseline).
+   */
+  walLimitBytes?: number | null;
 }
 
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
   const { synchronous = 'normal' } = options;
+  const walLimitBytes = options.walLimitBytes === undefined ? WAL_SIZE_LIMIT_BYTES : options.walLimitBytes;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
@@ -37,7 +43,9 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   let checkpointer: Checkpointer | undefined;
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(file);
+    // This connection is the writer: it is the one that cuts the WAL back when it starts it over.
+    if (walLimitBytes !== null) raw.pragma(`journal_size_limit = ${walLimitBytes}`);
+    checkpointer = startCheckpointer(file, { limitBytes: walLimitBytes });
   }
   return {
     file,

@@ -1,4 +1,5 @@
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { sqliteAlerts } from '../alerts/sqlite.js';
 import { sqliteAudit } from '../audit/sqlite.js';
 import { sqliteErpDeliveries } from '../erp-deliveries/sqlite.js';
 import { feedSignal } from '../feed/signal.js';
@@ -64,6 +65,7 @@ export function createSqliteStore(options: { file: string } & SqliteOpenOptions)
     feed: signal.watch(direct.feed, signal.emit),
     processing: signal.watchProcessing(direct.processing, signal.emit),
     onFeedAppended: signal.subscribe,
+    alerts: sqliteAlerts(raw, (fn) => lock.exclusive(fn)),
     limitBudgets: sqliteLimitBudgets(raw, (fn) => lock.exclusive(fn)),
 
     transaction: async (fn) => {

@@ -18,6 +18,8 @@ export interface HarnessOptions {
   settings?: Partial<Config['delivery']>;
   events?: FeedEntryType[];
   answer?: (id: string, body: Record<string, unknown>, hit: number) => Answer;
+  /** Where the ERP endpoint is, when not the harness's own receiver (a misbehaving peer). */
+  erpWebhookUrl?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function deliveryHarness(options: HarnessOptions) {
   const secret = newSecret();
   const receiver: Receiver = await startReceiver(secret, options.answer ? { answer: options.answer } : {});
   const acme = testConnection('acme', {
-    erpWebhookUrl: receiver.url,
+    erpWebhookUrl: options.erpWebhookUrl ?? receiver.url,
     erpWebhookSecret: secret,
     ...(options.events ? { erpWebhookEvents: options.events } : {}),
   });

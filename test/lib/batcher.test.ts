@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coalesce } from '../../src/lib/coalesce.js';
+import { batcher } from '../../src/lib/batcher.js';
 
 /** A statement the test finishes itself, recording the batches it was given. */
 function statement() {
@@ -37,16 +37,16 @@ function manualDefer() {
   };
 }
 
-describe('coalesce', () => {
+describe('batcher', () => {
   it('calls made in one turn go as one run; calls made while the runs are in flight go together in the next', async () => {
     const st = statement();
     const d = manualDefer();
-    const call = coalesce(st.run, { maxInFlight: 1, maxBatch: 100, defer: d.defer });
-    const first = [1, 2, 3].map((i) => call(i));
+    const call = batcher(st.run, { maxInFlight: 1, maxBatch: 100, defer: d.defer });
+    const first = [1, 2, 3].map((i) => call.submit(i));
     expect(st.runs).toHaveLength(0);
     await d.turn();
     expect(st.runs.map((r) => r.inputs)).toEqual([[1, 2, 3]]);
-    const second = [4, 5].map((i) => call(i));
+    const second = [4, 5].map((i) => call.submit(i));
     await d.turn();
     // the one run allowed is in flight: 4 and 5 wait
     expect(st.runs).toHaveLength(1);
@@ -64,8 +64,8 @@ describe('coalesce', () => {
   it('never more runs in flight than maxInFlight, nor more inputs per run than maxBatch', async () => {
     const st = statement();
     const d = manualDefer();
-    const call = coalesce(st.run, { maxInFlight: 2, maxBatch: 2, defer: d.defer });
-    const all = [1, 2, 3, 4, 5].map((i) => call(i));
+    const call = batcher(st.run, { maxInFlight: 2, maxBatch: 2, defer: d.defer });
+    const all = [1, 2, 3, 4, 5].map((i) => call.submit(i));
     await d.turn();
     expect(st.runs.map((r) => r.inputs)).toEqual([
       [1, 2],
@@ -83,8 +83,8 @@ describe('coalesce', () => {
   it('two calls with one key never share a run', async () => {
     const st = statement();
     const d = manualDefer();
-    const call = coalesce(st.run, { maxInFlight: 1, maxBatch: 100, key: (i: number) => i % 3, defer: d.defer });
-    const all = [1, 2, 4, 3].map((i) => call(i));
+    const call = batcher(st.run, { maxInFlight: 1, maxBatch: 100, key: (i: number) => i % 3, defer: d.defer });
+    const all = [1, 2, 4, 3].map((i) => call.submit(i));
     await d.turn();
     expect(st.runs.map((r) => r.inputs)).toEqual([[1, 2, 3]]);
     st.runs[0]!.finish();
@@ -98,28 +98,28 @@ describe('coalesce', () => {
   it('without a linger a run goes at the next turn; with one it waits that long for company, unless its batch is full', async () => {
     const st = statement();
     const d = manualDefer();
-    const plain = coalesce(st.run, { maxInFlight: 1, maxBatch: 3, defer: d.defer });
-    const one = plain(1);
+    const plain = batcher(st.run, { maxInFlight: 1, maxBatch: 3, defer: d.defer });
+    const one = plain.submit(1);
     expect(d.delays).toEqual([0]);
     await d.turn();
     st.runs[0]!.finish();
     expect(await one).toBe(10);
 
     d.delays.length = 0;
-    const lingering = coalesce(st.run, { maxInFlight: 1, maxBatch: 3, lingerMs: 10, defer: d.defer, now: () => 0 });
-    const first = [2, 3].map((i) => lingering(i));
+    const lingering = batcher(st.run, { maxInFlight: 1, maxBatch: 3, lingerMs: 10, defer: d.defer, now: () => 0 });
+    const first = [2, 3].map((i) => lingering.submit(i));
     expect(d.delays).toEqual([10]);
     await d.turn();
     // the next turn came, the linger did not end: nothing went
     expect(st.runs).toHaveLength(1);
-    const third = lingering(4);
+    const third = lingering.submit(4);
     // the batch is full: it goes at the next turn, without the linger's timer
     expect(d.delays).toEqual([10, 0]);
     await d.turn();
     expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3, 4]]);
     st.runs[1]!.finish();
     expect(await Promise.all([...first, third])).toEqual([20, 30, 40]);
-    const fourth = lingering(5);
+    const fourth = lingering.submit(5);
     expect(d.delays).toEqual([10, 0, 10]);
     await d.fireOldest();
     // the first linger's timer, replaced by the full batch, flushes nothing: 5 waits for its own
@@ -134,13 +134,13 @@ describe('coalesce', () => {
     const st = statement();
     const d = manualDefer();
     let t = 0;
-    const call = coalesce(st.run, { maxInFlight: 1, maxBatch: 100, lingerMs: 10, defer: d.defer, now: () => t });
-    const first = call(1);
+    const call = batcher(st.run, { maxInFlight: 1, maxBatch: 100, lingerMs: 10, defer: d.defer, now: () => t });
+    const first = call.submit(1);
     await d.elapse();
     expect(st.runs.map((r) => r.inputs)).toEqual([[1]]);
     t = 3;
-    const second = call(2);
-    const third = call(3);
+    const second = call.submit(2);
+    const third = call.submit(3);
     // the one run allowed is in flight: nothing is scheduled yet
     expect(d.delays).toEqual([10]);
     t = 7;
@@ -152,7 +152,7 @@ describe('coalesce', () => {
     t = 20;
     await d.elapse();
     expect(st.runs.map((r) => r.inputs)).toEqual([[1], [2, 3]]);
-    const fourth = call(4);
+    const fourth = call.submit(4);
     t = 35;
     st.runs[1]!.finish();
     expect(await Promise.all([second, third])).toEqual([20, 30]);
@@ -166,22 +166,22 @@ describe('coalesce', () => {
 
   it('with a linger and the default timers, calls still go (on a timer rather than the next turn)', async () => {
     const runs: number[][] = [];
-    const call = coalesce(async (inputs: number[]) => (runs.push(inputs), inputs.map((i) => -i)), {
+    const call = batcher(async (inputs: number[]) => (runs.push(inputs), inputs.map((i) => -i)), {
       maxInFlight: 1,
       maxBatch: 100,
       lingerMs: 1,
     });
-    expect(await Promise.all([call(1), call(2)])).toEqual([-1, -2]);
+    expect(await Promise.all([call.submit(1), call.submit(2)])).toEqual([-1, -2]);
     expect(runs).toEqual([[1, 2]]);
   });
 
   it('a failed run fails each of its calls, and the next run goes on', async () => {
     const st = statement();
     const d = manualDefer();
-    const call = coalesce(st.run, { maxInFlight: 1, maxBatch: 100, defer: d.defer });
-    const failed = [1, 2].map((i) => call(i).catch((e: Error) => e.message));
+    const call = batcher(st.run, { maxInFlight: 1, maxBatch: 100, defer: d.defer });
+    const failed = [1, 2].map((i) => call.submit(i).catch((e: Error) => e.message));
     await d.turn();
-    const next = call(3);
+    const next = call.submit(3);
     st.runs[0]!.fail(new Error('connection lost'));
     expect(await Promise.all(failed)).toEqual(['connection lost', 'connection lost']);
     await d.turn();

@@ -1,0 +1,3 @@
+import { deepEventSuite } from './deep-event.suite.js';
+
+deepEventSuite('sqlite');

@@ -1,0 +1,3 @@
+import { sweepSuite } from './sweep.suite.js';
+
+sweepSuite('sqlite');

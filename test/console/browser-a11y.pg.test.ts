@@ -1,0 +1,3 @@
+import { browserA11ySuite } from './browser-a11y.suite.js';
+
+browserA11ySuite('postgres');

@@ -1,0 +1,3 @@
+import { peerSuite } from './peer.suite.js';
+
+peerSuite('sqlite');
