@@ -51,13 +51,22 @@ const ACTIONS: [RegExp, (m: RegExpExecArray) => Pick<AuditNote, 'action' | 'targ
   [/^\/emulator\/([^/]+)$/, (m) => ({ action: `emulator.${m[1]}` })],
 ];
 
+/** A path segment decoded, or as sent when it is not valid percent-encoding (the route answers it). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The action, target and connection of a state-changing path under `prefix`. */
 export function describePath(prefix: string, method: string, path: string): AuditNote {
   let rest = path.startsWith(prefix) ? path.slice(prefix.length) : path;
   let connection: string | undefined;
   const scoped = /^\/connections\/([^/]+)(\/.*)?$/.exec(rest);
   if (scoped) {
-    connection = decodeURIComponent(scoped[1]!);
+    connection = decoded(scoped[1]!);
     rest = scoped[2] ?? '';
   }
   for (const [pattern, name] of ACTIONS) {
@@ -66,7 +75,7 @@ export function describePath(prefix: string, method: string, path: string): Audi
       const named = name(m);
       return {
         ...named,
-        ...(named.target ? { target: decodeURIComponent(named.target) } : {}),
+        ...(named.target ? { target: decoded(named.target) } : {}),
         ...(connection ? { connection } : {}),
       };
     }
