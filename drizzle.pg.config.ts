@@ -6,6 +6,7 @@ export default defineConfig({
     './src/store/pg/schema.ts',
     './src/store/pg/reconciliation-schema.ts',
     './src/store/pg/delivery-schema.ts',
+    './src/store/pg/audit-schema.ts',
     './src/store/pg/alert-schema.ts',
   ],
   out: './drizzle/pg',

@@ -65,7 +65,7 @@ export function buildApp(deps: ServiceDeps, options: ConsoleOptions = {}): Servi
   app.route(
     '/',
     healthRoutes(readinessProbes(deps), {
-      showsReasons: (header) => presentsAdminToken(header, deps.config.admin.token),
+      showsReasons: (header) => presentsAdminToken(header, deps.config.admin.tokens),
     }),
   );
   app.route('/', pushRoutes(deps));

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { Gauge, type Registry } from 'prom-client';
-import { presentsAdminToken } from './admin/auth.js';
+import { presentsBearer } from './admin/auth.js';
 import type { ServiceDeps } from './deps.js';
 import { readinessProbes } from './health.js';
 import { registerInboundGauges } from './inbound/metrics.js';
@@ -31,7 +31,7 @@ export function metricsRoutes(
   const app = new Hono<AppEnv>();
   app.get('/metrics', async (c) => {
     const header = c.req.header('authorization');
-    if (token && !presentsAdminToken(header, token)) {
+    if (token && !presentsBearer(header, token)) {
       throw authRefusal(
         c,
         'metrics',

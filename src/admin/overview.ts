@@ -20,7 +20,11 @@ export const overviewSchema = z
     at: z.string().openapi({ format: 'date-time' }),
     inbound: recentInboundSchema.openapi({ description: 'Webhooks received in the last 24 h, by kind and outcome' }),
     attention: z
-      .object({ quarantined: z.int(), failed: z.int() })
+      .object({
+        quarantined: z.int(),
+        failed: z.int(),
+        rejectedByErp: z.int().openapi({ description: 'Close documents the ERP refused: ask it again, or override' }),
+      })
       .openapi({ description: 'Inbound events waiting for an operator now, whenever they were received' }),
     pushes: z.object({
       entities: z.array(stateCounts.extend({ entity: z.enum(PUSH_ENTITIES) })),
@@ -71,10 +75,11 @@ export type ConnectionOverview = z.infer<typeof overviewSchema>;
  */
 export async function connectionOverview(deps: ServiceDeps, connection: ConnectionConfig): Promise<ConnectionOverview> {
   const now = deps.clock.now();
-  const [inbound, quarantined, failed, pushes, backlog, jobs, runs, store, queue] = await Promise.all([
+  const [inbound, quarantined, failed, rejectedByErp, pushes, backlog, jobs, runs, store, queue] = await Promise.all([
     recentInbound(deps.store, connection.name, new Date(now.getTime() - DAY_MS)),
     deps.store.inbox.count({ connection: connection.name, status: 'quarantined' }),
     deps.store.inbox.count({ connection: connection.name, status: 'failed' }),
+    deps.store.inbox.count({ connection: connection.name, status: 'rejected_by_erp' }),
     countRecords(deps.store, connection.name),
     deps.queue.backlog(),
     deps.queue.counts(),
@@ -92,7 +97,7 @@ export async function connectionOverview(deps: ServiceDeps, connection: Connecti
     connection: connection.name,
     at: now.toISOString(),
     inbound,
-    attention: { quarantined, failed },
+    attention: { quarantined, failed, rejectedByErp },
     pushes: { entities, totals },
     queue: {
       waiting: backlog.waiting,

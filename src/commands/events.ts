@@ -20,8 +20,9 @@ Inbound webhook events as stored by the receiver, newest first.
           business key, last error or quarantine reason. --status is one of ${INBOUND_STATUSES.join(', ')}.
   show    everything about one event: metadata, the raw body exactly as received, the operator's
           correction and who changed what when, the processing attempts, the feed entries.
-  retry   runs the processing of these events again (failed, quarantined, rejected_by_erp, processed or stuck
-          ones): back to "received" with a new job, which the running service's worker picks up.
+  retry   runs the processing of these events again (failed, quarantined, processed or stuck ones): back to
+          "received" with a new job, which the running service's worker picks up. A rejected_by_erp event
+          is asked about again: processed only if the ERP now accepts it.
           Processing is idempotent: a feed entry already in the ERP feed is not appended twice.
           Rejected events cannot be retried; the WMS must send a corrected one.
 ${EDIT_HELP.text}
@@ -39,6 +40,8 @@ const RETRY_REFUSALS = {
   not_found: 'no such event',
   rejected: 'rejected events cannot be retried; the WMS must send a corrected one',
   pruned: 'its raw body was pruned (INBOUND_RETENTION_DAYS): there is nothing left to process',
+  no_erp:
+    'the ERP refused it and its connection no longer has an ERP webhook to ask again: override the refusal in the console or the admin API',
 } as const;
 
 /** Re-runs processing of stored events; prints one line each. Returns the exit code. */
@@ -46,8 +49,15 @@ export async function retryEvents(deps: ServiceDeps, ids: number[], ctx: Command
   let code = 0;
   for (const id of ids) {
     const result = await retryEvent(deps, id);
-    if (result.ok)
-      ctx.stdout.write(`event ${id}: queued for processing again (${result.event.kind} ${result.event.dedupeKey})\n`);
+    if (result.ok && result.erp && result.erp.decision !== 'accepted') {
+      code = 1;
+      ctx.stderr.write(
+        `event ${id}: the ERP was asked again and ${result.erp.decision === 'rejected' ? `refuses it: ${result.erp.message}` : `did not decide (${result.erp.detail})`}; it stays refused\n`,
+      );
+    } else if (result.ok)
+      ctx.stdout.write(
+        `event ${id}: ${result.erp ? 'the ERP accepts it now; ' : ''}queued for processing again (${result.event.kind} ${result.event.dedupeKey})\n`,
+      );
     else {
       code = 1;
       ctx.stderr.write(`event ${id}: ${RETRY_REFUSALS[result.reason]}\n`);

@@ -7,6 +7,7 @@ export const NAV = [
   { id: 'reconciliation', label: 'Reconciliation', path: 'reconciliations' },
   { id: 'feed', label: 'ERP feed', path: 'feed' },
   { id: 'deliveries', label: 'ERP deliveries', path: 'deliveries' },
+  { id: 'audit', label: 'Audit trail', path: 'audit' },
   { id: 'emulator', label: 'Emulator', path: 'emulator', onlyWithEmulator: true },
 ] as const;
 

@@ -17,6 +17,8 @@ const FLASH_COOKIE = 'wms_console_flash';
 
 /** Says how an action went, on the page it redirects to (post/redirect/get). */
 export function setFlash(c: ConsoleContext, flash: Flash): void {
+  // The audit trail reads how the action went from here.
+  c.set('flash', flash);
   setCookie(c, FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), {
     path: CONSOLE,
     httpOnly: true,

@@ -1,4 +1,6 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { auditTrail } from '../admin/audit-trail.js';
+import { operatorMatcher } from '../admin/auth.js';
 import type { ServiceDeps } from '../deps.js';
 import { AppError } from '../lib/errors.js';
 import { servedOverHttps } from '../lib/https.js';
@@ -9,6 +11,7 @@ import { registerSignIn, registerSignOut } from './auth/routes.js';
 import { sessionKey } from './auth/session.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleOptions } from './env.js';
 import { ASSETS, CONSOLE, NAV, type NavId, pageHref, SIGN_IN } from './nav.js';
+import type { ConsoleContext } from './page.js';
 import { errorPage } from './pages/errors.js';
 import { PAGES } from './pages/index.js';
 
@@ -29,15 +32,15 @@ const securityHeaders: MiddlewareHandler = async (c, next) => {
 
 /**
  * The operator console under /console: server-rendered pages (Hono JSX) over the admin API's
- * functions, behind a session opened with ADMIN_TOKEN. With ADMIN_TOKEN unset it does not exist
- * (the service's plain 404), like the admin API.
+ * functions, behind a session opened with an operator's token. With no operator token it does not
+ * exist (the service's plain 404), like the admin API.
  */
 export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
-  const token = service.config.admin.token;
-  if (!token) return app;
+  const { tokens, sessionSecret } = service.config.admin;
+  if (tokens.length === 0) return app;
   const deps: ConsoleDeps = { ...service, emulator: options.emulator };
-  const key = sessionKey(token);
+  const key = sessionKey(sessionSecret);
   const https = (c: Context) =>
     servedOverHttps(c, service.config.publicUrl, service.config.authFailures.trustProxyHops);
   const markHttps: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
@@ -50,7 +53,7 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
   app.use(`${CONSOLE}/*`, sameOrigin(service.config.publicUrl));
   registerAssets(app);
   registerSignIn(app, {
-    adminToken: token,
+    operatorOf: operatorMatcher(tokens),
     key,
     clock: service.clock,
     sessionHours: service.config.admin.sessionHours,
@@ -60,6 +63,22 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
   app.use(CONSOLE, guard);
   app.use(`${CONSOLE}/*`, (c, next) =>
     c.req.path === SIGN_IN || c.req.path.startsWith(`${ASSETS}/`) ? next() : guard(c, next),
+  );
+  app.use(
+    `${CONSOLE}/*`,
+    auditTrail({
+      store: service.store,
+      clock: service.clock,
+      channel: 'console',
+      prefix: CONSOLE,
+      operator: (c) => (c as ConsoleContext).get('session')?.operator,
+      // A check of an edit and signing in or out change nothing an operator answers for.
+      skip: (c) => c.req.path.endsWith('/check') || c.req.path.startsWith(`${CONSOLE}/sign-`),
+      outcome: (c) => {
+        const flash = (c as ConsoleContext).get('flash');
+        return flash ? { outcome: flash.tone === 'bad' ? 'refused' : 'ok', detail: flash.message } : undefined;
+      },
+    }),
   );
   registerSignOut(app, { secure: https });
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DEMO_TENANT, type EmulatorServer, startEmulatorServer } from '../emulator/index.js';
+import { parseAdminTokens } from '../lib/admin-tokens.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import { type RunningService, runService } from '../main.js';
@@ -71,7 +72,7 @@ export async function startDemoStack(
     service = await runService(
       {
         ...config,
-        admin: { ...config.admin, token: adminToken },
+        admin: { ...config.admin, token: adminToken, ...parseAdminTokens(config.env.ADMIN_TOKENS, adminToken) },
         connections: [connection, ...config.connections.filter((c) => c.name !== DEMO_CONNECTION)],
       },
       {

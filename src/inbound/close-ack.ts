@@ -124,8 +124,10 @@ async function settle(
   const at = deps.clock.now();
   if (answer.decision === 'rejected') {
     try {
-      if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at))
+      if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at)) {
+        await keepRefusal(deps, event, input.connection.name, answer.message, at);
         return { success: false, message: answer.message };
+      }
       deps.log.warn(
         { eventId: event.id },
         'the ERP refused a close document already processed meanwhile; acknowledged',
@@ -169,6 +171,27 @@ async function settle(
     throw unavailable('The event could not be stored and was not acknowledged; send it again');
   }
   return { success: true };
+}
+
+/** The refusal, among the event's attempts: its page keeps it after an override or a later acceptance. */
+async function keepRefusal(
+  deps: CloseAckDeps,
+  event: RecordedEvent,
+  connection: string,
+  message: string,
+  at: Date,
+): Promise<void> {
+  try {
+    await deps.store.inbox.recordAttemptOutcome({
+      eventId: event.id,
+      connection,
+      outcome: 'rejected_by_erp',
+      error: message,
+      at,
+    });
+  } catch (err) {
+    deps.log.warn({ err: errorMessage(err), eventId: event.id }, 'could not keep the ERP refusal among the attempts');
+  }
 }
 
 export interface CloseAckMetrics {

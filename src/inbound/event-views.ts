@@ -97,6 +97,16 @@ export interface EventDetail {
   edits: { id: number; actor: string; at: string; changes: InboundEventEdit['changes'] }[];
   attempts: { id: number; at: string; outcome: InboundAttempt['outcome']; error: string | null }[];
   feedEntries: { id: number; type: FeedEntry['type']; createdAt: string; data: Record<string, unknown> }[];
+  /** What operators did to it (the audit trail), newest first: retries, overrides with their reasons, edits. */
+  operatorActions: {
+    id: number;
+    at: string;
+    operator: string;
+    channel: string;
+    action: string;
+    outcome: string;
+    detail: string | null;
+  }[];
 }
 
 function payloadView(raw: string): PayloadView {
@@ -112,10 +122,11 @@ function payloadView(raw: string): PayloadView {
 export async function eventDetail(store: Store, id: number): Promise<EventDetail | undefined> {
   const event = await store.inbox.get(id);
   if (!event) return undefined;
-  const [edits, attempts, feedEntries] = await Promise.all([
+  const [edits, attempts, feedEntries, actions] = await Promise.all([
     store.inbox.editsOf(id),
     store.inbox.attemptsOf(id),
     store.feed.bySourceEvent(id),
+    store.audit.list({ target: `event:${id}`, limit: 100 }),
   ]);
   return {
     event: eventSummary(event),
@@ -128,6 +139,15 @@ export async function eventDetail(store: Store, id: number): Promise<EventDetail
       type: c.type,
       createdAt: c.createdAt.toISOString(),
       data: c.data,
+    })),
+    operatorActions: actions.map((a) => ({
+      id: a.id,
+      at: a.at.toISOString(),
+      operator: a.operator,
+      channel: a.channel,
+      action: a.action,
+      outcome: a.outcome,
+      detail: a.detail,
     })),
   };
 }

@@ -1,19 +1,31 @@
+import type { Registry } from 'prom-client';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
+import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { Queue } from '../queue/types.js';
 import type { InboundEvent, InboxFilter, Store } from '../store/types.js';
 import type { InboundStatus } from '../store/values.js';
+import { askErpAgain } from './erp-refusal.js';
 import { INBOUND_QUEUE, processJobOptions } from './queue.js';
 
+/** What the ERP said when a Retry asked it again about a document it had refused. */
+export type ErpAnswerToRetry =
+  | { decision: 'accepted' }
+  | { decision: 'rejected'; message: string }
+  | { decision: 'none'; detail: string };
+
 export type RetryResult =
-  | { ok: true; event: InboundEvent; jobId: string | null }
-  | { ok: false; reason: 'not_found' | 'rejected' | 'pruned' };
+  | { ok: true; event: InboundEvent; jobId: string | null; erp?: ErpAnswerToRetry }
+  | { ok: false; reason: 'not_found' | 'rejected' | 'pruned' | 'no_erp' };
 
 interface RetryDeps {
   store: Store;
   queue: Queue;
   clock: Clock;
   config: Config;
+  connections: ConnectionRegistry;
+  metrics: Registry;
+  stopping?: AbortSignal;
 }
 
 /**
@@ -21,13 +33,26 @@ interface RetryDeps {
  * job, in one transaction. Processing is idempotent, so retrying a processed event adds no second
  * feed entry. A quarantined event is read again (its latest correction, else the original). A
  * rejected event has nothing to process: the WMS must send a corrected one; an event whose raw
- * body was pruned (INBOUND_RETENTION_DAYS) has nothing left to process either.
+ * body was pruned (INBOUND_RETENTION_DAYS) has nothing left to process either. An event the ERP
+ * refused is not processed by a retry: the ERP is asked again (erp-refusal.ts), and only its
+ * acceptance queues it; processing it against the refusal is the separate override.
  */
 export async function retryEvent(deps: RetryDeps, id: number): Promise<RetryResult> {
   const event = await deps.store.inbox.get(id);
   if (!event) return { ok: false, reason: 'not_found' };
   if (event.status === 'rejected') return { ok: false, reason: 'rejected' };
   if (event.payloadPrunedAt) return { ok: false, reason: 'pruned' };
+  if (event.status === 'rejected_by_erp') {
+    const asked = await askErpAgain(deps, id);
+    if (!asked.ok) return { ok: false, reason: asked.reason === 'not_refused' ? 'not_found' : asked.reason };
+    const erp: ErpAnswerToRetry =
+      asked.decision === 'accepted'
+        ? { decision: 'accepted' }
+        : asked.decision === 'rejected'
+          ? { decision: 'rejected', message: asked.message }
+          : { decision: 'none', detail: asked.detail };
+    return { ok: true, event: asked.event, jobId: null, erp };
+  }
   const at = deps.clock.now();
   const jobId = await deps.store.transaction(async (tx) => {
     if (event.status !== 'received') await tx.inbox.reopen(event.id, at);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cronParser from 'cron-parser';
 import { z } from 'zod';
+import { type AdminTokens, parseAdminTokens } from './admin-tokens.js';
 import { type AlertTarget, alertTargets, alertUrlList } from './alert-targets.js';
 import {
   assertUniqueNames,
@@ -131,6 +132,7 @@ export const envSchema = z.object({
   ALERT_RETRY_SCHEDULE: durationList.default('0,5s,30s,2m,10m,30m,1h,2h,4h'),
   ALERT_RETENTION_DAYS: int(1, 36_500).default(30),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  ADMIN_TOKENS: optionalString,
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
   METRICS_HOST: optionalString,
@@ -150,6 +152,7 @@ export const envSchema = z.object({
   RECONCILE_RETENTION_DAYS: int(1, 36_500).default(90),
   PUSH_RETENTION_DAYS: int(1, 36_500).default(365),
   DELIVERY_RETENTION_DAYS: int(1, 36_500).default(30),
+  AUDIT_RETENTION_DAYS: int(1, 36_500).default(400),
   PRUNE_CRON: cronOrOff('17 3 * * *'),
   EMULATOR_WEBHOOK_LOG_MAX: int(10, 10_000_000).default(10_000),
   CONSOLE_SESSION_HOURS: int(1, 720).default(12),
@@ -232,8 +235,11 @@ export interface Config {
     checkMs: number;
     retryScheduleMs: number[];
   };
-  /** The operators' API (/admin/v1) and console: off when `token` is unset; console sessions last `sessionHours`. */
-  admin: { token: string | undefined; sessionHours: number };
+  /**
+   * The operators' API (/admin/v1) and console: off when no operator has a token (`tokens`:
+   * ADMIN_TOKEN as "admin" and ADMIN_TOKENS, hashed); console sessions last `sessionHours`.
+   */
+  admin: { token: string | undefined; sessionHours: number } & AdminTokens;
   /**
    * `/metrics`: a Bearer token when `token` is set; with `port`, served on a listener of its own
    * (`host`) and no longer on the main port.
@@ -260,6 +266,7 @@ export interface Config {
     reconcileDays: number;
     pushDays: number;
     deliveryDays: number;
+    auditDays: number;
     alertDays: number;
     cron: string | null;
   };
@@ -276,6 +283,14 @@ export interface Config {
 }
 
 type Source = Record<string, string | undefined>;
+
+function adminTokens(env: Env): AdminTokens {
+  try {
+    return parseAdminTokens(env.ADMIN_TOKENS, env.ADMIN_TOKEN);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ADMIN_TOKENS: ${(err as Error).message}`);
+  }
+}
 
 /** Parses the environment once; throws `ConfigError` with a one-line message on the first problem. */
 export function loadConfig(source: Source = process.env): Config {
@@ -378,7 +393,7 @@ export function loadConfig(source: Source = process.env): Config {
       checkMs: env.ALERT_CHECK_SECONDS * 1000,
       retryScheduleMs: durationsMs(env.ALERT_RETRY_SCHEDULE),
     },
-    admin: { token: env.ADMIN_TOKEN, sessionHours: env.CONSOLE_SESSION_HOURS },
+    admin: { token: env.ADMIN_TOKEN, ...adminTokens(env), sessionHours: env.CONSOLE_SESSION_HOURS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     tracing: {
       tracesUrl:
@@ -403,6 +418,7 @@ export function loadConfig(source: Source = process.env): Config {
       reconcileDays: env.RECONCILE_RETENTION_DAYS,
       pushDays: env.PUSH_RETENTION_DAYS,
       deliveryDays: env.DELIVERY_RETENTION_DAYS,
+      auditDays: env.AUDIT_RETENTION_DAYS,
       alertDays: env.ALERT_RETENTION_DAYS,
       cron: env.PRUNE_CRON === 'off' ? null : env.PRUNE_CRON,
     },

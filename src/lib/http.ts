@@ -12,6 +12,8 @@ export interface RequestVars {
   log: Logger;
   /** Set by the app: what authenticating routes report failures to (see auth-failures.ts). */
   authFailures?: AuthFailures;
+  /** The operator an admin request authenticated as (ADMIN_TOKEN is "admin"), for the audit trail. */
+  operator?: string;
 }
 export interface AppEnv extends Env {
   Variables: RequestVars;

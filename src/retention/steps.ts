@@ -47,6 +47,10 @@ export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({
   ...(await store.erpDeliveries.prune(cutoff, dryRun)),
 });
 
+export const pruneAudit: PruneFn = async (store, cutoff, dryRun) => ({
+  entries: await store.audit.prune(cutoff, dryRun),
+});
+
 /**
  * Every prune, in order: raw bodies before what their events wrote (a feed entry or a movement
  * stays while its event's body does), dedupe keys after bodies. A room with rows of its own adds
@@ -96,4 +100,5 @@ export const pruneSteps: PruneStep[] = [
     days: (c) => c.retention.deliveryDays,
     prune: pruneDeliveries,
   },
+  { name: 'audit-entries', setting: 'AUDIT_RETENTION_DAYS', days: (c) => c.retention.auditDays, prune: pruneAudit },
 ];

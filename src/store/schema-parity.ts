@@ -1,9 +1,11 @@
 import type { InferInsertModel, InferSelectModel } from 'drizzle-orm';
 import type * as pgAlert from './pg/alert-schema.js';
+import type * as pgAudit from './pg/audit-schema.js';
 import type * as pgDelivery from './pg/delivery-schema.js';
 import type * as pgReconciliation from './pg/reconciliation-schema.js';
 import type * as pg from './pg/schema.js';
 import type * as sqliteAlert from './sqlite/alert-schema.js';
+import type * as sqliteAudit from './sqlite/audit-schema.js';
 import type * as sqliteDelivery from './sqlite/delivery-schema.js';
 import type * as sqliteReconciliation from './sqlite/reconciliation-schema.js';
 import type * as sqlite from './sqlite/schema.js';
@@ -84,6 +86,13 @@ export const deliverySchemaParity: {
   erpDeliveryBreakers: [true, true],
 };
 
+export const auditSchemaParity: [
+  Equals<InferSelectModel<typeof sqliteAudit.auditEntries>, InferSelectModel<typeof pgAudit.auditEntries>>,
+  Equals<
+    Omit<InferInsertModel<typeof sqliteAudit.auditEntries>, 'id'>,
+    Omit<InferInsertModel<typeof pgAudit.auditEntries>, 'id'>
+  >,
+] = [true, true];
 type SameA<S extends keyof typeof sqliteAlert & keyof typeof pgAlert> = Equals<
   InferSelectModel<(typeof sqliteAlert)[S]>,
   InferSelectModel<(typeof pgAlert)[S]>

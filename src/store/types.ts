@@ -1,4 +1,5 @@
 import type { AlertsRepo } from './alerts/contract.js';
+import type { AuditRepo } from './audit/contract.js';
 import type { ErpDeliveriesRepo } from './erp-deliveries/contract.js';
 import type { FeedRepo } from './feed/contract.js';
 import type { InboxRepo } from './inbox/contract.js';
@@ -10,9 +11,10 @@ import type { ReadModelsRepo } from './read-models/contract.js';
 import type { ReconciliationRepo } from './reconciliation/contract.js';
 import type { RetentionRepo } from './retention/contract.js';
 
+export type * from './alerts/contract.js';
 // Each repository's contract lives beside its two implementations (src/store/<repo>/); this file
 // composes them into the store and re-exports them for the rooms.
-export type * from './alerts/contract.js';
+export type * from './audit/contract.js';
 export type * from './erp-deliveries/contract.js';
 export type * from './feed/contract.js';
 export type * from './inbox/contract.js';
@@ -37,6 +39,8 @@ export interface Repos {
   readModels: ReadModelsRepo;
   /** ERP deliveries: feed entries sent to the ERP's webhook, their attempts, cursors, breakers. */
   erpDeliveries: ErpDeliveriesRepo;
+  /** Operator actions: who did what, on what, when, and how it ended. */
+  audit: AuditRepo;
 }
 
 /** The connection behind a transaction, for adapters (the queue) that must write in it too. */

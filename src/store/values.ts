@@ -50,8 +50,12 @@ export type ReconciliationTrigger = (typeof RECONCILIATION_TRIGGERS)[number];
 export const RECONCILIATION_ITEM_STATUSES = ['drift', 'not_found', 'unsettled'] as const;
 export type ReconciliationItemStatus = (typeof RECONCILIATION_ITEM_STATUSES)[number];
 
-/** What one processing attempt of an inbound event came to (inbound_attempts.outcome). */
-export const INBOUND_ATTEMPT_OUTCOMES = ['processed', 'quarantined', 'error', 'failed'] as const;
+/**
+ * What one processing attempt of an inbound event came to (inbound_attempts.outcome);
+ * `rejected_by_erp`: the ERP refused the close document when asked (its message in `error`), kept
+ * so that the event's page shows every refusal after an override or a later acceptance.
+ */
+export const INBOUND_ATTEMPT_OUTCOMES = ['processed', 'quarantined', 'error', 'failed', 'rejected_by_erp'] as const;
 export type InboundAttemptOutcome = (typeof INBOUND_ATTEMPT_OUTCOMES)[number];
 
 /**
@@ -69,6 +73,13 @@ export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
 export const BREAKER_STATES = ['closed', 'open'] as const;
 export type BreakerState = (typeof BREAKER_STATES)[number];
 
+/** How an operator action ended (audit_entries.outcome): done, refused (nothing changed), or failed. */
+export const AUDIT_OUTCOMES = ['ok', 'refused', 'failed'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** How an operator reached the service (audit_entries.channel). */
+export const AUDIT_CHANNELS = ['api', 'console', 'cli'] as const;
+export type AuditChannel = (typeof AUDIT_CHANNELS)[number];
 /** A notification tells that an alert fires (with what happened since the last one) or that it resolved. */
 export const ALERT_PHASES = ['firing', 'resolved'] as const;
 export type AlertPhase = (typeof ALERT_PHASES)[number];

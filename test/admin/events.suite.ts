@@ -240,7 +240,7 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(await svc.deps.store.inbox.editsOf(quarantinedReg)).toEqual([]);
       });
 
-      it('stores the correction beside the original with the actor, and the event is processed from it', async () => {
+      it('stores the correction beside the original with the operator (and the X-Actor it acts for), and the event is processed from it', async () => {
         const original = (await svc.deps.store.inbox.get(quarantinedReg))!.payload;
         const res = await send(
           'PUT',
@@ -264,7 +264,10 @@ export function adminEventsSuite(dialect: 'sqlite' | 'postgres'): void {
         expect(detail.payload.raw).toBe(original);
         expect(detail.correction.parsed.quantity).toBe(-3);
         expect(detail.edits).toEqual([
-          expect.objectContaining({ actor: 'ana@warehouse', changes: [expect.objectContaining({ path: 'quantity' })] }),
+          expect.objectContaining({
+            actor: 'admin (for ana@warehouse)',
+            changes: [expect.objectContaining({ path: 'quantity' })],
+          }),
         ]);
         expect(detail.feedEntries.map((c) => c.data)).toEqual([
           expect.objectContaining({ quantity: -3, movementTime: '2026-11-22T15:41:07.000Z' }),

@@ -35,6 +35,9 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
       at: clock.now(),
     });
     await record('reception-close', 'b1', 0, 'beta');
+    // Refused by the ERP three days ago: waiting for an operator (ask the ERP again, or override).
+    const refused = await record('reception-close', 'b-refused', 72, 'beta');
+    await inbox.markRejectedByErp(refused.event.id, 'on credit hold', hoursAgo(72));
     // Quarantined two days ago: outside the 24 h counts, still waiting for an operator.
     await inbox.record({
       connection: 'acme',
@@ -87,7 +90,7 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
     expect(kind('shipping-order-close')).toMatchObject({ total: 0 });
     expect(o.inbound.total).toBe(4);
     expect(o.inbound.totals.quarantined).toBe(0);
-    expect(o.attention).toEqual({ quarantined: 1, failed: 1 });
+    expect(o.attention).toEqual({ quarantined: 1, failed: 1, rejectedByErp: 0 });
     expect(o.pushes.totals).toEqual({ pending: 1, synced: 1, failed: 1 });
     expect(o.pushes.entities.find((e: any) => e.entity === 'product')).toEqual({
       entity: 'product',
@@ -114,7 +117,7 @@ describe('admin API: GET /admin/v1/connections/{connection}/overview', () => {
   it('another connection sees only its own events and records', async () => {
     const beta = (await admin(svc, 'GET', '/admin/v1/connections/beta/overview')).body;
     expect(beta.inbound.total).toBe(1);
-    expect(beta.attention).toEqual({ quarantined: 0, failed: 0 });
+    expect(beta.attention).toEqual({ quarantined: 0, failed: 0, rejectedByErp: 1 });
     expect(beta.pushes.totals).toEqual({ pending: 0, synced: 0, failed: 0 });
     expect(beta.reconciliation.last).toBeNull();
   });

@@ -270,7 +270,7 @@ export function eventsPagesSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(flashOf(saved)).toMatch(/Correction saved \(1 change\)/);
       const edits = await svc.deps.store.inbox.editsOf(ids.quarantined);
       expect(edits).toHaveLength(1);
-      expect(edits[0]!.actor).toBe('console');
+      expect(edits[0]!.actor).toBe('admin');
       await until(async () => (await statusOf(ids.quarantined)) === 'processed', {
         message: 'the corrected event processed',
       });

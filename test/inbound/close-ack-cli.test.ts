@@ -9,7 +9,7 @@ import { postWebhook, uniquePayload } from './support.js';
 
 const REFUSAL = 'Purchase order ERP-PO-7 is already closed';
 
-// An event the ERP refused, as an operator finds it and overrides it from the command line.
+// An event the ERP refused, as an operator finds it and asks the ERP again from the command line.
 describe('wms-sync events and a rejected_by_erp event', () => {
   const tmp = tempDir('close-ack-cli');
   const secret = newWebhookSecret();
@@ -72,9 +72,15 @@ describe('wms-sync events and a rejected_by_erp event', () => {
     expect(shown.out).toContain(REFUSAL);
   });
 
-  it('events retry processes it: the operator overrides the refusal', async () => {
+  it('events retry asks the ERP again: still refused while it says no (exit 1), processed once it accepts', async () => {
+    const refused = await runMain(['events', 'retry', String(id)], env);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`refuses it: ${REFUSAL}`);
+    expect((await svc.deps.store.inbox.get(id))?.status).toBe('rejected_by_erp');
+    erp.behave({ status: 200, body: '{"success":true}' });
     const retried = await runMain(['events', 'retry', String(id)], env);
     expect(retried.code, retried.err).toBe(0);
+    expect(retried.out).toContain('the ERP accepts it now');
     await until(async () => (await svc.deps.store.inbox.get(id))?.status === 'processed');
   });
 });

@@ -11,6 +11,11 @@ import { deadUrl, type ScriptedErp, startScriptedErp } from './erp-receiver.js';
 import { CLOSE_KINDS, postWebhook, uniquePayload } from './support.js';
 
 const ADMIN = 'admin-token-for-close-ack-tests';
+
+interface EventShown {
+  attempts: { outcome: string; error: string }[];
+  operatorActions: { action: string; outcome: string; operator: string; detail: string | null }[];
+}
 const REFUSAL = 'Purchase order 4500012345 is already closed in the ERP; reopen it before receiving';
 
 /**
@@ -111,10 +116,85 @@ export function closeAckSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(metrics).toMatch(/wms_sync_inbound_events\{status="rejected_by_erp"\} [1-9]/);
       expect(metrics).toMatch(/wms_sync_erp_close_ack_total\{connection="sync",outcome="rejected"\} [1-9]/);
 
-      // An operator's retry processes it normally.
+      // An operator's retry asks the ERP again: it accepts now, so the document is processed.
       const retry = await admin(`/admin/v1/events/${event.id}/retry`, { method: 'POST' });
       expect(retry.status).toBe(202);
+      expect(((await retry.json()) as { erp: unknown }).erp).toEqual({ decision: 'accepted' });
       await processed(sync, 'reception-close', payload.closingDocumentCode);
+    });
+
+    it('Retry asks the ERP again and leaves the refusal while the ERP says no; Override processes it, with its reason in the audit trail', async () => {
+      erp.behave({ status: 200, body: JSON.stringify({ success: false, message: 'on credit hold' }) });
+      const payload = uniquePayload('reception-close', 'HOLD');
+      await postWebhook(svc.app, sync, 'reception-close', payload);
+      const event = await eventOf(sync, 'reception-close', payload.closingDocumentCode);
+      expect(event.status).toBe('rejected_by_erp');
+
+      // Asked again: the same question (a new message id), signed, and the ERP refuses again.
+      erp.behave({ status: 200, body: JSON.stringify({ success: false, message: 'still on credit hold' }) });
+      const before = erp.received.length;
+      const retry = await admin(`/admin/v1/events/${event.id}/retry`, { method: 'POST' });
+      expect(retry.status).toBe(200);
+      const answer = (await retry.json()) as { erp: unknown; event: unknown };
+      expect(answer.erp).toEqual({ decision: 'rejected', message: 'still on credit hold' });
+      expect(answer.event).toMatchObject({ status: 'rejected_by_erp', error: 'still on credit hold' });
+      expect(erp.received.length).toBe(before + 1);
+      const asked = erp.received.at(-1)!;
+      expect(JSON.parse(asked.body)).toMatchObject({ type: CLOSE_DOCUMENT_RECEIVED, eventId: event.id });
+      new Webhook(secret).verify(asked.body, asked.headers as Record<string, string>);
+      expect(asked.headers['webhook-id']).toMatch(new RegExp(`^close_${event.id}_retry_\\d+$`));
+      expect((await eventOf(sync, 'reception-close', payload.closingDocumentCode)).status).toBe('rejected_by_erp');
+      expect(await svc.deps.store.feed.bySourceEvent(event.id)).toEqual([]);
+
+      // The override is its own call: a reason is required; then the document is processed.
+      const json = { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` };
+      const noReason = await svc.app.request(`/admin/v1/events/${event.id}/override`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ reason: '  ' }),
+      });
+      expect(noReason.status).toBe(400);
+      expect((await eventOf(sync, 'reception-close', payload.closingDocumentCode)).status).toBe('rejected_by_erp');
+      const override = await svc.app.request(`/admin/v1/events/${event.id}/override`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ reason: 'Credit hold lifted by phone with the ERP team' }),
+      });
+      expect(override.status).toBe(202);
+      await processed(sync, 'reception-close', payload.closingDocumentCode);
+      expect((await svc.deps.store.feed.bySourceEvent(event.id)).length).toBe(1);
+      const again = await svc.app.request(`/admin/v1/events/${event.id}/override`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ reason: 'twice' }),
+      });
+      expect(again.status).toBe(409);
+
+      // The event keeps both refusals, the override and its reason, after it is processed.
+      const shown = (await (await admin(`/admin/v1/events/${event.id}`)).json()) as EventShown;
+      expect(
+        shown.attempts
+          .filter((a: { outcome: string }) => a.outcome === 'rejected_by_erp')
+          .map((a: { error: string }) => a.error),
+      ).toEqual(['on credit hold', 'still on credit hold']);
+      expect(
+        shown.operatorActions.map((a: { action: string; outcome: string; operator: string }) => [
+          a.action,
+          a.outcome,
+          a.operator,
+        ]),
+      ).toEqual([
+        ['event.override', 'refused', 'admin'],
+        ['event.override', 'ok', 'admin'],
+        ['event.override', 'refused', 'admin'],
+        ['event.retry', 'refused', 'admin'],
+      ]);
+      expect(shown.operatorActions[1]?.detail).toBe('Credit hold lifted by phone with the ERP team');
+      const audit = (await (
+        await admin(`/admin/v1/audit?target=event:${event.id}&action=event.override&outcome=ok`)
+      ).json()) as { entries: unknown[] };
+      expect(audit.entries).toHaveLength(1);
+      expect(audit.entries[0]).toMatchObject({ operator: 'admin', channel: 'api', connection: 'sync' });
     });
 
     it('the WMS re-sends a refused document: it is forwarded again, and processed once the ERP accepts', async () => {

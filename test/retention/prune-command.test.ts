@@ -33,6 +33,7 @@ const STEPS = [
   'reconciliation-runs',
   'synced-documents',
   'erp-deliveries',
+  'audit-entries',
 ];
 
 describe('wms-sync prune', () => {

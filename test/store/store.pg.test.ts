@@ -1,5 +1,6 @@
 import { createPgStore } from '../../src/store/pg/store.js';
 import { createTestSchema } from '../support/pg.js';
+import { auditContract } from './audit/contract.js';
 import { feedContract } from './feed/contract.js';
 import { inboxContract } from './inbox/contract.js';
 import { inboxRepairContract } from './inbox/repair.contract.js';
@@ -20,3 +21,4 @@ inboxRepairContract('postgres', open);
 pushesContract('postgres', open);
 feedContract('postgres', open);
 ledgerContract('postgres', open);
+auditContract('postgres', open);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/store.js';
 import { tempDir } from '../support/tmp.js';
 import { until } from '../support/wait.js';
+import { auditContract } from './audit/contract.js';
 import { feedContract } from './feed/contract.js';
 import { inboxContract } from './inbox/contract.js';
 import { inboxRepairContract } from './inbox/repair.contract.js';
@@ -25,6 +26,7 @@ inboxRepairContract('sqlite', open);
 pushesContract('sqlite', open);
 feedContract('sqlite', open);
 ledgerContract('sqlite', open);
+auditContract('sqlite', open);
 
 describe('sqlite store specifics', () => {
   it('uses WAL with synchronous=NORMAL', async () => {

@@ -24,10 +24,10 @@ const route = createRoute({
     params: idParams,
     query: z.object({ dryRun: z.enum(['true', 'false']).optional().openapi({ description: 'true: check only' }) }),
     headers: z.object({
-      'x-actor': z
-        .string()
-        .optional()
-        .openapi({ description: 'Who makes the change (letters, digits, space and ._@:+-/; at most 100)' }),
+      'x-actor': z.string().optional().openapi({
+        description:
+          'On whose behalf the authenticated operator makes the change (letters, digits, space and ._@:+-/; at most 100): recorded beside the operator',
+      }),
     }),
     body: {
       required: true,
@@ -47,6 +47,12 @@ const route = createRoute({
   },
 });
 
+/** The authenticated operator, with the name the caller gives in X-Actor (a tool acting for someone) beside it. */
+function actorOf(operator: string, header: string | undefined): string {
+  const named = actorName(header, '');
+  return named && named !== operator ? `${operator} (for ${named})` : operator;
+}
+
 /** PUT /admin/v1/events/{id}/payload */
 export const registerEventPayload: AdminRouteRegistrar = (app, deps) => {
   app.openapi(route, async (c) => {
@@ -55,7 +61,7 @@ export const registerEventPayload: AdminRouteRegistrar = (app, deps) => {
     const result = await correctEvent(deps, {
       id,
       payload: c.req.valid('json'),
-      actor: actorName(c.req.header('x-actor'), 'admin'),
+      actor: actorOf(c.get('operator') ?? 'admin', c.req.header('x-actor')),
       dryRun,
     });
     if (!result.ok) {

@@ -107,6 +107,22 @@ export const eventDetailSchema = z
     feedEntries: z.array(
       z.object({ id: z.int(), type: z.string(), createdAt: z.string(), data: z.record(z.string(), z.unknown()) }),
     ),
+    operatorActions: z
+      .array(
+        z.object({
+          id: z.int(),
+          at: z.string(),
+          operator: z.string(),
+          channel: z.string(),
+          action: z.string(),
+          outcome: z.string(),
+          detail: z.string().nullable(),
+        }),
+      )
+      .openapi({
+        description:
+          "The audit trail's entries for this event, newest first (retries, overrides with their reasons, edits)",
+      }),
   })
   .openapi('AdminEventDetail');
 
@@ -120,7 +136,33 @@ export const correctionResultSchema = z
   })
   .openapi('AdminCorrectionResult');
 
-export const retryResultSchema = z.object({ event: eventSummarySchema }).openapi('AdminRetryResult');
+export const retryResultSchema = z
+  .object({
+    event: eventSummarySchema,
+    erp: z
+      .object({
+        decision: z.enum(['accepted', 'rejected', 'none']),
+        message: z.string().optional().openapi({ description: "The ERP's refusal, when it refuses again" }),
+        detail: z
+          .string()
+          .optional()
+          .openapi({ description: 'Why the ERP decided nothing (timeout, unreachable, HTTP status)' }),
+      })
+      .optional()
+      .openapi({ description: 'Only for an event the ERP had refused: what the ERP answered when asked again' }),
+  })
+  .openapi('AdminRetryResult');
+
+export const overrideBodySchema = z
+  .object({
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'expected why the document is processed against the ERP refusal')
+      .max(1000)
+      .openapi({ description: "Why the document is processed against the ERP's refusal (kept in the audit trail)" }),
+  })
+  .openapi('AdminOverrideBody');
 
 export const bulkRetryBodySchema = z
   .object({

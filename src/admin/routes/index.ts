@@ -3,7 +3,9 @@ import type { ServiceDeps } from '../../deps.js';
 import { validationFailed } from '../../lib/errors.js';
 import type { AppEnv } from '../../lib/http.js';
 import { fieldIssues, issuesMessage } from '../../lib/zod-issues.js';
+import { auditTrail } from '../audit-trail.js';
 import { adminAuth } from '../auth.js';
+import { registerAuditList } from './audit-list.js';
 import { registerConnections } from './connections.js';
 import { registerDeliveriesList } from './deliveries-list.js';
 import { registerDeliveriesResend } from './deliveries-resend.js';
@@ -11,6 +13,7 @@ import { registerDeliveryGet } from './delivery-get.js';
 import { registerDeliveryResend } from './delivery-resend.js';
 import { registerDocumentCancel } from './document-cancel.js';
 import { registerEventGet } from './event-get.js';
+import { registerEventOverride } from './event-override.js';
 import { registerEventPayload } from './event-payload.js';
 import { registerEventRetry } from './event-retry.js';
 import { registerEventsList } from './events-list.js';
@@ -35,6 +38,7 @@ const registrars: AdminRouteRegistrar[] = [
   registerEventGet,
   registerEventPayload,
   registerEventRetry,
+  registerEventOverride,
   // Operator console read models and actions; retry-failed before the per-record routes.
   registerOverview,
   registerPushesList,
@@ -51,10 +55,11 @@ const registrars: AdminRouteRegistrar[] = [
   registerDeliveriesResend,
   registerDeliveryGet,
   registerDeliveryResend,
+  registerAuditList,
 ];
 
 /**
- * The operators' JSON API under /admin/v1, behind `ADMIN_TOKEN` (Bearer). With no token
+ * The operators' JSON API under /admin/v1, behind an operator's token (Bearer). With no token
  * configured the API does not exist: every path answers the service's plain 404, and nothing is
  * added to the OpenAPI document.
  */
@@ -64,14 +69,26 @@ export function adminRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
       if (!result.success) throw validationFailed(issuesMessage(result.error), fieldIssues(result.error));
     },
   });
-  const token = deps.config.admin.token;
-  if (!token) return app;
+  const { tokens } = deps.config.admin;
+  if (tokens.length === 0) return app;
   app.openAPIRegistry.registerComponent('securitySchemes', 'adminBearer', {
     type: 'http',
     scheme: 'bearer',
-    description: "ADMIN_TOKEN: the operators' token for /admin/v1 (and the console sign-in)",
+    description:
+      'An operator\'s token (ADMIN_TOKENS, or ADMIN_TOKEN as operator "admin") for /admin/v1 and the console sign-in; every change is recorded in the audit trail under that operator\'s name',
   });
-  app.use(`${ADMIN_PREFIX}/*`, adminAuth(token));
+  app.use(`${ADMIN_PREFIX}/*`, adminAuth(tokens));
+  app.use(
+    `${ADMIN_PREFIX}/*`,
+    auditTrail({
+      store: deps.store,
+      clock: deps.clock,
+      channel: 'api',
+      prefix: ADMIN_PREFIX,
+      operator: (c) => c.get('operator'),
+      skip: (c) => c.req.query('dryRun') === 'true',
+    }),
+  );
   for (const register of registrars) register(app, deps);
   return app;
 }

@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { authRefusal } from '../../lib/auth-failures.js';
 import type { Clock } from '../../lib/clock.js';
-import { safeEqual } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import { CONSOLE, SIGN_IN } from '../nav.js';
 import type { ConsoleApp } from '../page.js';
@@ -12,7 +11,8 @@ import { consoleNext } from './guard.js';
 import { issueSession, SESSION_COOKIE } from './session.js';
 
 export interface SignInDeps {
-  adminToken: string;
+  /** Which operator a token belongs to (admin/auth.ts). */
+  operatorOf: (token: string) => string | undefined;
   key: Uint8Array;
   clock: Clock;
   sessionHours: number;
@@ -25,7 +25,7 @@ function SignInPage(props: { next: string | undefined; error?: string }) {
     <Bare title="Sign in" bodyClass="signin">
       <div class="signin-card">
         <h1>wms-sync console</h1>
-        <div class="muted">Sign in with the service's ADMIN_TOKEN.</div>
+        <div class="muted">Sign in with your admin token (ADMIN_TOKENS, or the service's ADMIN_TOKEN).</div>
         <form method="post" action={SIGN_IN}>
           {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
           {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
@@ -64,7 +64,8 @@ export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
     const form = await c.req.parseBody();
     const next = consoleNext(form.next);
     const token = typeof form.token === 'string' ? form.token : '';
-    if (!safeEqual(token, deps.adminToken)) {
+    const operator = deps.operatorOf(token);
+    if (!operator) {
       const refusal = authRefusal(c, 'console', 'form', WRONG_TOKEN);
       c.get('log').warn({ status: refusal.status }, 'console sign-in refused: wrong admin token');
       if (refusal.status === 429)
@@ -78,8 +79,9 @@ export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
         );
       return c.html(page({ next, error: WRONG_TOKEN.message }), 401);
     }
+    c.get('log').info({ operator }, 'console sign-in');
     const ttl = deps.sessionHours * 3600;
-    const { token: jwt } = await issueSession(deps.key, deps.clock, ttl);
+    const { token: jwt } = await issueSession(deps.key, deps.clock, ttl, { operator, via: 'token' });
     setCookie(c, SESSION_COOKIE, jwt, {
       path: CONSOLE,
       httpOnly: true,

@@ -8,15 +8,24 @@ const ISSUER = 'wms-sync console';
 export interface Session {
   /** Sent back by every form and htmx request of this session (synchronizer token). */
   csrf: string;
+  /** Who signed in: the operator's name (ADMIN_TOKENS, "admin" for ADMIN_TOKEN) or OpenID e-mail. */
+  operator: string;
+  /** How: an admin token, or OpenID Connect. */
+  via: SignInMethod;
   expiresAt: Date;
 }
 
+export type SignInMethod = 'token' | 'oidc';
+
 /**
- * The key that signs console sessions, derived from ADMIN_TOKEN (HKDF-SHA256): nothing more to
- * configure, the token never leaves the process, and rotating ADMIN_TOKEN ends every session at once.
+ * The key that signs console sessions, derived from the operators' tokens given in clear
+ * (HKDF-SHA256): nothing more to configure, the tokens never leave the process, and rotating one
+ * ends every session at once. With every token given as a hash there is nothing secret to derive
+ * from: a random key of this process's own, so sessions end when it restarts.
  */
-export function sessionKey(adminToken: string): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', adminToken, '', 'wms-sync console session v1', 32));
+export function sessionKey(secret: string | undefined): Uint8Array {
+  if (secret === undefined) return new Uint8Array(randomBytes(32));
+  return new Uint8Array(hkdfSync('sha256', secret, '', 'wms-sync console session v1', 32));
 }
 
 /** A new session of `ttlSeconds`, as a signed token (HS256 JWT) to keep in an HttpOnly cookie. */
@@ -24,18 +33,22 @@ export async function issueSession(
   key: Uint8Array,
   clock: Clock,
   ttlSeconds: number,
+  who: { operator: string; via: SignInMethod },
 ): Promise<{ token: string; session: Session }> {
   const now = Math.floor(clock.nowMs() / 1000);
   const csrf = randomBytes(24).toString('base64url');
-  const token = await new SignJWT({ csrf })
+  const token = await new SignJWT({ csrf, via: who.via })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(ISSUER)
     .setAudience(ISSUER)
-    .setSubject('operator')
+    .setSubject(who.operator)
     .setIssuedAt(now)
     .setExpirationTime(now + ttlSeconds)
     .sign(key);
-  return { token, session: { csrf, expiresAt: new Date((now + ttlSeconds) * 1000) } };
+  return {
+    token,
+    session: { csrf, operator: who.operator, via: who.via, expiresAt: new Date((now + ttlSeconds) * 1000) },
+  };
 }
 
 /** The session a cookie holds, or undefined when it is missing, forged, signed with another key or expired. */
@@ -52,8 +65,10 @@ export async function readSession(
       audience: ISSUER,
       currentDate: clock.now(),
     });
-    if (typeof payload.csrf !== 'string' || typeof payload.exp !== 'number') return undefined;
-    return { csrf: payload.csrf, expiresAt: new Date(payload.exp * 1000) };
+    const { csrf, exp, sub, via } = payload;
+    if (typeof csrf !== 'string' || typeof exp !== 'number' || typeof sub !== 'string') return undefined;
+    if (via !== 'token' && via !== 'oidc') return undefined;
+    return { csrf, operator: sub, via, expiresAt: new Date(exp * 1000) };
   } catch {
     return undefined;
   }

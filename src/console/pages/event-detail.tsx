@@ -11,6 +11,7 @@ import { PageHead } from '../ui/layout.js';
 import { DataTable, withQuery } from '../ui/table.js';
 import { Time } from '../ui/time.js';
 import { errorPage } from './errors.js';
+import { RefusalActions, RefusalHistory, RefusalNotice } from './event-refusal.js';
 import { editable, eventProblem, retryable } from './events-list.js';
 import { eventHref, eventsHref } from './events-query.js';
 import { feedSummary } from './feed.js';
@@ -90,7 +91,9 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
                   Edit payload
                 </a>
               ) : null}
-              {retryable(e) ? (
+              {e.status === 'rejected_by_erp' && e.payloadPrunedAt === null ? (
+                <RefusalActions href={href} csrf={csrf} />
+              ) : retryable(e) ? (
                 <ActionButton
                   action={`${href}/retry`}
                   csrf={csrf}
@@ -101,7 +104,8 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
             </>
           }
         />
-        {problem ? (
+        <RefusalNotice detail={detail} />
+        {problem && e.status !== 'rejected_by_erp' ? (
           <Notice
             tone={e.status === 'quarantined' || e.status === 'failed' || e.status === 'rejected' ? 'bad' : 'info'}
           >
@@ -151,6 +155,7 @@ export const registerEventDetail: PageRegistrar = (app, deps) => {
             />
           </Card>
         </div>
+        <RefusalHistory detail={detail} />
         <Card title="Feed entries it produced (what the ERP reads)" id="feed-entries">
           <DataTable
             columns={[

@@ -12,8 +12,6 @@ import { pathEvent } from './event-detail.js';
 import { editable, eventProblem } from './events-list.js';
 import { eventHref, eventsHref } from './events-query.js';
 
-/** Who the edit history names for a correction saved in the console (sessions carry no user). */
-export const CONSOLE_ACTOR = 'console';
 const EDITOR_ID = 'payload-editor';
 
 /** What a check or a save of `text` found: the text does not parse, the schema's problems, or what it changes. */
@@ -24,14 +22,14 @@ type Outcome =
   | { kind: 'refused'; status: 404 | 409; message: string };
 
 /** The admin API's correction (PUT /admin/v1/events/{id}/payload, `dryRun` or not) of the editor's text. */
-async function correct(deps: ConsoleDeps, id: number, text: string, dryRun: boolean): Promise<Outcome> {
+async function correct(deps: ConsoleDeps, actor: string, id: number, text: string, dryRun: boolean): Promise<Outcome> {
   let payload: unknown;
   try {
     payload = JSON.parse(text);
   } catch (err) {
     return { kind: 'not-json', message: (err as Error).message };
   }
-  const result = await correctEvent(deps, { id, payload, actor: CONSOLE_ACTOR, dryRun });
+  const result = await correctEvent(deps, { id, payload, actor, dryRun });
   if (result.ok) return { kind: 'ok', result };
   if (result.reason === 'invalid') return { kind: 'problems', problems: result.problems };
   if (result.reason === 'not_found') return { kind: 'refused', status: 404, message: 'This event no longer exists.' };
@@ -206,7 +204,7 @@ export const registerEventEdit: PageRegistrar = (app, deps) => {
       loaded.connection,
       loaded.detail,
       text,
-      await correct(deps, loaded.detail.event.id, text, true),
+      await correct(deps, c.get('session').operator, loaded.detail.event.id, text, true),
       200,
     );
   });
@@ -217,7 +215,11 @@ export const registerEventEdit: PageRegistrar = (app, deps) => {
     const text = (await c.req.parseBody()).payload;
     return renderFragment(
       c,
-      <CheckResult outcome={await correct(deps, detail.event.id, typeof text === 'string' ? text : '', true)} />,
+      <CheckResult
+        outcome={
+          await correct(deps, c.get('session').operator, detail.event.id, typeof text === 'string' ? text : '', true)
+        }
+      />,
     );
   });
 
@@ -226,7 +228,7 @@ export const registerEventEdit: PageRegistrar = (app, deps) => {
     if (!loaded.detail) return loaded.page;
     const field = (await c.req.parseBody()).payload;
     const text = typeof field === 'string' ? field : '';
-    const outcome = await correct(deps, loaded.detail.event.id, text, false);
+    const outcome = await correct(deps, c.get('session').operator, loaded.detail.event.id, text, false);
     if (outcome.kind === 'refused') return errorPage(c, deps, outcome.status, 'Refused', outcome.message);
     if (outcome.kind !== 'ok') return render(c, loaded.connection, loaded.detail, text, outcome, 400);
     const n = outcome.result.changes.length;

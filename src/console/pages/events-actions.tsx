@@ -46,10 +46,26 @@ export const registerEventsActions: PageRegistrar = (app, deps) => {
         not_found: `Event ${id} no longer exists.`,
         rejected: `Event ${id} was refused on arrival: there is nothing to process; the WMS must send a corrected webhook.`,
         pruned: `Event ${id}'s body was pruned by retention: there is nothing left to process.`,
+        no_erp: `The ERP refused event ${id} and this connection has no ERP webhook to ask again: override the refusal, with a reason, if it must be processed.`,
       };
       setFlash(c, { tone: 'bad', message: why[result.reason] });
+    } else if (result.erp?.decision === 'rejected') {
+      setFlash(c, {
+        tone: 'bad',
+        message: `The ERP was asked again and still refuses event ${id}: ${result.erp.message}`,
+      });
+    } else if (result.erp?.decision === 'none') {
+      setFlash(c, {
+        tone: 'bad',
+        message: `The ERP was asked again but did not decide (${result.erp.detail}): event ${id} stays refused.`,
+      });
     } else {
-      setFlash(c, { tone: 'ok', message: `Event ${id} is queued for processing again.` });
+      setFlash(c, {
+        tone: 'ok',
+        message: result.erp
+          ? `The ERP accepts event ${id} now: it is queued for processing.`
+          : `Event ${id} is queued for processing again.`,
+      });
     }
     return c.redirect(await backTo(c, eventHref(connection, id)), 303);
   });

@@ -1,10 +1,12 @@
 import type { PageRegistrar } from '../page.js';
+import { registerAudit } from './audit.js';
 import { registerDeliveries } from './deliveries.js';
 import { registerDeliveryDetail } from './delivery-detail.js';
 import { registerEmulatorPanel } from './emulator.js';
 import { registerEmulatorActions } from './emulator-actions.js';
 import { registerEventDetail } from './event-detail.js';
 import { registerEventEdit } from './event-edit.js';
+import { registerEventOverride } from './event-override.js';
 import { registerEventsActions } from './events-actions.js';
 import { registerEventsList } from './events-list.js';
 import { registerFeed } from './feed.js';
@@ -23,6 +25,7 @@ export const PAGES: PageRegistrar[] = [
   registerEventsActions,
   registerEventsList,
   registerEventDetail,
+  registerEventOverride,
   registerEventEdit,
   registerPushesActions,
   registerPushesList,
@@ -34,4 +37,5 @@ export const PAGES: PageRegistrar[] = [
   registerDeliveryDetail,
   registerEmulatorPanel,
   registerEmulatorActions,
+  registerAudit,
 ];

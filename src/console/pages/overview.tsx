@@ -107,6 +107,16 @@ function Live(props: { o: ConnectionOverview }) {
                 '0'
               )}
             </strong>
+            {' · '}refused by the ERP{' '}
+            <strong data-metric="attention.rejectedByErp">
+              {o.attention.rejectedByErp > 0 ? (
+                <a href={eventsHref(o.connection, { status: 'rejected_by_erp' })}>
+                  {fmtNumber(o.attention.rejectedByErp)}
+                </a>
+              ) : (
+                '0'
+              )}
+            </strong>
           </div>
         </Card>
         <Card title="Pushes to the WMS">

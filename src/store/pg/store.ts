@@ -1,5 +1,6 @@
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { pgAlerts } from '../alerts/pg.js';
+import { pgAudit } from '../audit/pg.js';
 import { pgErpDeliveries } from '../erp-deliveries/pg.js';
 import { pgFeed } from '../feed/pg.js';
 import { feedSignal } from '../feed/signal.js';
@@ -55,6 +56,7 @@ export function createPgStore(options: PgOptions): PgStore {
     retention: pgRetention(pool, (fn) => inTransaction((client) => fn(client))),
     readModels: pgReadModels(orm),
     erpDeliveries: pgErpDeliveries(orm, inTx, withTx),
+    audit: pgAudit(orm),
   });
   const signal = feedSignal();
   const direct = repos(database.orm, false);

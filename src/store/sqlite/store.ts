@@ -1,5 +1,6 @@
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { sqliteAlerts } from '../alerts/sqlite.js';
+import { sqliteAudit } from '../audit/sqlite.js';
 import { sqliteErpDeliveries } from '../erp-deliveries/sqlite.js';
 import { feedSignal } from '../feed/signal.js';
 import { sqliteFeed } from '../feed/sqlite.js';
@@ -36,6 +37,7 @@ function repos(
     reconciliation: sqliteReconciliation(orm, run, raw),
     readModels: sqliteReadModels(orm, run),
     erpDeliveries: sqliteErpDeliveries(orm, run, raw),
+    audit: sqliteAudit(orm, run),
   };
 }
 
