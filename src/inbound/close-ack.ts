@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { AlertSignals } from '../lib/alert-signals.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { ConnectionConfig } from '../lib/connections.js';
@@ -50,6 +51,7 @@ export interface CloseAckDeps {
   log: Logger;
   metrics: CloseAckMetrics;
   stopping?: AbortSignal;
+  alerts?: AlertSignals;
 }
 
 export interface CloseAckInput {
@@ -114,8 +116,14 @@ async function settle(
   const at = deps.clock.now();
   if (answer.decision === 'rejected') {
     try {
-      if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at))
+      if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at)) {
+        deps.alerts?.raise(
+          input.connection.name,
+          'close_refused',
+          `event ${event.id} (${input.kind}): ${answer.message}`,
+        );
         return { success: false, message: answer.message };
+      }
       deps.log.warn(
         { eventId: event.id },
         'the ERP refused a close document already processed meanwhile; acknowledged',

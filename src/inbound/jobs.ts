@@ -1,5 +1,6 @@
 import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
+import { eventFields } from '../lib/event-log.js';
 import type { Job } from '../queue/types.js';
 import { type InboundMetrics, inboundMetrics } from './metrics.js';
 import { createEventProcessor, type EventProcessor } from './processor.js';
@@ -41,8 +42,9 @@ async function recordFailure(
   attempt: number,
 ): Promise<void> {
   const at = deps.clock.now();
+  let event: Awaited<ReturnType<typeof deps.store.inbox.get>>;
   try {
-    const event = await deps.store.inbox.get(eventId);
+    event = await deps.store.inbox.get(eventId);
     metrics.processingFailures.inc({
       connection: event?.connection ?? 'unknown',
       kind: event?.kind ?? 'unknown',
@@ -63,9 +65,15 @@ async function recordFailure(
   } catch (err) {
     deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
   }
+  if (final && event)
+    deps.alerts?.raise(
+      event.connection,
+      'event_failed',
+      `event ${eventId} (${event.kind} ${event.businessCode ?? ''}): ${message}`,
+    );
   (final ? deps.logger.error : deps.logger.warn).call(
     deps.logger,
-    { eventId, attempt, err: message, final },
+    { ...eventFields(eventId, event?.connection ?? 'unknown'), attempt, err: message, final },
     'event processing failed',
   );
 }
@@ -78,7 +86,9 @@ async function onDeadJob(deps: ServiceDeps, id: string, error: Error): Promise<v
   const job = await deps.queue.getJob<ProcessJobData>(INBOUND_QUEUE, id);
   for (const eventId of job?.data.eventIds ?? []) {
     const event = await deps.store.inbox.get(eventId);
-    if (event?.status === 'received') await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+    if (event?.status !== 'received') continue;
+    await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+    deps.alerts?.raise(event.connection, 'event_failed', `event ${event.id} (${event.kind}): ${error.message}`);
   }
 }
 
@@ -86,7 +96,13 @@ export const inboundJobs: JobRegistration = {
   name: 'inbound',
   register: async (deps) => {
     const metrics = inboundMetrics(deps.metrics);
-    const processor = createEventProcessor({ store: deps.store, clock: deps.clock, metrics });
+    const processor = createEventProcessor({
+      store: deps.store,
+      clock: deps.clock,
+      metrics,
+      logger: deps.logger.child({ room: 'inbound' }),
+      ...(deps.alerts ? { alerts: deps.alerts } : {}),
+    });
     const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = processJobOptions(deps.config);
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../deps.js';
 import { authRefusal } from '../lib/auth-failures.js';
+import { eventLog } from '../lib/event-log.js';
 import type { AppEnv } from '../lib/http.js';
 import { createAckWriter } from './ack-writer.js';
 import { webhookAuthenticator } from './auth.js';
@@ -43,7 +44,7 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
         throw authRefusal(c, 'webhooks', 'basic', checked.refused);
       }
       const { connection } = checked;
-      const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
+      const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log'), alerts: deps.alerts };
       const body = await c.req.text();
       const plan = closeAckPlan(connection, kind, deps.config);
       const outcome = await ingest(ctx, {
@@ -54,6 +55,8 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
         requestId: c.get('requestId'),
         ...plan,
       });
+      // From here on, the request's lines (its access line included) name the event they are about.
+      if (outcome.ok) c.set('log', eventLog(c.get('log'), outcome.event.id, connection.name));
       // ERP_CLOSE_ACK=sync: the ERP decides before the WMS gets its answer (close-ack.ts).
       const answer =
         plan && outcome.ok

@@ -6,7 +6,7 @@ import { requestRun } from './request.js';
 import { resumeInterrupted } from './resume.js';
 import { executeRun, type RunControls } from './run.js';
 
-type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config'>;
+type Deps = Pick<ServiceDeps, 'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config' | 'alerts'>;
 
 /** Runs one run job; a failure of our own puts the run back in line, or fails it on the last attempt. */
 async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls): Promise<void> {
@@ -16,9 +16,10 @@ async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls
   } catch (err) {
     const reason = `attempt ${job.retryCount + 1} failed: ${errorMessage(err)}`;
     const at = deps.clock.now();
-    if (job.retryCount >= job.retryLimit)
-      await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
-    else await deps.store.reconciliation.requeueRun(job.data.runId, reason, at);
+    if (job.retryCount >= job.retryLimit) {
+      const run = await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
+      if (run) deps.alerts?.raise(run.connection, 'reconcile_failed', `run ${run.id} failed: ${reason}`);
+    } else await deps.store.reconciliation.requeueRun(job.data.runId, reason, at);
     throw err;
   }
 }
@@ -56,12 +57,13 @@ export async function applySchedule(queue: Queue, cron: string | null): Promise<
 /** A run job whose worker died on its last attempt never reached `handleRun`: fail its run here. */
 async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Promise<void> {
   const job = await deps.queue.getJob<RunJobData>(name, id);
-  if (job)
-    await deps.store.reconciliation.finishRun(job.data.runId, {
-      status: 'failed',
-      reason: error.message,
-      at: deps.clock.now(),
-    });
+  if (!job) return;
+  const run = await deps.store.reconciliation.finishRun(job.data.runId, {
+    status: 'failed',
+    reason: error.message,
+    at: deps.clock.now(),
+  });
+  if (run) deps.alerts?.raise(run.connection, 'reconcile_failed', `run ${run.id} failed: ${error.message}`);
 }
 
 /**

@@ -33,6 +33,7 @@ export const deliveryJobs: JobRegistration = {
       poster,
       metrics: deliveryMetrics(deps.metrics, deps.store),
       stopping: deps.stopping,
+      ...(deps.alerts ? { alerts: deps.alerts } : {}),
     });
     deps.stopping.addEventListener('abort', () => void worker.stop().finally(() => poster.close()), { once: true });
     worker.start();
