@@ -47,6 +47,10 @@ export const pruneDeliveries: PruneFn = async (store, cutoff, dryRun) => ({
   ...(await store.erpDeliveries.prune(cutoff, dryRun)),
 });
 
+export const pruneAlertMessages: PruneFn = async (store, cutoff, dryRun) => ({
+  ...(await store.alerts.prune(cutoff, dryRun)),
+});
+
 /**
  * Every prune, in order: raw bodies before what their events wrote (a feed entry or a movement
  * stays while its event's body does), dedupe keys after bodies. A room with rows of its own adds
@@ -95,5 +99,11 @@ export const pruneSteps: PruneStep[] = [
     setting: 'DELIVERY_RETENTION_DAYS',
     days: (c) => c.retention.deliveryDays,
     prune: pruneDeliveries,
+  },
+  {
+    name: 'notifications',
+    setting: 'ALERT_RETENTION_DAYS',
+    days: (c) => c.retention.alertDays,
+    prune: pruneAlertMessages,
   },
 ];

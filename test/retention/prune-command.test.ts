@@ -33,6 +33,7 @@ const STEPS = [
   'reconciliation-runs',
   'synced-documents',
   'erp-deliveries',
+  'notifications',
 ];
 
 describe('wms-sync prune', () => {
