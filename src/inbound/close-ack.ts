@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { AlertSignals } from '../lib/alert-signals.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { ConnectionConfig } from '../lib/connections.js';
@@ -51,6 +52,7 @@ export interface CloseAckDeps {
   log: Logger;
   metrics: CloseAckMetrics;
   stopping?: AbortSignal;
+  alerts?: AlertSignals;
 }
 
 export interface CloseAckInput {
@@ -126,6 +128,11 @@ async function settle(
     try {
       if (await deps.store.inbox.markRejectedByErp(event.id, answer.message, at)) {
         await keepRefusal(deps, event, input.connection.name, answer.message, at);
+        deps.alerts?.raise(
+          input.connection.name,
+          'close_refused',
+          `event ${event.id} (${input.kind}): ${answer.message}`,
+        );
         return { success: false, message: answer.message };
       }
       deps.log.warn(

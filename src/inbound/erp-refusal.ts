@@ -5,6 +5,7 @@ import type { ConnectionRegistry } from '../lib/connection-registry.js';
 import type { Queue } from '../queue/types.js';
 import type { InboundEvent, Store } from '../store/types.js';
 import type { AuditChannel } from '../store/values.js';
+import type { CanonicalCloseReception, CanonicalCloseShipping } from '../wms/webhooks-tolerant.js';
 import { closeAckMetrics } from './close-ack.js';
 import { askErp, CLOSE_DOCUMENT_RECEIVED } from './close-ack-http.js';
 import type { WebhookKind } from './kinds.js';
@@ -49,6 +50,8 @@ export async function askErpAgain(deps: RefusalDeps, id: number): Promise<AskAga
   const connection = deps.connections.get(event.connection);
   if (!connection?.erpWebhook) return { ok: false, reason: 'no_erp' };
   const kind = event.kind as WebhookKind;
+  // Only close documents are asked about: a refused event is one of them.
+  if (kind === 'stock-regularization') return { ok: false, reason: 'not_refused' };
   const reading = readPayload(kind, event.correction ?? event.payload);
   const data = reading.json ? reading.canonical : undefined;
   if (data === undefined) return { ok: false, reason: 'no_erp' };
@@ -59,7 +62,13 @@ export async function askErpAgain(deps: RefusalDeps, id: number): Promise<AskAga
     // Its own id: the ERP must not take this question for a retry of the one it answered.
     messageId: `close_${event.id}_retry_${at.getTime()}`,
     at,
-    message: { type: CLOSE_DOCUMENT_RECEIVED, connection: connection.name, kind, eventId: event.id, data },
+    message: {
+      type: CLOSE_DOCUMENT_RECEIVED,
+      connection: connection.name,
+      kind,
+      eventId: event.id,
+      data: data as CanonicalCloseReception | CanonicalCloseShipping,
+    },
     timeoutMs: deps.config.erpCloseAck.timeoutMs,
     ...(deps.stopping ? { signal: deps.stopping } : {}),
   });

@@ -1,3 +1,4 @@
+import type { AlertSignals } from '../lib/alert-signals.js';
 import type { Batcher } from '../lib/batcher.js';
 import type { Clock } from '../lib/clock.js';
 import { AppError, errorMessage, unavailable, unsupportedMediaType, validationFailed } from '../lib/errors.js';
@@ -15,6 +16,7 @@ export interface IngestContext {
   clock: Clock;
   metrics: InboundMetrics;
   log: Logger;
+  alerts?: AlertSignals;
 }
 
 export interface IngestInput {
@@ -88,6 +90,12 @@ export async function ingest(ctx: IngestContext, input: IngestInput): Promise<In
     connection: input.connection,
     kind: input.kind,
   });
+  if (!result.duplicate && checked.stored.status === 'quarantined')
+    ctx.alerts?.raise(
+      input.connection,
+      'event_quarantined',
+      `event ${result.event.id} (${input.kind} ${checked.stored.businessCode ?? ''}): ${checked.stored.quarantineReason}`,
+    );
   return { ok: true, event: result.event, duplicate: result.duplicate };
 }
 

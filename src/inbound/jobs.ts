@@ -1,5 +1,6 @@
 import type { JobRegistration, ServiceDeps } from '../deps.js';
 import { errorMessage } from '../lib/errors.js';
+import { eventFields } from '../lib/event-log.js';
 import type { Job } from '../queue/types.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import { type InboundMetrics, inboundMetrics } from './metrics.js';
@@ -49,8 +50,9 @@ async function recordFailure(
   attempt: number,
 ): Promise<void> {
   const at = deps.clock.now();
+  let event: Awaited<ReturnType<typeof deps.store.inbox.get>>;
   try {
-    const event = await deps.store.inbox.get(eventId);
+    event = await deps.store.inbox.get(eventId);
     metrics.processingFailures.inc({
       connection: event?.connection ?? 'unknown',
       kind: event?.kind ?? 'unknown',
@@ -71,9 +73,15 @@ async function recordFailure(
   } catch (err) {
     deps.logger.error({ err: errorMessage(err), eventId }, 'could not record a processing failure');
   }
+  if (final && event)
+    deps.alerts?.raise(
+      event.connection,
+      'event_failed',
+      `event ${eventId} (${event.kind} ${event.businessCode ?? ''}): ${message}`,
+    );
   (final ? deps.logger.error : deps.logger.warn).call(
     deps.logger,
-    { eventId, attempt, err: message, final },
+    { ...eventFields(eventId, event?.connection ?? 'unknown'), attempt, err: message, final },
     'event processing failed',
   );
 }
@@ -86,7 +94,9 @@ async function onDeadJob(deps: ServiceDeps, id: string, error: Error): Promise<v
   const job = await deps.queue.getJob<ProcessJobData>(INBOUND_QUEUE, id);
   for (const eventId of job?.data.eventIds ?? []) {
     const event = await deps.store.inbox.get(eventId);
-    if (event?.status === 'received') await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+    if (event?.status !== 'received') continue;
+    await deps.store.inbox.markFailed(event.id, error.message, deps.clock.now());
+    deps.alerts?.raise(event.connection, 'event_failed', `event ${event.id} (${event.kind}): ${error.message}`);
   }
 }
 
@@ -94,7 +104,14 @@ export const inboundJobs: JobRegistration = {
   name: 'inbound',
   register: async (deps) => {
     const metrics = inboundMetrics(deps.metrics);
-    const processor = createEventProcessor({ store: deps.store, clock: deps.clock, metrics, tracing: deps.tracing });
+    const processor = createEventProcessor({
+      store: deps.store,
+      clock: deps.clock,
+      metrics,
+      tracing: deps.tracing,
+      logger: deps.logger.child({ room: 'inbound' }),
+      ...(deps.alerts ? { alerts: deps.alerts } : {}),
+    });
     const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = processJobOptions(deps.config);
     await deps.queue.createQueue(INBOUND_QUEUE, { retryLimit, retryDelay, retryBackoff, expireInSeconds });
     deps.queue.on('failed', (e) => {

@@ -1,5 +1,8 @@
+import type { AlertSignals } from '../lib/alert-signals.js';
 import type { Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
+import { eventFields } from '../lib/event-log.js';
+import type { Logger } from '../lib/logger.js';
 import { noTracing, type OpenSpan, type Tracing } from '../lib/tracing.js';
 import type { InboundEvent, ProcessedEvent, QuarantinedEvent, Store } from '../store/types.js';
 import type { QuantityLine } from './differences.js';
@@ -13,6 +16,9 @@ export interface ProcessDeps {
   metrics: InboundMetrics;
   /** A span per event, continuing the trace of its receipt (none when tracing is off). */
   tracing?: Tracing;
+  /** Debug lines of each event processed (its feed entry), for following one event through the logs. */
+  logger?: Logger;
+  alerts?: AlertSignals;
 }
 
 export type ProcessResult =
@@ -140,6 +146,10 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
 
   if (quarantine.length > 0) {
     await store.transaction((tx) => tx.processing.quarantine(quarantine, at));
+    for (const q of quarantine) {
+      deps.logger?.warn({ ...eventFields(q.eventId, q.connection), reason: q.reason }, 'event quarantined');
+      deps.alerts?.raise(q.connection, 'event_quarantined', `event ${q.eventId}: ${q.reason}`);
+    }
     for (const q of quarantine)
       outcomes.push({ eventId: q.eventId, ok: true, result: { status: 'quarantined', reason: q.reason } });
   }
@@ -159,6 +169,15 @@ async function processChunk(deps: ProcessDeps, ids: number[]): Promise<BatchOutc
 async function complete(deps: ProcessDeps, ready: Ready[], at: Date): Promise<BatchOutcome[]> {
   const done = (r: Ready, c: { feedEntryId: number; created: boolean }): BatchOutcome => {
     deps.metrics.processed.inc({ connection: r.event.connection, kind: r.event.kind });
+    deps.logger?.debug(
+      {
+        ...eventFields(r.event.id, r.event.connection),
+        kind: r.event.kind,
+        feedEntryId: c.feedEntryId,
+        created: c.created,
+      },
+      'event processed',
+    );
     deps.metrics.processingLagSeconds.observe(
       { kind: r.event.kind },
       Math.max(0, at.getTime() - r.event.receivedAt.getTime()) / 1000,

@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../deps.js';
 import { authRefusal } from '../lib/auth-failures.js';
 import { unavailable } from '../lib/errors.js';
+import { eventLog } from '../lib/event-log.js';
 import type { AppEnv } from '../lib/http.js';
 import { createAckWriter } from './ack-writer.js';
 import { webhookAuthenticator } from './auth.js';
@@ -52,7 +53,7 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
         metrics.ackSeconds.observe({ kind, outcome: 'unavailable' }, (performance.now() - started) / 1000);
         throw unavailable(`The data disk is short of space (${short}); the event was not acknowledged; send it again`);
       }
-      const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log') };
+      const ctx: IngestContext = { writer, clock: deps.clock, metrics, log: c.get('log'), alerts: deps.alerts };
       const body = await c.req.text();
       const plan = closeAckPlan(connection, kind, deps.config);
       const outcome = await ingest(ctx, {
@@ -64,6 +65,8 @@ export function inboundRoutes(deps: ServiceDeps): OpenAPIHono<AppEnv> {
         traceparent: deps.tracing.traceparent(),
         ...plan,
       });
+      // From here on, the request's lines (its access line included) name the event they are about.
+      if (outcome.ok) c.set('log', eventLog(c.get('log'), outcome.event.id, connection.name));
       // ERP_CLOSE_ACK=sync: the ERP decides before the WMS gets its answer (close-ack.ts).
       const answer =
         plan && outcome.ok

@@ -30,8 +30,10 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
       await next();
       const ms = Math.round((performance.now() - started) * 100) / 100;
       const line = { method: c.req.method, path: c.req.path, status: c.res.status, ms };
-      if (c.res.status >= 500) log.error(line, 'request failed');
-      else log.debug(line, 'request');
+      // The route may have bound more to it (the inbound event a webhook stored).
+      const final = c.get('log') ?? log;
+      if (c.res.status >= 500) final.error(line, 'request failed');
+      else final.debug(line, 'request');
     });
   };
 }

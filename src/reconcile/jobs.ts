@@ -9,7 +9,7 @@ import { executeRun, type RunControls } from './run.js';
 
 type Deps = Pick<
   ServiceDeps,
-  'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config' | 'metrics' | 'tracing'
+  'store' | 'queue' | 'clock' | 'logger' | 'wms' | 'connections' | 'config' | 'metrics' | 'tracing' | 'alerts'
 >;
 
 /** Runs one run job; a failure of our own puts the run back in line, or fails it on the last attempt. */
@@ -24,7 +24,10 @@ async function handleRun(deps: Deps, job: Job<RunJobData>, controls: RunControls
     const at = deps.clock.now();
     if (job.retryCount >= job.retryLimit) {
       const failed = await deps.store.reconciliation.finishRun(job.data.runId, { status: 'failed', reason, at });
-      if (failed) countFinishedRun(metrics, failed);
+      if (failed) {
+        countFinishedRun(metrics, failed);
+        deps.alerts?.raise(failed.connection, 'reconcile_failed', `run ${failed.id} failed: ${reason}`);
+      }
     } else await deps.store.reconciliation.requeueRun(job.data.runId, reason, at);
     throw err;
   }
@@ -63,12 +66,13 @@ export async function applySchedule(queue: Queue, cron: string | null): Promise<
 /** A run job whose worker died on its last attempt never reached `handleRun`: fail its run here. */
 async function onDeadJob(deps: Deps, name: string, id: string, error: Error): Promise<void> {
   const job = await deps.queue.getJob<RunJobData>(name, id);
-  if (job)
-    await deps.store.reconciliation.finishRun(job.data.runId, {
-      status: 'failed',
-      reason: error.message,
-      at: deps.clock.now(),
-    });
+  if (!job) return;
+  const run = await deps.store.reconciliation.finishRun(job.data.runId, {
+    status: 'failed',
+    reason: error.message,
+    at: deps.clock.now(),
+  });
+  if (run) deps.alerts?.raise(run.connection, 'reconcile_failed', `run ${run.id} failed: ${error.message}`);
 }
 
 /**

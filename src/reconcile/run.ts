@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import type { AlertSignals } from '../lib/alert-signals.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { ConnectionRegistry } from '../lib/connection-registry.js';
@@ -23,6 +24,7 @@ export interface RunDeps {
   config: Pick<Config['reconcile'], 'products' | 'batchSize' | 'parallelism' | 'settleSeconds'>;
   /** A span per run and per stock batch, the WMS calls inside them (tracing on). */
   tracing?: Tracing;
+  alerts?: AlertSignals | undefined;
 }
 
 export interface RunControls {
@@ -94,6 +96,14 @@ export async function executeRun(
       { status, reason, rows: done?.rowsChecked, drift: done?.driftCount, requests: done?.requests },
       'reconciliation finished',
     );
+    if (status === 'failed' || status === 'partial')
+      deps.alerts?.raise(run.connection, 'reconcile_failed', `run ${runId} ${status}: ${reason ?? ''}`);
+    if (done && done.driftCount > 0)
+      deps.alerts?.raise(
+        run.connection,
+        'reconcile_drift',
+        `run ${runId}: ${done.driftCount} drift${done.driftCount === 1 ? '' : 's'} in ${done.rowsChecked} rows`,
+      );
     return done;
   };
   // What was written stays (items, baselines, drift feed entries: idempotent); the next attempt starts over.

@@ -51,6 +51,10 @@ export const pruneAudit: PruneFn = async (store, cutoff, dryRun) => ({
   entries: await store.audit.prune(cutoff, dryRun),
 });
 
+export const pruneAlertMessages: PruneFn = async (store, cutoff, dryRun) => ({
+  ...(await store.alerts.prune(cutoff, dryRun)),
+});
+
 /**
  * Every prune, in order: raw bodies before what their events wrote (a feed entry or a movement
  * stays while its event's body does), dedupe keys after bodies. A room with rows of its own adds
@@ -101,4 +105,10 @@ export const pruneSteps: PruneStep[] = [
     prune: pruneDeliveries,
   },
   { name: 'audit-entries', setting: 'AUDIT_RETENTION_DAYS', days: (c) => c.retention.auditDays, prune: pruneAudit },
+  {
+    name: 'notifications',
+    setting: 'ALERT_RETENTION_DAYS',
+    days: (c) => c.retention.alertDays,
+    prune: pruneAlertMessages,
+  },
 ];

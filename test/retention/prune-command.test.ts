@@ -34,6 +34,7 @@ const STEPS = [
   'synced-documents',
   'erp-deliveries',
   'audit-entries',
+  'notifications',
 ];
 
 describe('wms-sync prune', () => {

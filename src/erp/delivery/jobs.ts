@@ -34,6 +34,7 @@ export const deliveryJobs: JobRegistration = {
       metrics: deliveryMetrics(deps.metrics, deps.store),
       tracing: deps.tracing,
       stopping: deps.stopping,
+      ...(deps.alerts ? { alerts: deps.alerts } : {}),
     });
     deps.stopping.addEventListener('abort', () => void worker.stop().finally(() => poster.close()), { once: true });
     worker.start();

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { AlertSignals } from '../../lib/alert-signals.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config.js';
 import type { ConnectionConfig, ErpWebhookConfig } from '../../lib/connections.js';
+import { eventFields } from '../../lib/event-log.js';
 import type { Logger } from '../../lib/logger.js';
 import { noTracing, type Tracing } from '../../lib/tracing.js';
 import type { BreakerRow, ClaimedDelivery, DeliveryResult } from '../../store/erp-deliveries/contract.js';
@@ -32,6 +34,7 @@ export interface DeliveryWorkerDeps {
   /** Lease owner; unique per worker. */
   owner?: string;
   random?: () => number;
+  alerts?: AlertSignals;
 }
 
 /**
@@ -272,6 +275,25 @@ export class DeliveryWorker {
           );
       }
       this.#d.metrics?.attempts.inc({ connection: delivery.connection, outcome: result.outcome });
+      const fields = {
+        // A drift found by reconciliation has no inbound event behind it.
+        ...(event?.sourceEventId
+          ? eventFields(event.sourceEventId, delivery.connection)
+          : { connection: delivery.connection }),
+        feedEntryId: delivery.feedEntryId,
+        deliveryId: delivery.id,
+        attempt: delivery.attempts + 1,
+        outcome: result.outcome,
+        status: result.status,
+      };
+      if (result.outcome === 'dead') {
+        this.#d.logger.warn({ ...fields, err: result.error }, 'ERP delivery dead after its last attempt');
+        this.#d.alerts?.raise(
+          delivery.connection,
+          'delivery_dead',
+          `feed entry ${delivery.feedEntryId} (${delivery.type}): ${result.error ?? 'no answer'}`,
+        );
+      } else this.#d.logger.debug(fields, 'ERP delivery attempt');
       // The slot stays taken until the attempt is written: the breaker and the key order then
       // always see it before this process claims anything more.
       this.#results.push({ result, ok, connection: delivery.connection });
@@ -334,6 +356,9 @@ export class DeliveryWorker {
         now,
       );
       this.#breakers.set(name, row);
+      if (row.state === 'open' && before !== 'open')
+        this.#d.alerts?.raise(name, 'breaker_open', `${row.failures} failures in a row`);
+      if (before === 'open' && row.state === 'closed') this.#d.alerts?.clear(name, 'breaker_open');
       if (row.state === 'open' && before !== 'open')
         this.#d.logger.warn(
           { connection: name, failures: row.failures },

@@ -1,5 +1,6 @@
 import type { Counter } from 'prom-client';
 import type { ServiceDeps } from '../../deps.js';
+import type { AlertSignals } from '../../lib/alert-signals.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config.js';
 import type { ConnectionRegistry } from '../../lib/connection-registry.js';
@@ -24,6 +25,7 @@ export interface PushContext {
   random: () => number;
   /** Aborted when the process stops: a push let go mid-call is not a failure of the record. */
   stopping?: AbortSignal;
+  alerts?: AlertSignals;
 }
 
 /** Calls in the longest push (update refused, GET, create; each possibly after a 401 and a token request). */
@@ -38,6 +40,7 @@ export function pushContext(deps: ServiceDeps): PushContext {
     logger: deps.logger.child({ room: 'pushes' }),
     connections: deps.connections,
     clients: deps.wms,
+    ...(deps.alerts ? { alerts: deps.alerts } : {}),
     settings: deps.config.push,
     leaseMs: CALLS_PER_PUSH * deps.config.wms.timeoutMs + 60_000,
     pushes: metrics.pushes,

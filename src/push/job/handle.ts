@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PushRecord } from '../../store/index.js';
 import type { PushContext } from './context.js';
 import { recordInternalFailure } from './internal-failure.js';
 import { type Outcome, type PushLease, processRecord } from './process.js';
@@ -51,7 +52,7 @@ export async function handlePush(
     }
     outcomes.push(outcome);
     ctx.pushes.inc({ entity: record.entity, outcome: outcome.kind });
-    log(ctx, record.entity, record.externalCode, outcome);
+    log(ctx, record, outcome);
     if (outcome.kind === 'retrying') {
       await ctx.queue.send<PushJob>(PUSH_QUEUE, outcome.next, { startAfter: new Date(Date.now() + outcome.delayMs) });
       return outcomes;
@@ -78,10 +79,21 @@ async function release(ctx: PushContext, recordId: number, lease: PushLease) {
   return lease.after;
 }
 
-function log(ctx: PushContext, entity: string, externalCode: string, outcome: Outcome): void {
-  const line = { entity, externalCode, outcome: outcome.kind };
-  if (outcome.kind === 'failed') ctx.logger.warn({ ...line, error: outcome.failure.message }, 'push failed');
-  else if (outcome.kind === 'retrying')
+function log(ctx: PushContext, record: PushRecord, outcome: Outcome): void {
+  const line = {
+    connection: record.connection,
+    entity: record.entity,
+    externalCode: record.externalCode,
+    outcome: outcome.kind,
+  };
+  if (outcome.kind === 'failed') {
+    ctx.logger.warn({ ...line, error: outcome.failure.message }, 'push failed');
+    ctx.alerts?.raise(
+      record.connection,
+      'push_failed',
+      `${record.entity} ${record.externalCode}: ${outcome.failure.message}`,
+    );
+  } else if (outcome.kind === 'retrying')
     ctx.logger.info({ ...line, delayMs: outcome.delayMs, error: outcome.error.message }, 'push will be retried');
   else ctx.logger.debug(line, 'push');
 }

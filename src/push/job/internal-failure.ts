@@ -25,8 +25,14 @@ export async function recordInternalFailure(
     at: at.toISOString(),
   };
   try {
-    if (final) await ctx.store.pushes.markFailed(record.id, failure, at, record.payloadHash);
-    else await ctx.store.pushes.noteError(record.id, failure, at);
+    if (final) {
+      await ctx.store.pushes.markFailed(record.id, failure, at, record.payloadHash);
+      ctx.alerts?.raise(
+        record.connection,
+        'push_failed',
+        `${record.entity} ${record.externalCode}: ${failure.message}`,
+      );
+    } else await ctx.store.pushes.noteError(record.id, failure, at);
   } catch (noted) {
     ctx.logger.error(
       { recordId: record.id, err: errorMessage(err), noteErr: errorMessage(noted) },
@@ -59,6 +65,11 @@ export async function failRecordOfDeadJob(ctx: PushContext, jobId: string, error
         at: at.toISOString(),
       };
       await ctx.store.pushes.markFailed(record.id, failure, at, record.payloadHash);
+      ctx.alerts?.raise(
+        record.connection,
+        'push_failed',
+        `${record.entity} ${record.externalCode}: ${failure.message}`,
+      );
       ctx.logger.warn({ recordId: record.id, jobId }, 'push job died: record marked failed');
       return;
     } catch (err) {

@@ -78,6 +78,8 @@ export interface AlertsRepo {
   /** Records attempts of messages this owner leased. */
   finish(owner: string, results: readonly AlertSendResult[]): Promise<void>;
   groups(): Promise<AlertGroup[]>;
+  /** Deletes (or, with `dryRun`, counts) sent and dead messages created before `before`. */
+  prune(before: Date, dryRun: boolean): Promise<{ messages: number }>;
   /** The latest messages, newest first. */
   messages(limit: number): Promise<AlertMessage[]>;
 }

@@ -94,6 +94,15 @@ export function pgAlerts(inTransaction: InTransaction): AlertsRepo {
           );
       }),
 
+    prune: (before, dryRun) =>
+      inTransaction(async (client) => {
+        const where = "FROM alert_messages WHERE state <> 'pending' AND created_at < $1";
+        const result = dryRun
+          ? Number((await client.query<{ n: string }>(`SELECT count(*) AS n ${where}`, [before])).rows[0]!.n)
+          : ((await client.query(`DELETE ${where}`, [before])).rowCount ?? 0);
+        return { messages: result };
+      }),
+
     groups: () =>
       inTransaction(async (client) =>
         (await client.query<RawGroup>('SELECT * FROM alert_groups ORDER BY connection, kind')).rows.map(groupOf),

@@ -108,6 +108,15 @@ export function sqliteAlerts(raw: SqliteDatabase['raw'], exclusive: Exclusive): 
           );
       }),
 
+    prune: (before, dryRun) =>
+      exclusive(async () => {
+        const where = "FROM alert_messages WHERE state <> 'pending' AND created_at < ?";
+        const messages = dryRun
+          ? (raw.prepare(`SELECT count(*) AS n ${where}`).get(before.getTime()) as { n: number }).n
+          : raw.prepare(`DELETE ${where}`).run(before.getTime()).changes;
+        return { messages };
+      }),
+
     groups: () =>
       exclusive(async () =>
         (raw.prepare('SELECT * FROM alert_groups ORDER BY connection, kind').all() as RawGroup[]).map(groupOf),

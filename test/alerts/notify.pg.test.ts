@@ -1,0 +1,3 @@
+import { notifySuite } from './notify.suite.js';
+
+notifySuite('postgres');
