@@ -1,7 +1,7 @@
 import { type GoalRow, formatNumber as n, type ResultsFile } from './docs.js';
 
 /** The WAL's bound after the quiet, and the cost to the writes it must not stall (`bench/wal.ts`). */
-export const WAL_GOAL = { afterQuietMB: 1, afterBurstMB: 8 + 8, commitP99Ratio: 1.5 } as const;
+export const WAL_GOAL = { afterQuietMB: 1, commitP99Ratio: 1.5 } as const;
 
 export function wal(file: ResultsFile): GoalRow[] {
   const chart = file.results?.chart ?? file.chart ?? [];
@@ -20,10 +20,10 @@ export function wal(file: ResultsFile): GoalRow[] {
     });
   if (burst)
     rows.push({
-      goal: `WAL at the end of the burst ≤ ${WAL_GOAL.afterBurstMB} MB (the 8 MB limit and what one checkpoint tick leaves)`,
+      goal: 'WAL at the end of the burst: what the checkpoint has not copied yet (no goal)',
       measured: `${n(burst.ours)} MB`,
       baseline: vs(burst),
-      met: burst.ours <= WAL_GOAL.afterBurstMB,
+      met: undefined,
     });
   if (commit)
     rows.push({
