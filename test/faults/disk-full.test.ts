@@ -75,7 +75,10 @@ describe('a full disk under webhook traffic (SQLite on a 40 MB tmpfs)', () => {
     const filler = join(mount, 'filler');
     const filledAt = Date.now();
     fill(filler);
-    await until(() => traffic.count(503, filledAt) >= 50, { timeoutMs: 30_000, message: 'webhooks refused when full' });
+    await until(() => traffic.refusedSince(filledAt) >= 50, {
+      timeoutMs: 30_000,
+      message: `webhooks refused when full (answers so far: ${JSON.stringify(Object.fromEntries(traffic.statuses))})`,
+    });
     // Full for a while: the worker, the checkpoints and the queue all meet the full disk.
     const fullUntil = Date.now() + 3_000;
     await until(() => Date.now() >= fullUntil, { timeoutMs: 10_000, everyMs: 100 });
@@ -105,7 +108,7 @@ describe('a full disk under webhook traffic (SQLite on a 40 MB tmpfs)', () => {
         db
           .prepare('SELECT status FROM inbound_events WHERE connection = ? AND dedupe_key = ?')
           .pluck()
-          .get('acme', code);
+          .get('acme', `reception-close:${code}`);
       await until(() => [...traffic.acked].every((code) => status(code) === 'processed'), {
         timeoutMs: 90_000,
         everyMs: 500,
@@ -116,7 +119,7 @@ describe('a full disk under webhook traffic (SQLite on a 40 MB tmpfs)', () => {
           .prepare(
             `SELECT dedupe_key, status, attempts, error FROM inbound_events WHERE dedupe_key IN (SELECT value FROM json_each(?)) LIMIT 5`,
           )
-          .all(JSON.stringify(missing));
+          .all(JSON.stringify(missing.map((c) => `reception-close:${c}`)));
         const jobs = db
           .prepare(
             `SELECT state, retry_count, retry_limit, start_after - ? AS due_in_ms, output FROM jobs WHERE state NOT IN ('completed') LIMIT 10`,

@@ -32,9 +32,9 @@ describe('PostgreSQL stopped and started under webhook traffic', () => {
 
     const stoppedAt = Date.now();
     cluster.stop();
-    await until(() => traffic.count(503, stoppedAt) >= 50, {
+    await until(() => traffic.refusedSince(stoppedAt) >= 50, {
       timeoutMs: 30_000,
-      message: 'webhooks refused while down',
+      message: `webhooks refused while down (answers so far: ${JSON.stringify(Object.fromEntries(traffic.statuses))})`,
     });
     const downUntil = Date.now() + 3_000;
     await until(() => Date.now() >= downUntil, { timeoutMs: 10_000, everyMs: 100 });
@@ -64,7 +64,7 @@ describe('PostgreSQL stopped and started under webhook traffic', () => {
             `SELECT dedupe_key FROM inbound_events WHERE connection = 'acme' AND status = 'processed'`,
           );
           const processed = new Set(rows.map((r) => r.dedupe_key));
-          return [...traffic.acked].every((code) => processed.has(code));
+          return [...traffic.acked].every((code) => processed.has(`reception-close:${code}`));
         },
         { timeoutMs: 90_000, everyMs: 500, message: 'every acknowledged event processed' },
       ).catch(async (err: Error) => {

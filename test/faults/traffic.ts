@@ -66,6 +66,11 @@ export class Traffic {
     return this.answers.filter((a) => a.at >= since && a.status === status).length;
   }
 
+  /** Answers other than 200 since `since` (503s, and whatever else, which the tests then reject). */
+  refusedSince(since: number): number {
+    return this.answers.filter((a) => a.at >= since && a.status !== 200).length;
+  }
+
   /** The first acknowledgement at or after `since`, or undefined. */
   firstAckAfter(since: number): number | undefined {
     return this.answers.find((a) => a.at >= since && a.status === 200)?.at;
