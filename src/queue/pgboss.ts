@@ -112,11 +112,10 @@ export class PgBossQueue extends EventEmitter<QueueEvents> implements Queue {
 
   /**
    * pg-boss installs its schema under a transaction-scoped advisory lock, yet a session that waited
-   * on that lock still misses the schema the winner just committed (taking an advisory lock does
-   * not make Postgres read the catalog changes committed meanwhile) and fails on a duplicate key in
-   * `pg_namespace`: a `serve` and a `worker` started together on a new database did. So processes
-   * take turns here, on a session lock held across `boss.start()`: whoever waited begins its own
-   * transactions after the install committed and finds pg-boss installed.
+   * on it still misses the schema just committed (an advisory lock does not make Postgres read the
+   * catalog changes committed meanwhile) and fails on a duplicate `pg_namespace` row, as a `serve`
+   * and a `worker` started together did. So processes take turns on a session lock held across
+   * `boss.start()`: whoever waited starts after the install committed and finds pg-boss installed.
    */
   async #startBoss(): Promise<void> {
     const client = await this.#pool.connect();
