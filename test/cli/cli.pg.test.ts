@@ -28,7 +28,10 @@ describe('wms-sync serve on Postgres', () => {
     expect(line).toContain('"database":"postgres"');
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', queue: 'ok', connections: 'ok' } });
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { store: 'ok', queue: 'ok', storage: 'ok', connections: 'ok' },
+    });
     child.kill('SIGTERM');
     expect(await exitOf(child)).toBe(0);
   });

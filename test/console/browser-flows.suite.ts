@@ -195,11 +195,11 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await b.page.locator('[data-check="ok"]').getByText('"five" → 5').waitFor();
       await b.page.getByRole('button', { name: 'Save and process' }).click();
       await b.page.waitForURL(new RegExp(`/events/${id}$`));
-      await b.page.getByText('Correction saved (1 change)').waitFor();
+      await b.page.getByRole('status').getByText('Correction saved (1 change)').waitFor();
 
       // Retried from its page (its processing queued again; processing is idempotent), then processed.
       await b.page.getByRole('button', { name: /^(Retry now|Process again)$/ }).click();
-      await b.page.getByText(`Event ${id} is queued for processing again.`).waitFor();
+      await b.page.getByRole('status').getByText(`Event ${id} is queued for processing again.`).waitFor();
       await until(async () => (await s.admin('GET', `/events/${id}`)).body.event.status === 'processed', {
         message: 'the corrected event processed',
       });
@@ -207,7 +207,10 @@ export function browserFlowsSuite(dialect: 'sqlite' | 'postgres'): void {
       await b.page.locator('.page-head .badge', { hasText: 'processed' }).waitFor();
       const feedEntry = b.page.locator('#feed-entries tr', { hasText: 'stock.adjusted' });
       await feedEntry.getByText('OLV-OIL-1L').first().waitFor();
-      expect(await b.page.locator('.card', { hasText: 'Corrections' }).getByText('console').count()).toBe(1);
+      // The correction is recorded under the signed-in operator's name (ADMIN_TOKEN is operator "admin").
+      expect(
+        await b.page.locator('.card', { hasText: 'Corrections' }).getByText('admin', { exact: true }).count(),
+      ).toBe(1);
       // Its cursor opens the feed exactly as the ERP reads it after the entry before.
       await feedEntry.locator('td.num a').click();
       await b.page.waitForURL(/\/feed\?after=\d+$/);

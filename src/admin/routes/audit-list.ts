@@ -6,6 +6,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'get',
+  operationId: 'adminListAudit',
   path: `${ADMIN_PREFIX}/audit`,
   tags: ['Admin'],
   summary: 'The audit trail: every operator action, newest first',

@@ -9,6 +9,7 @@ import { ADMIN_PREFIX, ADMIN_SECURITY, type AdminRouteRegistrar } from './types.
 
 const route = createRoute({
   method: 'post',
+  operationId: 'adminOverrideEventRefusal',
   path: `${ADMIN_PREFIX}/events/{id}/override`,
   tags: ['Admin'],
   summary: "Process a document against the ERP's refusal",
