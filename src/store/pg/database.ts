@@ -34,6 +34,12 @@ export function openPg(options: PgOptions): PgDatabase {
     options: `-c search_path=${quoteIdent(schema)}`,
   });
   pool.on('error', (err) => options.onIdleError?.(err));
+  // pg listens for a client's errors only while it sits idle in the pool: a server that goes away
+  // while a client is checked out emits 'error' on it with no listener, which kills the process. The
+  // query in flight already rejects and the pool discards the client, so the event only needs a home.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => options.onIdleError?.(err));
+  });
   return {
     pool,
     orm: drizzle({ client: pool }),
