@@ -7,6 +7,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci runs the package's `prepare` script, which builds only where sources are (not yet here).
+COPY scripts/prepare.js ./scripts/prepare.js
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts

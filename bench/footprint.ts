@@ -5,8 +5,8 @@
 //   - its size: node_modules, dist/, packages;
 //   - cold start of `serve` (SQLite, fresh data) from spawn to the first /healthz 200, beside a bare
 //     Hono server's start measured in the same run (interleaved, medians);
-//   - `wms-sync start --fresh` to its summary, from the production tree and from the sources
-//     through tsx (what `npm start` runs in a development tree);
+//   - `wms-sync start --fresh` to its summary, from the production tree and from the checkout
+//     (what `npm start` runs after `npm install`: the build `prepare` made, fresh);
 //   - RSS of `serve` idle after --idle seconds, and at the end of a --duration ingest of
 //     reception-close webhooks at --connections; on Postgres (when one answers) the same for
 //     `serve` beside one `worker` process, the worker doing the processing.
@@ -230,7 +230,7 @@ const startRows = [
     goal: '',
   },
   {
-    process: 'npm start (sources through tsx), to its summary',
+    process: 'npm start in the checkout after npm install, to its summary',
     'median ms': Math.round(median(startSources)),
     runs: startSources.map(Math.round).join(' '),
     ratio: Number((median(startSources) / bare).toFixed(1)),
