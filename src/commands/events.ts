@@ -5,6 +5,7 @@ import type { Config } from '../lib/config.js';
 import { INBOUND_STATUSES, type InboundEvent, type InboundStatus } from '../store/index.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { EDIT_HELP, editEvent } from './events-edit.js';
+import { EXPORT_HELP, exportCommand } from './events-export.js';
 import { printDetail } from './events-show.js';
 import { eventId, withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
@@ -13,6 +14,7 @@ const help = `Usage: wms-sync events list [--status S] [--kind K] [--connection 
        wms-sync events show ID [--json]
        wms-sync events retry ID...
 ${EDIT_HELP.usage}
+${EXPORT_HELP.usage}
 
 Inbound webhook events as stored by the receiver, newest first.
 
@@ -26,6 +28,7 @@ Inbound webhook events as stored by the receiver, newest first.
           Processing is idempotent: a feed entry already in the ERP feed is not appended twice.
           Rejected events cannot be retried; the WMS must send a corrected one.
 ${EDIT_HELP.text}
+${EXPORT_HELP.text}
 
 Options:
   --status S         only events with this status
@@ -138,7 +141,7 @@ export const eventsCommand: Command = {
   run: (args, ctx) =>
     withUsage(ctx, help, async () => {
       const [sub, ...rest] = args;
-      if (sub !== 'list' && sub !== 'show' && sub !== 'retry' && sub !== 'edit')
+      if (sub !== 'list' && sub !== 'show' && sub !== 'retry' && sub !== 'edit' && sub !== 'export')
         throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand');
       if (sub === 'retry') {
         const { positionals } = parse(rest, {}, true);
@@ -151,6 +154,7 @@ export const eventsCommand: Command = {
       const config = configFrom(ctx);
       if (!config) return 1;
       if (sub === 'edit') return editEvent(rest, ctx, config);
+      if (sub === 'export') return exportCommand(rest, ctx, config);
       return sub === 'list' ? list(rest, ctx, config) : show(rest, ctx, config);
     }),
 };

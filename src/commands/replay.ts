@@ -6,10 +6,12 @@ import { WEBHOOK_KINDS, type WebhookKind } from '../wms/webhooks.js';
 import { configFrom, parse, UsageError, withUsage } from './args.js';
 import { pickConnection } from './connection-arg.js';
 import { retryEvents } from './events.js';
+import { type Pace, replayCapture } from './replay-capture.js';
 import { withServiceDeps } from './service-deps.js';
 import type { Command, CommandContext } from './types.js';
 
 const help = `Usage: wms-sync replay FILE... --to URL [--connection NAME] [--kind KIND]
+       wms-sync replay CAPTURE.jsonl --to URL [--rate N | --pace recorded [--speed F]] [--connection NAME]
        wms-sync replay --event ID [--event ID]...
 
 Sends webhook payloads to a receiver as the WMS does: each FILE holds one JSON payload (see
@@ -18,6 +20,11 @@ credentials (from CONNECTIONS_FILE or the WEBHOOK_* variables). KIND is --kind, 
 file name starts with: ${WEBHOOK_KINDS.join(', ')}.
 A payload already received is acknowledged again and not processed again (it is a duplicate).
 
+A capture (a .jsonl file \`wms-sync events export\` wrote) is sent line by line in its order, each
+event to its own connection (or all to --connection), at --rate N per second (default 50) or with
+the gaps the WMS left between them (--pace recorded, --speed F times faster). A bad line refuses
+the whole file before anything is sent. Progress is printed once a second.
+
 With --event, runs the processing of events already stored again instead (as \`events retry\`).
 
 Options:
@@ -25,6 +32,9 @@ Options:
   --connection NAME  whose credentials to send (default: the only connection configured)
   --kind KIND        the webhook kind of every FILE
   --event ID         id of a stored event to process again (repeatable)
+  --rate N           events per second for a capture (default 50)
+  --pace recorded    keep a capture's recorded gaps instead of a rate
+  --speed F          with --pace recorded, send F times faster (default 1)
 
 Exit code: 0 when every webhook was answered 2xx, 1 otherwise.`;
 
@@ -71,6 +81,20 @@ async function sendFiles(
   return code;
 }
 
+function positive(value: string, option: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${option} must be a positive number`);
+  return n;
+}
+
+function paceOf(values: { rate?: string; pace?: string; speed?: string }): Pace {
+  if (values.pace !== undefined && values.pace !== 'recorded') throw new UsageError('--pace takes one value: recorded');
+  if (values.pace && values.rate) throw new UsageError('choose --rate or --pace recorded, not both');
+  if (values.speed && !values.pace) throw new UsageError('--speed applies with --pace recorded');
+  if (values.pace) return { recorded: true, speed: values.speed ? positive(values.speed, '--speed') : 1 };
+  return { rate: values.rate ? positive(values.rate, '--rate') : 50 };
+}
+
 export const replayCommand: Command = {
   name: 'replay',
   help,
@@ -83,6 +107,9 @@ export const replayCommand: Command = {
           connection: { type: 'string' },
           kind: { type: 'string' },
           event: { type: 'string', multiple: true },
+          rate: { type: 'string' },
+          pace: { type: 'string' },
+          speed: { type: 'string' },
         },
         true,
       );
@@ -103,6 +130,18 @@ export const replayCommand: Command = {
       if (!values.to || !/^https?:\/\//.test(values.to)) throw new UsageError('--to URL is required (http or https)');
       const config = configFrom(ctx);
       if (!config) return 1;
+      if (positionals.some((f) => f.endsWith('.jsonl'))) {
+        if (positionals.length > 1) throw new UsageError('give one capture (.jsonl) at a time');
+        if (values.kind) throw new UsageError('a capture names the kind of each event: --kind does not apply');
+        return replayCapture(ctx, config, {
+          file: positionals[0]!,
+          to: values.to,
+          ...(values.connection ? { as: values.connection } : {}),
+          pace: paceOf(values),
+        });
+      }
+      if (values.rate || values.pace || values.speed)
+        throw new UsageError('--rate, --pace and --speed apply to a capture (.jsonl)');
       const connection = pickConnection(config, values.connection);
       return sendFiles(ctx, positionals, values.to, connection, values.kind as WebhookKind | undefined);
     }),

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindOfFile } from '../../src/commands/replay.js';
@@ -113,6 +113,35 @@ describe('wms-sync replay and wms-sync events, against a running service', () =>
     expect(rows.length).toBeGreaterThanOrEqual(1);
     expect(rows.every((r) => r.status === 'rejected')).toBe(true);
     expect((await run('events', 'list', '--status', 'lost')).code).toBe(2);
+  });
+
+  it('events export writes the matching events as JSON Lines, oldest first, to a file or standard output', async () => {
+    const file = `${tmp.dir}/receptions.jsonl`;
+    const { code, err } = await run('events', 'export', '--kind', 'reception-close', '--out', file);
+    expect(code).toBe(0);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(err).toBe(`exported ${lines.length} event${lines.length === 1 ? '' : 's'} to ${file}\n`);
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(lines.map((l) => l.kind))).toEqual(new Set(['reception-close']));
+    const event = (await svc.deps.store.inbox.findByKey('acme', 'reception-close:REC-2026-004512'))!;
+    expect(lines).toContainEqual({
+      connection: 'acme',
+      kind: 'reception-close',
+      receivedAt: event.receivedAt.toISOString(),
+      body: event.payload,
+      id: event.id,
+    });
+    const all = await run('events', 'export', '--since', '2000-01-01', '--until', '2999-01-01');
+    expect(all.out.trim().split('\n').length).toBe(await svc.deps.store.inbox.count({}));
+    expect((await run('events', 'export', '--until', '2000-01-01')).out).toBe('');
+    expect((await run('events', 'export', '--since', 'yesterday')).code).toBe(2);
+    expect((await run('events', 'export', '--kind', 'invoice')).code).toBe(2);
+    const again = await run('events', 'export', '--out', file);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/already exists|EEXIST/);
   });
 
   it('events show prints the event and its raw body as received', async () => {

@@ -1,0 +1,3 @@
+import { captureReplaySuite } from './capture-replay.suite.js';
+
+captureReplaySuite('postgres');
