@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Postgres suites (`*.pg.test.ts`) run when TEST_DATABASE_URL is set, as `.ci/run` does. Without
+// Postgres suites (`*.pg.test.ts`, and `pg.test.ts` beside a store contract) run when TEST_DATABASE_URL is set, as `.ci/run` does. Without
 // it they are left out of the run (not skipped inside a file) and global setup says so.
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -10,7 +10,7 @@ export default defineConfig({
     // The storage fault suites need root and run apart: `npm run test:faults`.
     exclude: withPostgres
       ? ['**/node_modules/**', 'test/faults/**']
-      : ['**/node_modules/**', 'test/faults/**', 'test/**/*.pg.test.ts'],
+      : ['**/node_modules/**', 'test/faults/**', 'test/**/*.pg.test.ts', 'test/**/pg.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 3,

@@ -1,40 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { SqliteLock } from '../../src/store/sqlite/lock.js';
+import { LockWaitTimeout, SqliteLock } from '../../src/store/sqlite/lock.js';
 
 /**
- * The lock's re-entry rules (`src/store/sqlite/lock.ts`): a call made from inside the code holding
- * the lock would wait for itself, so it is refused; a call from anywhere else waits its turn. The
- * lock tells them apart by its holder's frame on the caller's stack, sync or after awaits.
+ * The lock's rules (`src/store/sqlite/lock.ts`): a call that finds the lock held waits its turn,
+ * in order; a call made from inside the holder's own code would wait for itself, so every wait is
+ * bounded and such a call fails after the limit with an error that names the mistake.
  */
-describe('SqliteLock re-entry', () => {
+describe('SqliteLock', () => {
   /** Resolves on a later turn of the event loop: the holder's code resumes from a real await. */
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('refuses a statement from inside the holder, before and after its awaits, and deep in helpers', async () => {
-    const lock = new SqliteLock();
+  it('fails a statement from inside the holder after the wait limit, never runs it, and is free again', async () => {
+    const lock = new SqliteLock(50);
+    const ran: string[] = [];
     const helper = async () => {
       await tick();
-      return lock.run(() => 'inner');
+      return lock.run(() => ran.push('inner'));
     };
-    const seen: string[] = [];
     await lock.exclusive(async () => {
-      await expect(lock.run(() => 'sync')).rejects.toThrow(/use the tx object/);
+      await expect(lock.run(() => ran.push('sync'))).rejects.toThrow(LockWaitTimeout);
       await tick();
-      await expect(lock.run(() => 'after an await')).rejects.toThrow(/use the tx object/);
-      await expect(helper()).rejects.toThrow(/use the tx object/);
-      seen.push('body done');
+      await expect(lock.run(() => ran.push('after an await'))).rejects.toThrow(
+        /inside its own transaction.*use the tx object/,
+      );
+      await expect(helper()).rejects.toThrow(LockWaitTimeout);
+      ran.push('body done');
     });
-    expect(seen).toEqual(['body done']);
-    // The lock is free again and works.
+    expect(ran).toEqual(['body done']);
     await expect(lock.run(() => 42)).resolves.toBe(42);
+    await expect(lock.exclusive(async () => 'next holder')).resolves.toBe('next holder');
   });
 
-  it('refuses a nested exclusive section', async () => {
-    const lock = new SqliteLock();
+  it('fails a nested exclusive section the same way', async () => {
+    const lock = new SqliteLock(50);
+    let nestedRan = false;
     await lock.exclusive(async () => {
       await tick();
-      await expect(lock.exclusive(async () => 'nested')).rejects.toThrow(/nested transactions/);
+      await expect(
+        lock.exclusive(async () => {
+          nestedRan = true;
+        }),
+      ).rejects.toThrow(LockWaitTimeout);
     });
+    await tick();
+    expect(nestedRan).toBe(false);
+  });
+
+  it('a wait shorter than the limit gets its turn', async () => {
+    const lock = new SqliteLock(5_000);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const holder = lock.exclusive(async () => gate);
+    const waiter = lock.run(() => 'my turn');
+    await tick();
+    open();
+    await holder;
+    await expect(waiter).resolves.toBe('my turn');
   });
 
   it('lets a caller from outside wait for the holder, in order', async () => {
@@ -56,7 +77,7 @@ describe('SqliteLock re-entry', () => {
     expect(order).toEqual(['holder starts', 'holder ends', 'outside statement', 'second holder']);
   });
 
-  it("one lock's holder calling another lock that is held waits for it instead of being refused", async () => {
+  it("one lock's holder calling another lock that is held waits for it", async () => {
     const a = new SqliteLock();
     const b = new SqliteLock();
     let open!: () => void;

@@ -92,9 +92,9 @@ describe('sqlite store specifics', () => {
     tmp.remove();
   });
 
-  it('refuses, instead of hanging, a store call made inside its own transaction', async () => {
+  it('fails, instead of hanging, a store call made inside its own transaction', async () => {
     const tmp = tempDir('reentry');
-    const store = createSqliteStore({ file: `${tmp.dir}/x.db` });
+    const store = createSqliteStore({ file: `${tmp.dir}/x.db`, lockWaitLimitMs: 100 });
     await store.migrate();
     await expect(
       store.transaction(async () => {

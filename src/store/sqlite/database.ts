@@ -29,6 +29,8 @@ export interface SqliteOpenOptions {
    * truncated, as SQLite does by default (the WAL bench's baseline).
    */
   walLimitBytes?: number | null;
+  /** How long a call waits for an open transaction (`LOCK_WAIT_LIMIT_MS` unless given). */
+  lockWaitLimitMs?: number;
 }
 
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteDatabase {
@@ -51,7 +53,7 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
     file,
     raw,
     orm: drizzle({ client: raw }),
-    lock: new SqliteLock(),
+    lock: new SqliteLock(options.lockWaitLimitMs),
     close: async () => {
       await checkpointer?.stop();
       if (raw.open) raw.close();

@@ -1,29 +1,39 @@
-let locks = 0;
+/**
+ * How long a statement or a transaction waits for the open transaction before it gives up. Our
+ * transactions hold the lock for milliseconds; a wait this long means a store call made from
+ * inside its own transaction (it waits for itself), which would otherwise hang for ever.
+ */
+export const LOCK_WAIT_LIMIT_MS = 30_000;
+
+export class LockWaitTimeout extends Error {
+  constructor(waitedMs: number) {
+    super(
+      `waited ${waitedMs} ms for the open SQLite transaction: a store call made inside its own transaction waits for itself (use the tx object)`,
+    );
+  }
+}
 
 /**
  * better-sqlite3 runs every statement synchronously on one connection, so a plain statement can
  * never interleave with another; an async transaction can, at each of its awaits. This lock makes
  * a transaction exclusive: while one is open, other callers' statements wait until it ends.
- * Statements issued through the store (not the tx) from inside the transaction would wait forever;
- * that mistake throws instead of hanging.
+ *
+ * A store call made from inside the code holding the lock (instead of through its tx object)
+ * would wait for itself. The lock does not try to tell such a call from one that may wait: that
+ * takes either an AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole process
+ * (the receiver took 10 % more CPU per webhook), or reading the caller's stack. It bounds every
+ * wait instead (`waitLimitMs`): a mistake fails, after the limit, with an error that names it,
+ * and the common path, a free lock, costs nothing.
  */
 export class SqliteLock {
   #tail: Promise<void> = Promise.resolve();
   #held = false;
-  /**
-   * Runs each exclusive holder's code, under a name of this lock's own: the name is then on the
-   * stack of every call made from inside that code, after its awaits too (V8's async stack
-   * traces), which is how a call from inside is told from one that may wait (`#fromHolder`).
-   * An AsyncLocalStorage told them apart before, but on Node 20 it turns on promise hooks for the
-   * whole process: the receiver took 10 % more CPU per webhook (bench, docs/benchmarks.md).
-   */
-  readonly #holder: <T>(fn: () => Promise<T>) => Promise<T>;
-  readonly #frame: string;
+  /** Holders and waiters: the one holding the lock and those queued behind it. */
+  #inLine = 0;
+  readonly #waitLimitMs: number;
 
-  constructor() {
-    const name = `sqliteLockHolder${(locks += 1)}`;
-    this.#holder = { [name]: async <T>(fn: () => Promise<T>): Promise<T> => await fn() }[name]!;
-    this.#frame = `${name} (`;
+  constructor(waitLimitMs = LOCK_WAIT_LIMIT_MS) {
+    this.#waitLimitMs = waitLimitMs;
   }
 
   /** Runs a synchronous statement now, or after the open transaction ends. */
@@ -35,47 +45,52 @@ export class SqliteLock {
         return Promise.reject(err);
       }
     }
-    if (this.#fromHolder()) {
-      return Promise.reject(new Error('store used directly inside its own transaction: use the tx object'));
-    }
     return this.#queue(async () => fn());
   }
 
   /** Runs `fn` with the lock held from start to end, after every earlier holder. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#fromHolder()) {
-      return Promise.reject(new Error('nested transactions are not supported: use the tx object'));
-    }
-    return this.#queue(() => this.#holder(fn));
-  }
-
-  /**
-   * Whether the caller runs inside the code holding this lock, which would wait for itself. Only
-   * looked at when the lock is held, so the common path reads no stack.
-   */
-  #fromHolder(): boolean {
-    if (!this.#held) return false;
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = Infinity;
-    try {
-      return (new Error().stack ?? '').includes(this.#frame);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    return this.#queue(fn);
   }
 
   #queue<T>(fn: () => Promise<T>): Promise<T> {
     const previous = this.#tail;
     let release!: () => void;
     this.#tail = new Promise<void>((resolve) => (release = resolve));
-    return previous.then(async () => {
-      this.#held = true;
-      try {
-        return await fn();
-      } finally {
-        this.#held = false;
-        release();
-      }
+    const queuedBehind = this.#inLine;
+    this.#inLine += 1;
+    const done = () => {
+      this.#inLine -= 1;
+      release();
+    };
+    // Nobody ahead: the turn comes on the next microtask, so there is no wait to bound.
+    if (queuedBehind === 0) return previous.then(() => this.#hold(fn, done));
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new LockWaitTimeout(this.#waitLimitMs));
+      }, this.#waitLimitMs);
+      timer.unref();
     });
+    const turn = previous.then(() => {
+      clearTimeout(timer);
+      // A caller that gave up passes its turn on at once.
+      if (!timedOut) return this.#hold(fn, done);
+      done();
+      return undefined as T;
+    });
+    return Promise.race([turn, gaveUp]);
+  }
+
+  async #hold<T>(fn: () => Promise<T>, done: () => void): Promise<T> {
+    this.#held = true;
+    try {
+      return await fn();
+    } finally {
+      this.#held = false;
+      done();
+    }
   }
 }
