@@ -7,6 +7,9 @@ import { servedOverHttps } from '../lib/https.js';
 import { allowedMethods } from './allowed-methods.js';
 import { registerAssets } from './assets.js';
 import { requireSession, sameOrigin } from './auth/guard.js';
+import { oidcClient } from './auth/oidc-client.js';
+import { registerOidcSignIn } from './auth/oidc-routes.js';
+import { transactionKey } from './auth/oidc-transaction.js';
 import { registerSignIn, registerSignOut } from './auth/routes.js';
 import { sessionKey } from './auth/session.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleOptions } from './env.js';
@@ -58,11 +61,28 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
     clock: service.clock,
     sessionHours: service.config.admin.sessionHours,
     secure: https,
+    oidc: service.config.oidc?.name,
   });
+  if (service.config.oidc) {
+    const client = oidcClient(service.config.oidc, service.logger);
+    void client.warm();
+    registerOidcSignIn(app, {
+      client,
+      rules: service.config.oidc,
+      transactionKey: transactionKey(key),
+      sessionKey: key,
+      clock: service.clock,
+      sessionHours: service.config.admin.sessionHours,
+      publicUrl: service.config.publicUrl,
+      secure: https,
+    });
+  }
   const guard = requireSession(key, service.clock);
   app.use(CONSOLE, guard);
   app.use(`${CONSOLE}/*`, (c, next) =>
-    c.req.path === SIGN_IN || c.req.path.startsWith(`${ASSETS}/`) ? next() : guard(c, next),
+    c.req.path === SIGN_IN || c.req.path.startsWith(`${SIGN_IN}/`) || c.req.path.startsWith(`${ASSETS}/`)
+      ? next()
+      : guard(c, next),
   );
   app.use(
     `${CONSOLE}/*`,
