@@ -41,7 +41,12 @@ const securityHeaders: MiddlewareHandler = async (c, next) => {
 export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   const { tokens, sessionSecret } = service.config.admin;
-  if (tokens.length === 0) return app;
+  if (tokens.length === 0) {
+    // `wms-sync start` makes a token of its own; `serve` without one has no console to sign in to.
+    if (service.config.oidc)
+      service.logger.warn('OIDC_ISSUER is set but the console is off: it needs ADMIN_TOKEN or ADMIN_TOKENS');
+    return app;
+  }
   const deps: ConsoleDeps = { ...service, emulator: options.emulator };
   const key = sessionKey(sessionSecret);
   const https = (c: Context) =>

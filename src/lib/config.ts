@@ -318,7 +318,7 @@ const commaList = (raw: string | undefined) =>
     .map((v) => v.trim())
     .filter((v) => v !== '');
 
-function oidcConfig(env: Env, consoleOn: boolean): OidcConfig | undefined {
+function oidcConfig(env: Env): OidcConfig | undefined {
   const fail = (variable: string, message: string) => {
     throw new ConfigError(`Invalid configuration: ${variable}: ${message}`);
   };
@@ -327,8 +327,6 @@ function oidcConfig(env: Env, consoleOn: boolean): OidcConfig | undefined {
     return undefined;
   }
   if (!env.OIDC_CLIENT_ID) fail('OIDC_CLIENT_ID', 'required when OIDC_ISSUER is set');
-  if (!consoleOn)
-    fail('OIDC_ISSUER', 'needs ADMIN_TOKEN or ADMIN_TOKENS (the console exists only with an operator token)');
   const issuer = new URL(env.OIDC_ISSUER);
   if (issuer.protocol !== 'https:' && !isLoopback(issuer.hostname))
     fail('OIDC_ISSUER', 'expected an https URL (http only on a loopback address)');
@@ -406,7 +404,6 @@ export function loadConfig(source: Source = process.env): Config {
       'Invalid configuration: ALERT_WEBHOOK_SECRET: expected a Standard Webhooks secret: "whsec_" then base64 (wms-sync connections secret prints one)',
     );
 
-  const admin = adminTokens(env);
   return {
     env,
     port: env.PORT,
@@ -471,8 +468,8 @@ export function loadConfig(source: Source = process.env): Config {
       checkMs: env.ALERT_CHECK_SECONDS * 1000,
       retryScheduleMs: durationsMs(env.ALERT_RETRY_SCHEDULE),
     },
-    admin: { token: env.ADMIN_TOKEN, ...admin, sessionHours: env.CONSOLE_SESSION_HOURS },
-    oidc: oidcConfig(env, admin.tokens.length > 0),
+    admin: { token: env.ADMIN_TOKEN, ...adminTokens(env), sessionHours: env.CONSOLE_SESSION_HOURS },
+    oidc: oidcConfig(env),
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     tracing: {
       tracesUrl:
