@@ -20,7 +20,7 @@ export interface OidcClient {
   start(redirectUri: string, next: string | undefined): Promise<{ url: URL; transaction: OidcTransaction }>;
   /** Exchanges the code of a callback (its full URL) for the operator's claims, checking state, nonce and PKCE. */
   finish(callbackUrl: URL, transaction: OidcTransaction): Promise<Record<string, unknown>>;
-  /** Discovers the provider now (at start), so that a misconfiguration is logged early; never throws. */
+  /** Discovers the provider at start, so that a misconfiguration is logged early; never throws. */
   warm(): Promise<void>;
 }
 
