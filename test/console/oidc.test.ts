@@ -206,6 +206,27 @@ describe('console sign-in with OpenID Connect', () => {
     expect(downLogs.some((l) => l.includes('OpenID provider discovery failed'))).toBe(true);
   });
 
+  it('OIDC_ISSUER without an operator token: no console (404), and a warning at start that says why', async () => {
+    const lines: string[] = [];
+    const alone = await startTestService({
+      label: 'console-oidc-alone',
+      env: {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_ALLOWED_DOMAINS: 'example.com',
+      },
+      connections: [testConnection('acme')],
+      logger: createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } }),
+    });
+    try {
+      for (const path of ['/console/sign-in', '/console/sign-in/oidc', CALLBACK])
+        expect((await get(alone, path)).status, path).toBe(404);
+      expect(lines.some((l) => l.includes('OIDC_ISSUER is set but the console is off'))).toBe(true);
+    } finally {
+      await alone.close();
+    }
+  });
+
   it('never logs the client secret', () => {
     expect(logs.length).toBeGreaterThan(0);
     for (const line of [...logs, ...downLogs]) expect(line).not.toContain(provider.clientSecret);
