@@ -54,6 +54,7 @@ export function frameFor(
     connections: deps.connections.all().map((x) => x.name),
     active,
     csrf: c.get('session')?.csrf ?? '',
+    operator: c.get('session')?.operator,
     emulator: connection !== undefined && deps.emulator?.connection === connection,
     flash: takeFlash(c),
   };

@@ -7,6 +7,9 @@ import { servedOverHttps } from '../lib/https.js';
 import { allowedMethods } from './allowed-methods.js';
 import { registerAssets } from './assets.js';
 import { requireSession, sameOrigin } from './auth/guard.js';
+import { oidcClient } from './auth/oidc-client.js';
+import { registerOidcSignIn } from './auth/oidc-routes.js';
+import { transactionKey } from './auth/oidc-transaction.js';
 import { registerSignIn, registerSignOut } from './auth/routes.js';
 import { sessionKey } from './auth/session.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleOptions } from './env.js';
@@ -38,7 +41,12 @@ const securityHeaders: MiddlewareHandler = async (c, next) => {
 export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   const { tokens, sessionSecret } = service.config.admin;
-  if (tokens.length === 0) return app;
+  if (tokens.length === 0) {
+    // `wms-sync start` makes a token of its own; `serve` without one has no console to sign in to.
+    if (service.config.oidc)
+      service.logger.warn('OIDC_ISSUER is set but the console is off: it needs ADMIN_TOKEN or ADMIN_TOKENS');
+    return app;
+  }
   const deps: ConsoleDeps = { ...service, emulator: options.emulator };
   const key = sessionKey(sessionSecret);
   const https = (c: Context) =>
@@ -58,11 +66,28 @@ export function consoleRoutes(service: ServiceDeps, options: ConsoleOptions = {}
     clock: service.clock,
     sessionHours: service.config.admin.sessionHours,
     secure: https,
+    oidc: service.config.oidc?.name,
   });
+  if (service.config.oidc) {
+    const client = oidcClient(service.config.oidc, service.logger);
+    void client.warm();
+    registerOidcSignIn(app, {
+      client,
+      rules: service.config.oidc,
+      transactionKey: transactionKey(key),
+      sessionKey: key,
+      clock: service.clock,
+      sessionHours: service.config.admin.sessionHours,
+      publicUrl: service.config.publicUrl,
+      secure: https,
+    });
+  }
   const guard = requireSession(key, service.clock);
   app.use(CONSOLE, guard);
   app.use(`${CONSOLE}/*`, (c, next) =>
-    c.req.path === SIGN_IN || c.req.path.startsWith(`${ASSETS}/`) ? next() : guard(c, next),
+    c.req.path === SIGN_IN || c.req.path.startsWith(`${SIGN_IN}/`) || c.req.path.startsWith(`${ASSETS}/`)
+      ? next()
+      : guard(c, next),
   );
   app.use(
     `${CONSOLE}/*`,

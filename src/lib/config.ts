@@ -133,6 +133,16 @@ export const envSchema = z.object({
   ALERT_RETENTION_DAYS: int(1, 36_500).default(30),
   ADMIN_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   ADMIN_TOKENS: optionalString,
+  OIDC_ISSUER: z.url({ error: 'expected an http(s) URL' }).optional(),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_ALLOWED_DOMAINS: optionalString,
+  OIDC_ALLOWED_GROUPS: optionalString,
+  OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
+  OIDC_SCOPES: z
+    .string()
+    .regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'expected scopes separated by one space')
+    .default('openid email profile'),
   METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   METRICS_PORT: int(0, 65535).optional(),
   METRICS_HOST: optionalString,
@@ -240,6 +250,8 @@ export interface Config {
    * ADMIN_TOKEN as "admin" and ADMIN_TOKENS, hashed); console sessions last `sessionHours`.
    */
   admin: { token: string | undefined; sessionHours: number } & AdminTokens;
+  /** OpenID Connect sign-in to the console (docs/console.md#sign-in); undefined when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | undefined;
   /**
    * `/metrics`: a Bearer token when `token` is set; with `port`, served on a listener of its own
    * (`host`) and no longer on the main port.
@@ -282,7 +294,70 @@ export interface Config {
   };
 }
 
+/**
+ * Who may sign in through the OpenID provider: an operator needs an e-mail in one of
+ * `allowedDomains` (when any) and a group in `allowedGroups` (when any); at least one list is set,
+ * so that an account at a public provider is never enough by itself.
+ */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  allowedDomains: string[];
+  allowedGroups: string[];
+  /** The sign-in button's label: "Sign in with <name>". */
+  name: string;
+  scopes: string;
+}
+
 type Source = Record<string, string | undefined>;
+
+const commaList = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+function oidcConfig(env: Env): OidcConfig | undefined {
+  const fail = (variable: string, message: string) => {
+    throw new ConfigError(`Invalid configuration: ${variable}: ${message}`);
+  };
+  if (!env.OIDC_ISSUER) {
+    if (env.OIDC_CLIENT_ID) fail('OIDC_ISSUER', 'required when OIDC_CLIENT_ID is set');
+    return undefined;
+  }
+  if (!env.OIDC_CLIENT_ID) fail('OIDC_CLIENT_ID', 'required when OIDC_ISSUER is set');
+  const issuer = new URL(env.OIDC_ISSUER);
+  if (issuer.protocol !== 'https:' && !isLoopback(issuer.hostname))
+    fail('OIDC_ISSUER', 'expected an https URL (http only on a loopback address)');
+  const allowedDomains = commaList(env.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase().replace(/^@/, ''));
+  const badDomain = allowedDomains.find(
+    (d) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(d),
+  );
+  if (badDomain !== undefined)
+    fail('OIDC_ALLOWED_DOMAINS', `expected e-mail domains such as example.com (got "${badDomain}")`);
+  const allowedGroups = commaList(env.OIDC_ALLOWED_GROUPS);
+  if (allowedDomains.length === 0 && allowedGroups.length === 0)
+    fail(
+      'OIDC_ALLOWED_DOMAINS',
+      'set it or OIDC_ALLOWED_GROUPS: without either, every account at the provider could sign in',
+    );
+  if (!env.OIDC_SCOPES.split(' ').includes('openid')) fail('OIDC_SCOPES', 'expected the openid scope among them');
+  return {
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID!,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    allowedDomains,
+    allowedGroups,
+    name: env.OIDC_NAME,
+    scopes: env.OIDC_SCOPES,
+  };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: where a provider may be reached over plain http (tests, a local provider). */
+export function isLoopback(hostname: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]' || hostname === 'localhost';
+}
 
 function adminTokens(env: Env): AdminTokens {
   try {
@@ -394,6 +469,7 @@ export function loadConfig(source: Source = process.env): Config {
       retryScheduleMs: durationsMs(env.ALERT_RETRY_SCHEDULE),
     },
     admin: { token: env.ADMIN_TOKEN, ...adminTokens(env), sessionHours: env.CONSOLE_SESSION_HOURS },
+    oidc: oidcConfig(env),
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     tracing: {
       tracesUrl:

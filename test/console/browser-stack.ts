@@ -33,11 +33,14 @@ async function json(res: Response) {
 export async function startConsoleStack(
   label: string,
   dialect: 'sqlite' | 'postgres',
-  options: { waitForSample?: boolean } = {},
+  options: { waitForSample?: boolean; env?: Record<string, string> } = {},
 ): Promise<ConsoleStack> {
   const tmp = tempDir(label);
   const db = dialect === 'postgres' ? await createTestSchema(label) : undefined;
-  const config = demoTestConfig(tmp.dir, db ? { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema } : {});
+  const config = demoTestConfig(tmp.dir, {
+    ...(db ? { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema } : {}),
+    ...options.env,
+  });
   const stack = await startDemoStack(config, {
     logger: silentLogger(),
     emulatorInMemory: true,

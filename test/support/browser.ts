@@ -46,11 +46,11 @@ export async function openBrowser(
   };
 }
 
-/** Refuses every request that does not go to this machine: the pages must work offline. */
+/** Refuses every request that does not go to this machine (the loopback range): the pages must work offline. */
 export async function blockInternet(context: BrowserContext): Promise<string[]> {
   const blocked: string[] = [];
   await context.route(
-    (url) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname),
+    (url) => !(/^127\.\d+\.\d+\.\d+$/.test(url.hostname) || ['localhost', '[::1]'].includes(url.hostname)),
     (route) => {
       blocked.push(route.request().url());
       return route.abort('internetdisconnected');

@@ -5,10 +5,9 @@ import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { CONSOLE, SIGN_IN } from '../nav.js';
 import type { ConsoleApp } from '../page.js';
-import { Notice } from '../ui/detail.js';
-import { Bare } from '../ui/layout.js';
 import { consoleNext } from './guard.js';
 import { issueSession, SESSION_COOKIE } from './session.js';
+import { type SignInProps, signInPage } from './sign-in-page.js';
 
 export interface SignInDeps {
   /** Which operator a token belongs to (admin/auth.ts). */
@@ -18,36 +17,9 @@ export interface SignInDeps {
   sessionHours: number;
   /** Cookies are Secure when the console is served over https (lib/https.ts). */
   secure: (c: Context) => boolean;
+  /** OIDC_NAME when OpenID Connect sign-in is on: the form offers it beside the token. */
+  oidc: string | undefined;
 }
-
-function SignInPage(props: { next: string | undefined; error?: string }) {
-  return (
-    <Bare title="Sign in" bodyClass="signin">
-      <div class="signin-card">
-        <h1>wms-sync console</h1>
-        <div class="muted">Sign in with your admin token (ADMIN_TOKENS, or the service's ADMIN_TOKEN).</div>
-        <form method="post" action={SIGN_IN}>
-          {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
-          {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
-          <label class="field" for="token">
-            Admin token
-            <input id="token" name="token" type="password" autocomplete="current-password" required autofocus />
-          </label>
-          <button class="btn primary" type="submit">
-            Sign in
-          </button>
-        </form>
-        <p class="hint">
-          <code>wms-sync start</code> prints it (and keeps it in <code>DATA_DIR/demo-connection.json</code>); on a
-          server it is the <code>ADMIN_TOKEN</code> setting.
-        </p>
-      </div>
-    </Bare>
-  );
-}
-
-const page = (props: { next: string | undefined; error?: string }) =>
-  `<!DOCTYPE html>${String(<SignInPage {...props} />)}`;
 
 const WRONG_TOKEN = new AppError(401, 'unauthorized', 'That is not the admin token of this service.');
 
@@ -58,6 +30,7 @@ const WRONG_TOKEN = new AppError(401, 'unauthorized', 'That is not the admin tok
  * is never refused, whatever others did from the same address.
  */
 export function registerSignIn(app: ConsoleApp, deps: SignInDeps): void {
+  const page = (props: Omit<SignInProps, 'oidc'>) => signInPage({ ...props, oidc: deps.oidc });
   app.get(SIGN_IN, (c) => c.html(page({ next: consoleNext(c.req.query('next')) })));
 
   app.post(SIGN_IN, async (c) => {

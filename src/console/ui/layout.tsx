@@ -16,12 +16,15 @@ export interface Frame {
   /** The emulator panel is offered only when the console runs under `wms-sync start`. */
   emulator: boolean;
   flash?: Flash | undefined;
+  /** Who is signed in (an operator's name, or the e-mail the OpenID provider gave). */
+  operator?: string | undefined;
 }
 
-function Head(props: { title: string }) {
+function Head(props: { title: string; refresh?: string | undefined }) {
   return (
     <head>
       <meta charset="utf-8" />
+      {props.refresh ? <meta http-equiv="refresh" content={`0;url=${props.refresh}`} /> : null}
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{`${props.title} · wms-sync console`}</title>
       <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
@@ -63,6 +66,11 @@ export function Layout(props: { title: string; frame: Frame; children?: Child })
                 Go
               </button>
             </form>
+          ) : null}
+          {frame.operator ? (
+            <span class="who">
+              Signed in as <strong>{frame.operator}</strong>
+            </span>
           ) : null}
           <form method="post" action={`${CONSOLE}/sign-out`}>
             <input type="hidden" name="_csrf" value={frame.csrf} />
@@ -112,11 +120,14 @@ export function PageHead(props: { title: string; subtitle?: Child; crumbs?: Chil
   );
 }
 
-/** A page outside the frame (sign-in): no navigation, no session. */
-export function Bare(props: { title: string; bodyClass: string; children?: Child }) {
+/**
+ * A page outside the frame (sign-in): no navigation, no session. `refresh` sends the browser on
+ * from the page itself, a navigation of this site's own (unlike a redirect answering another site).
+ */
+export function Bare(props: { title: string; bodyClass: string; refresh?: string; children?: Child }) {
   return (
     <html lang="en">
-      <Head title={props.title} />
+      <Head title={props.title} refresh={props.refresh} />
       <body class={props.bodyClass}>{props.children}</body>
     </html>
   );

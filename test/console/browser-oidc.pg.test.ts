@@ -1,0 +1,3 @@
+import { browserOidcSuite } from './browser-oidc.suite.js';
+
+browserOidcSuite('postgres');
